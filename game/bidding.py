@@ -1,0 +1,238 @@
+"""The auctions of the three variants: whose turn, the legal calls, and the contract they give."""
+
+from __future__ import annotations
+
+from .actions import (
+    CAPOT,
+    BidAction,
+    CoincheBid,
+    ContractBid,
+    Contre,
+    Double,
+    Pass,
+    Redouble,
+    Surcontre,
+    Take,
+)
+from .cards import Suit
+from .contract import Contract
+from .errors import IllegalAction
+from .rules import TRUMP_NAMES, Trump
+
+COINCHE_VALUES = (*range(80, 170, 10), CAPOT)
+_SUITS = tuple(Suit)
+
+
+class Bidding:
+    """Common state of an auction. ``contract`` is set when it ends with one."""
+
+    __slots__ = ("contract", "done", "history", "to_act")
+
+    def __init__(self, first: int) -> None:
+        self.to_act = first
+        self.done = False
+        self.contract: Contract | None = None
+        self.history: list[tuple[int, BidAction]] = []
+
+    def legal(self) -> list[BidAction]:
+        raise NotImplementedError
+
+    def apply(self, action: BidAction) -> None:
+        raise NotImplementedError
+
+    def _record(self, action: BidAction) -> None:
+        self.history.append((self.to_act, action))
+
+
+class ClassicBidding(Bidding):
+    """Round one: take the turned suit or pass. Round two: name another suit or pass."""
+
+    __slots__ = ("passes", "turned_suit")
+
+    def __init__(self, first: int, turned_suit: Suit) -> None:
+        super().__init__(first)
+        self.turned_suit = turned_suit
+        self.passes = 0
+
+    @property
+    def round(self) -> int:
+        return 1 if self.passes < 4 else 2
+
+    def legal(self) -> list[BidAction]:
+        if self.done:
+            return []
+        if self.round == 1:
+            return [Pass(), Take()]
+        return [Pass(), *(Take(s) for s in _SUITS if s != self.turned_suit)]
+
+    def apply(self, action: BidAction) -> None:
+        if self.done:
+            raise IllegalAction("the bidding is over")
+        seat = self.to_act
+        if isinstance(action, Pass):
+            self._record(action)
+            self.passes += 1
+            if self.passes == 8:
+                self.done = True
+            else:
+                self.to_act = (seat + 1) & 3
+            return
+        if not isinstance(action, Take):
+            raise IllegalAction("in classic belote you may take or pass")
+        turned = TRUMP_NAMES[self.turned_suit]
+        if self.round == 1:
+            if action.suit is not None and action.suit != self.turned_suit:
+                raise IllegalAction(
+                    f"in round one you may only take the turned suit ({turned}) or pass")
+            suit = self.turned_suit
+        else:
+            if action.suit is None or action.suit == self.turned_suit:
+                raise IllegalAction(
+                    f"in round two name a suit other than {turned}, or pass")
+            suit = action.suit
+        self._record(action)
+        self.contract = Contract(seat, Trump(suit))
+        self.done = True
+
+
+class CoincheBidding(Bidding):
+    """Values 80..160 and capot with a suit; contre by an opponent, then surcontre or pass."""
+
+    __slots__ = ("bid", "contre_by", "passes")
+
+    def __init__(self, first: int) -> None:
+        super().__init__(first)
+        self.bid: Contract | None = None
+        self.contre_by: int | None = None
+        self.passes = 0
+
+    def legal(self) -> list[BidAction]:
+        if self.done:
+            return []
+        if self.contre_by is not None:
+            return [Pass(), Surcontre()]
+        floor = self.bid.value if self.bid is not None and self.bid.value is not None else 0
+        out: list[BidAction] = [Pass()]
+        out.extend(CoincheBid(v, s) for v in COINCHE_VALUES if v > floor for s in _SUITS)
+        if self.bid is not None and (self.bid.seat ^ self.to_act) & 1:
+            out.append(Contre())
+        return out
+
+    def apply(self, action: BidAction) -> None:
+        if self.done:
+            raise IllegalAction("the bidding is over")
+        seat = self.to_act
+        if self.contre_by is not None:
+            assert self.bid is not None
+            if isinstance(action, Surcontre):
+                self._record(action)
+                self.contract = Contract(self.bid.seat, self.bid.trump, self.bid.value, 4)
+                self.done = True
+            elif isinstance(action, Pass):
+                self._record(action)
+                if seat == (self.contre_by + 1) & 3:
+                    self.to_act = (self.contre_by + 3) & 3
+                else:
+                    self.contract = self.bid
+                    self.done = True
+            else:
+                raise IllegalAction("after a contre you may only surcontre or pass")
+            return
+        if isinstance(action, Pass):
+            self._record(action)
+            self.passes += 1
+            if self.bid is None and self.passes == 4:
+                self.done = True
+            elif self.bid is not None and self.passes == 3:
+                self.contract = self.bid
+                self.done = True
+            else:
+                self.to_act = (seat + 1) & 3
+        elif isinstance(action, CoincheBid):
+            if action.value not in COINCHE_VALUES:
+                raise IllegalAction("a bid is 80 to 160 in steps of 10, or capot")
+            if self.bid is not None and self.bid.value is not None and \
+                    action.value <= self.bid.value:
+                raise IllegalAction(f"your bid must be higher than {self.bid.describe()}")
+            self._record(action)
+            self.bid = Contract(seat, Trump(action.suit), action.value)
+            self.passes = 0
+            self.to_act = (seat + 1) & 3
+        elif isinstance(action, Contre):
+            if self.bid is None:
+                raise IllegalAction("there is no bid to contre")
+            if not (self.bid.seat ^ seat) & 1:
+                raise IllegalAction("you can only contre the other team's bid")
+            self._record(action)
+            self.contre_by = seat
+            self.bid = Contract(self.bid.seat, self.bid.trump, self.bid.value, 2)
+            self.to_act = (seat + 1) & 3
+        elif isinstance(action, Surcontre):
+            raise IllegalAction("you can only surcontre after the other team's contre")
+        else:
+            raise IllegalAction("in coinche you may bid, pass, contre or surcontre")
+
+
+class BulgarianBidding(Bidding):
+    """Contracts C < D < H < S < NT < AT; double and redouble; a higher contract cancels them."""
+
+    __slots__ = ("bid", "passes")
+
+    def __init__(self, first: int) -> None:
+        super().__init__(first)
+        self.bid: Contract | None = None
+        self.passes = 0
+
+    def legal(self) -> list[BidAction]:
+        if self.done:
+            return []
+        out: list[BidAction] = [Pass()]
+        low = -1 if self.bid is None else int(self.bid.trump)
+        out.extend(ContractBid(t) for t in Trump if t > low)
+        if self.bid is not None:
+            ours = not (self.bid.seat ^ self.to_act) & 1
+            if not ours and self.bid.multiplier == 1:
+                out.append(Double())
+            elif ours and self.bid.multiplier == 2:
+                out.append(Redouble())
+        return out
+
+    def apply(self, action: BidAction) -> None:
+        if self.done:
+            raise IllegalAction("the bidding is over")
+        seat = self.to_act
+        bid = self.bid
+        if isinstance(action, Pass):
+            self._record(action)
+            self.passes += 1
+            if bid is None and self.passes == 4:
+                self.done = True
+            elif bid is not None and self.passes == 3:
+                self.contract = bid
+                self.done = True
+            else:
+                self.to_act = (seat + 1) & 3
+            return
+        if isinstance(action, ContractBid):
+            if bid is not None and action.contract <= bid.trump:
+                raise IllegalAction(
+                    f"your contract must be higher than {TRUMP_NAMES[bid.trump]}")
+            self.bid = Contract(seat, Trump(action.contract))
+        elif isinstance(action, Double):
+            if bid is None:
+                raise IllegalAction("there is no contract to double")
+            if not (bid.seat ^ seat) & 1:
+                raise IllegalAction("you can only double the other team's contract")
+            if bid.multiplier != 1:
+                raise IllegalAction("this contract is already doubled")
+            self.bid = Contract(bid.seat, bid.trump, None, 2)
+        elif isinstance(action, Redouble):
+            if bid is None or bid.multiplier != 2 or (bid.seat ^ seat) & 1:
+                raise IllegalAction("you can only redouble your team's doubled contract")
+            self.bid = Contract(bid.seat, bid.trump, None, 4)
+        else:
+            raise IllegalAction("in bulgarian belot you may bid a contract, pass, double "
+                                "or redouble")
+        self._record(action)
+        self.passes = 0
+        self.to_act = (seat + 1) & 3

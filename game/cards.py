@@ -1,0 +1,161 @@
+"""Cards as small integers and hands as 32-bit sets.
+
+A card is ``suit * 8 + rank`` where ranks run in natural (sequence) order 7 8 9 T J Q K A.
+A set of cards is an ``int`` whose bit ``card`` is set. Every rule that looks at cards works on
+these bit sets and on the tables below, computed once at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Final
+
+
+class Suit(IntEnum):
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return SUIT_LETTERS[self]
+
+
+class Rank(IntEnum):
+    """Natural order, the order of sequences."""
+
+    SEVEN = 0
+    EIGHT = 1
+    NINE = 2
+    TEN = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    ACE = 7
+
+    @property
+    def letter(self) -> str:
+        return RANK_LETTERS[self]
+
+
+Card = int
+CardSet = int
+
+SUIT_LETTERS: Final = "CDHS"
+RANK_LETTERS: Final = "789TJQKA"
+FULL_DECK: Final[CardSet] = (1 << 32) - 1
+SUIT_MASKS: Final[tuple[int, int, int, int]] = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES: Final = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+# Strength of each rank inside its suit: higher wins the trick. Trump order J 9 A 10 K Q 8 7,
+# plain order A 10 K Q J 9 8 7.
+TRUMP_STRENGTH: Final = (0, 1, 6, 4, 7, 2, 3, 5)
+PLAIN_STRENGTH: Final = (0, 1, 2, 6, 3, 4, 5, 7)
+TRUMP_POINTS: Final = (0, 0, 14, 10, 20, 3, 4, 11)
+PLAIN_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 11)
+
+
+def card(rank: Rank | int, suit: Suit | int) -> Card:
+    return int(suit) * 8 + int(rank)
+
+
+def suit_of(c: Card) -> Suit:
+    return Suit(c >> 3)
+
+
+def rank_of(c: Card) -> Rank:
+    return Rank(c & 7)
+
+
+def bit(c: Card) -> CardSet:
+    return 1 << c
+
+
+def card_str(c: Card) -> str:
+    return RANK_LETTERS[c & 7] + SUIT_LETTERS[c >> 3]
+
+
+def card_name(c: Card) -> str:
+    """Plain words for messages: 'jack of hearts'."""
+    return f"{RANK_NAMES[c & 7]} of {SUIT_NAMES[c >> 3]}"
+
+
+def parse_card(text: str) -> Card:
+    """Parse 'JH', 'th', '10S' (a common spelling of the ten). Raises ValueError."""
+    if not isinstance(text, str):
+        raise ValueError(f"a card must be a string like 'JH', not {text!r}")
+    t = text.strip().upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
+        raise ValueError(f"unknown card {text!r}: use rank 7 8 9 T J Q K A then suit C D H S")
+    return SUIT_LETTERS.index(t[1]) * 8 + RANK_LETTERS.index(t[0])
+
+
+def parse_suit(text: str) -> Suit:
+    if not isinstance(text, str) or text.strip().upper() not in ("C", "D", "H", "S"):
+        raise ValueError(f"unknown suit {text!r}: use C D H S")
+    return Suit(SUIT_LETTERS.index(text.strip().upper()))
+
+
+def cards_of(cs: CardSet) -> Iterator[Card]:
+    """The cards of a set, lowest first."""
+    while cs:
+        low = cs & -cs
+        yield low.bit_length() - 1
+        cs ^= low
+
+
+def to_set(cards: Iterable[Card]) -> CardSet:
+    s = 0
+    for c in cards:
+        s |= 1 << c
+    return s
+
+
+def popcount(cs: CardSet) -> int:
+    return cs.bit_count()
+
+
+# For every 8-bit suit pattern and each order: the rank present with the highest strength,
+# or -1. Used for trick winners and over-trump checks without loops.
+def _best_table(strength: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    for pattern in range(256):
+        best, best_s = -1, -1
+        for r in range(8):
+            if pattern >> r & 1 and strength[r] > best_s:
+                best, best_s = r, strength[r]
+        out.append(best)
+    return tuple(out)
+
+
+BEST_TRUMP: Final = _best_table(TRUMP_STRENGTH)
+BEST_PLAIN: Final = _best_table(PLAIN_STRENGTH)
+
+
+def _above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
+    # ABOVE[r] = 8-bit mask of ranks stronger than rank r in that order.
+    return tuple(sum(1 << q for q in range(8) if strength[q] > strength[r]) for r in range(8))
+
+
+TRUMP_ABOVE: Final = _above_table(TRUMP_STRENGTH)
+PLAIN_ABOVE: Final = _above_table(PLAIN_STRENGTH)
+
+
+def _points_table(points: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(points[r] for r in range(8) if p >> r & 1) for p in range(256))
+
+
+TRUMP_POINTS_OF_PATTERN: Final = _points_table(TRUMP_POINTS)
+PLAIN_POINTS_OF_PATTERN: Final = _points_table(PLAIN_POINTS)
+
+
+def sort_key(c: Card, trumps: CardSet = 0) -> tuple[int, int]:
+    """Order for showing a hand: by suit, then by strength in the order that applies to it."""
+    s, r = c >> 3, c & 7
+    strength = TRUMP_STRENGTH[r] if trumps >> c & 1 else PLAIN_STRENGTH[r]
+    return (s, -strength)

@@ -1,0 +1,57 @@
+"""The contract a deal is played in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import CAPOT
+from .cards import FULL_DECK, SUIT_MASKS, CardSet
+from .rules import TRUMP_CODES, TRUMP_NAMES, Trump
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    seat: int
+    trump: Trump
+    value: int | None = None  # coinche bid value (CAPOT for capot); None elsewhere
+    multiplier: int = 1  # 1, 2 (contre / double), 4 (surcontre / redouble)
+
+    @property
+    def team(self) -> int:
+        return self.seat & 1
+
+    @property
+    def is_capot_bid(self) -> bool:
+        return self.value == CAPOT
+
+    @property
+    def trump_cards(self) -> CardSet:
+        """The cards that follow the trump order (and trump points) in this contract."""
+        if self.trump is Trump.ALL_TRUMPS:
+            return FULL_DECK
+        if self.trump is Trump.NO_TRUMPS:
+            return 0
+        return SUIT_MASKS[self.trump]
+
+    def describe(self) -> str:
+        parts = []
+        if self.value is not None:
+            parts.append("capot" if self.value == CAPOT else str(self.value))
+        parts.append(TRUMP_NAMES[self.trump])
+        if self.multiplier == 2:
+            parts.append("doubled")
+        elif self.multiplier == 4:
+            parts.append("redoubled")
+        return " ".join(parts)
+
+    def to_json(self) -> dict[str, object]:
+        value: object = self.value
+        if self.value == CAPOT:
+            value = "capot"
+        return {
+            "seat": self.seat,
+            "team": self.team,
+            "suit": TRUMP_CODES[self.trump],
+            "value": value,
+            "multiplier": self.multiplier,
+        }

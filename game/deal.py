@@ -1,0 +1,462 @@
+"""One deal: the deal of the cards, the auction, the eight tricks and the deal's score.
+
+The hot path (legal cards, playing a card) works on bit sets and per-contract tables built once
+when the contract is known, so a random deal costs a few dozen integer operations per card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .actions import Action, BidAction, Play
+from .announcements import (
+    Announcement,
+    best_announcements,
+    bulgarian_winners,
+    check_declaration,
+    classic_winner,
+)
+from .bidding import Bidding, BulgarianBidding, ClassicBidding, CoincheBidding
+from .cards import (
+    PLAIN_POINTS,
+    PLAIN_STRENGTH,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TRUMP_POINTS,
+    TRUMP_STRENGTH,
+    Card,
+    CardSet,
+    Rank,
+    Suit,
+    card_name,
+    card_str,
+    cards_of,
+)
+from .contract import Contract
+from .errors import IllegalAction
+from .rules import Options, Trump, Variant
+from .scoring import DealScore, Outcome, score_bulgarian, score_classic, score_coinche
+
+
+class Phase(StrEnum):
+    BIDDING = "bidding"
+    PLAY = "play"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]  # in playing order from the leader
+    winner: int | None  # None while the trick is in progress
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) & 3
+
+
+@dataclass(frozen=True, slots=True)
+class BeloteCall:
+    seat: int
+    card: Card
+    word: str  # "belote" or "rebelote"
+
+
+# Why a card is forced, for the message a player reads.
+_FOLLOW, _RAISE_TRUMP, _RAISE, _TRUMP, _OVERTRUMP, _UNDERTRUMP = range(1, 7)
+
+# For a card: the cards of its suit that beat it, in trump order and in plain order.
+_ABOVE_TRUMP = tuple(
+    sum(1 << (c & ~7 | q) for q in range(8) if TRUMP_STRENGTH[q] > TRUMP_STRENGTH[c & 7])
+    for c in range(32))
+_ABOVE_PLAIN = tuple(
+    sum(1 << (c & ~7 | q) for q in range(8) if PLAIN_STRENGTH[q] > PLAIN_STRENGTH[c & 7])
+    for c in range(32))
+
+_KQ = (1 << Rank.KING) | (1 << Rank.QUEEN)
+
+# Per contract kind: (strength of each card, points of each card, "beats it" table).
+# A trump's strength is offset by 8 so that any trump beats any plain card.
+_TABLES: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+for _t in Trump:
+    _mask = Contract(0, _t).trump_cards
+    _TABLES[_t] = (
+        tuple(8 + TRUMP_STRENGTH[c & 7] if _mask >> c & 1 else PLAIN_STRENGTH[c & 7]
+              for c in range(32)),
+        tuple(TRUMP_POINTS[c & 7] if _mask >> c & 1 else PLAIN_POINTS[c & 7] for c in range(32)),
+        tuple(_ABOVE_TRUMP[c] if _mask >> c & 1 else _ABOVE_PLAIN[c] for c in range(32)),
+    )
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    if len(deck) != 32 or len(set(deck)) != 32 or not all(
+            isinstance(c, int) and 0 <= c < 32 for c in deck):
+        raise ValueError("a deck is the 32 cards, each once")
+    return tuple(deck)
+
+
+class Deal:
+    """A deal from a given deck. Apply actions in turn; read the state; get the result."""
+
+    __slots__ = (
+        "_above",
+        "_belote",
+        "_points",
+        "_strength",
+        "_undertrump",
+        "actions",
+        "announcements",
+        "belote_calls",
+        "bidding",
+        "contract",
+        "dealer",
+        "deck",
+        "declared",
+        "first",
+        "hands",
+        "options",
+        "phase",
+        "played",
+        "score",
+        "scored",
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trump_cards",
+        "trump_suit_mask",
+        "turned_card",
+        "variant",
+        "win_card",
+        "win_index",
+        "won_points",
+    )
+
+    def __init__(self, variant: Variant, options: Options, dealer: int,
+                 deck: Sequence[Card]) -> None:
+        self.variant = variant
+        self.options = options
+        self.dealer = dealer & 3
+        self.deck = check_deck(deck)
+        self.first = (self.dealer + 1) & 3
+        self.hands = [0, 0, 0, 0]
+        self.actions: list[tuple[int, Action]] = []
+        self.phase = Phase.BIDDING
+        self.contract: Contract | None = None
+        self.turned_card: Card | None = None
+        self.score: DealScore | None = None
+        # Play state, set up when the contract is known.
+        self.trick: list[Card] = []
+        self.trick_leader = self.first
+        self.tricks: list[Trick] = []
+        self.win_card = -1
+        self.win_index = 0
+        self.won_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.played = 0
+        self.declared = [False] * 4
+        self.announcements: list[Announcement] = []
+        self.scored: list[bool] = []
+        self.belote_calls: list[BeloteCall] = []
+        self._belote: dict[int, list[int]] = {}  # suit -> [holder seat, cards announced or -1]
+        self.trump_cards = 0
+        self.trump_suit_mask = 0
+        self._strength: tuple[int, ...] = ()
+        self._points: tuple[int, ...] = ()
+        self._above: tuple[int, ...] = ()
+        self._undertrump = options.must_undertrump and variant is not Variant.BULGARIAN
+
+        self._give((3, 2))
+        self.bidding: Bidding
+        if variant is Variant.CLASSIC:
+            self.turned_card = self.deck[20]
+            self.bidding = ClassicBidding(self.first, Suit(self.turned_card >> 3))
+        elif variant is Variant.COINCHE:
+            self._give((3,))
+            self.bidding = CoincheBidding(self.first)
+        else:
+            self.bidding = BulgarianBidding(self.first)
+        self.to_act: int | None = self.first
+
+    # ---- dealing -----------------------------------------------------------------------
+    def _dealt(self) -> int:
+        return sum(h.bit_count() for h in self.hands)
+
+    def _give(self, packets: Sequence[int], taker: int | None = None,
+              start: int | None = None) -> None:
+        pos = self._dealt() if start is None else start
+        for size in packets:
+            for i in range(4):
+                seat = (self.first + i) & 3
+                n = size - 1 if seat == taker else size
+                for c in self.deck[pos:pos + n]:
+                    self.hands[seat] |= 1 << c
+                pos += n
+
+    def _finish_bidding(self) -> None:
+        contract = self.bidding.contract
+        if contract is None:
+            self.phase = Phase.DONE
+            self.to_act = None
+            self.score = DealScore(Outcome.PASSED, (0, 0))
+            return
+        self.contract = contract
+        if self.variant is Variant.CLASSIC:
+            assert self.turned_card is not None
+            self.hands[contract.seat] |= 1 << self.turned_card
+            self._give((3,), taker=contract.seat, start=21)
+        elif self.variant is Variant.BULGARIAN:
+            self._give((3,), start=20)
+        self.trump_cards = contract.trump_cards
+        self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
+        self._strength, self._points, self._above = _TABLES[contract.trump]
+        for s in range(4):
+            if self.trump_cards >> (s * 8) & 0xFF == 0xFF:
+                for seat in range(4):
+                    if self.hands[seat] >> (s * 8) & _KQ == _KQ:
+                        self._belote[s] = [seat, 0]
+        self.phase = Phase.PLAY
+        self.to_act = self.first
+        self.trick_leader = self.first
+
+    # ---- queries -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DONE
+
+    def hand(self, seat: int) -> CardSet:
+        return self.hands[seat]
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to act may play now (0 outside the play)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        return self._legal()[0]
+
+    def _legal(self) -> tuple[CardSet, int]:
+        hand = self.hands[self.to_act]  # type: ignore[index]
+        trick = self.trick
+        if not trick:
+            return hand, 0
+        led = trick[0] >> 3
+        follow = hand & SUIT_MASKS[led]
+        win = self.win_card
+        if follow:
+            # In the trump suit (or any suit in all trumps) one must beat the best card when
+            # able, whoever is winning.
+            if self.trump_cards >> trick[0] & 1 and win >> 3 == led:
+                higher = follow & self._above[win]
+                if higher:
+                    return higher, _RAISE_TRUMP if self.trump_suit_mask else _RAISE
+            return follow, _FOLLOW
+        trumps = hand & self.trump_suit_mask
+        if not trumps:
+            return hand, 0
+        if not (len(trick) - self.win_index) & 1:
+            return hand, 0  # the partner is winning: anything goes
+        if self.trump_suit_mask >> win & 1:
+            higher = trumps & self._above[win]
+            if higher:
+                return higher, _OVERTRUMP
+            if self._undertrump:
+                return trumps, _UNDERTRUMP
+            return hand, 0
+        return trumps, _TRUMP
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase is Phase.BIDDING:
+            return list(self.bidding.legal())
+        if self.phase is Phase.PLAY:
+            return [Play(c) for c in cards_of(self.legal_cards())]
+        return []
+
+    # ---- actions -----------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply the action of the seat to act, or raise IllegalAction saying why."""
+        if self.phase is Phase.DONE:
+            raise IllegalAction("this deal is over")
+        seat = self.to_act
+        assert seat is not None
+        if self.phase is Phase.BIDDING:
+            if isinstance(action, Play):
+                raise IllegalAction("the bidding is not over: bid or pass first")
+            self.bidding.apply(action)
+            self.actions.append((seat, action))
+            if self.bidding.done:
+                self._finish_bidding()
+            else:
+                self.to_act = self.bidding.to_act
+            return
+        if not isinstance(action, Play):
+            raise IllegalAction("the bidding is over: play a card")
+        self._play(seat, action)
+
+    def _play(self, seat: int, action: Play) -> None:
+        c = action.card
+        b = 1 << c
+        hand = self.hands[seat]
+        if not hand & b:
+            if self.played & b:
+                raise IllegalAction(f"{card_str(c)} has already been played")
+            raise IllegalAction(f"you do not hold {card_str(c)}")
+        legal, why = self._legal()
+        if not legal & b:
+            raise IllegalAction(self._explain(legal, why))
+        if not self.declared[seat]:
+            self._declare(seat, hand, action.declare)
+        elif action.declare:
+            raise IllegalAction("announcements are made with your first card only")
+        if self._belote and (c & 7) in (Rank.KING, Rank.QUEEN):
+            self._call_belote(seat, c, action.belote)
+        self.actions.append((seat, action))
+        self.hands[seat] = hand ^ b
+        self.played |= b
+        trick = self.trick
+        trick.append(c)
+        if len(trick) == 1:
+            self.win_card, self.win_index = c, 0
+        else:
+            w = self.win_card
+            if ((c ^ w) < 8 or self.trump_suit_mask >> c & 1) and \
+                    self._strength[c] > self._strength[w]:
+                self.win_card, self.win_index = c, len(trick) - 1
+        if len(trick) < 4:
+            self.to_act = (seat + 1) & 3
+            return
+        winner = (self.trick_leader + self.win_index) & 3
+        pts = self._points
+        team = winner & 1
+        self.won_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        self.tricks_won[team] += 1
+        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        self.trick = []
+        self.trick_leader = winner
+        self.to_act = winner
+        if len(self.tricks) == 1:
+            self._compare_announcements()
+        if len(self.tricks) == 8:
+            self.won_points[team] += 10
+            self._finish_play()
+
+    def _explain(self, legal: CardSet, why: int) -> str:
+        cards = list(cards_of(legal))
+        listed = " or ".join(card_str(c) for c in cards) if len(cards) <= 4 else None
+        led = SUIT_NAMES[self.trick[0] >> 3]
+        trump_name = SUIT_NAMES[self.contract.trump] if self.contract and \
+            self.contract.trump.is_suit else "trump"
+        if why == _FOLLOW:
+            return f"you must follow suit: play {listed or 'a card of ' + led}"
+        if why == _RAISE_TRUMP:
+            return f"you must play a higher trump: play {listed or 'a higher ' + trump_name}"
+        if why == _RAISE:
+            return f"you must play higher in {led}: play {listed or 'a higher card'}"
+        if why == _TRUMP:
+            return f"you have no {led}, so you must trump: play {listed or 'a ' + trump_name}"
+        if why == _OVERTRUMP:
+            return f"you must over-trump: play {listed or 'a higher trump'}"
+        if why == _UNDERTRUMP:
+            return f"you cannot over-trump but must still trump: play {listed or 'a trump'}"
+        return "you cannot play that card now"
+
+    def _declare(self, seat: int, hand: CardSet,
+                 declare: Sequence[Sequence[Card]] | None) -> None:
+        self.declared[seat] = True
+        allowed = self.options.announcements and self.contract is not None and \
+            self.contract.trump is not Trump.NO_TRUMPS
+        if not allowed:
+            if declare:
+                raise IllegalAction("there are no announcements in no trumps"
+                                    if self.options.announcements
+                                    else "announcements are off at this table")
+            return
+        if declare is None:
+            found = best_announcements(seat, hand)
+        else:
+            try:
+                found = check_declaration(seat, hand, declare)
+            except IllegalAction:
+                self.declared[seat] = False
+                raise
+        self.announcements.extend(found)
+
+    def _call_belote(self, seat: int, c: Card, announce: bool) -> None:
+        state = self._belote.get(c >> 3)
+        if state is None or state[0] != seat or state[1] < 0:
+            return
+        if state[1] == 0 and self.variant is Variant.BULGARIAN and \
+                self.contract is not None and self.contract.trump is Trump.ALL_TRUMPS and \
+                self.trick and (self.trick[0] ^ c) >= 8:
+            state[1] = -1  # all trumps: a belot played as a discard is lost
+            return
+        if not announce:
+            state[1] = -1
+            return
+        state[1] += 1
+        self.belote_calls.append(BeloteCall(seat, c, "belote" if state[1] == 1 else "rebelote"))
+
+    def _compare_announcements(self) -> None:
+        anns = self.announcements
+        if not anns:
+            return
+        if self.variant is Variant.BULGARIAN:
+            seq_team, carre_team = bulgarian_winners(anns)
+            self.scored = [(a.seat & 1) == (carre_team if a.is_carre else seq_team)
+                           for a in anns]
+        else:
+            assert self.contract is not None
+            trump_suit = int(self.contract.trump) if self.contract.trump.is_suit else None
+            team = classic_winner(anns, self.first, trump_suit)
+            self.scored = [(a.seat & 1) == team for a in anns]
+
+    def announced_points(self) -> tuple[int, int]:
+        pts = [0, 0]
+        for a, ok in zip(self.announcements, self.scored, strict=False):
+            if ok:
+                pts[a.seat & 1] += a.points
+        return (pts[0], pts[1])
+
+    def belote_points(self) -> tuple[int, int]:
+        pts = [0, 0]
+        for seat, state in self._belote.values():
+            if state == 2:
+                pts[seat & 1] += 20
+        return (pts[0], pts[1])
+
+    def _finish_play(self) -> None:
+        self.phase = Phase.DONE
+        self.to_act = None
+        contract = self.contract
+        assert contract is not None
+        sweep = 0 if self.tricks_won[0] == 8 else 1 if self.tricks_won[1] == 8 else None
+        card_points = (self.won_points[0], self.won_points[1])
+        scorer = (score_classic if self.variant is Variant.CLASSIC else
+                  score_coinche if self.variant is Variant.COINCHE else score_bulgarian)
+        self.score = scorer(contract, card_points, sweep, self.announced_points(),
+                            self.belote_points())
+
+    # ---- what the record and the sheet show ------------------------------------------------
+    @property
+    def sweep(self) -> int | None:
+        if len(self.tricks) < 8:
+            return None
+        return 0 if self.tricks_won[0] == 8 else 1 if self.tricks_won[1] == 8 else None
+
+    @property
+    def last_trick_team(self) -> int | None:
+        if len(self.tricks) < 8:
+            return None
+        winner = self.tricks[-1].winner
+        return None if winner is None else winner & 1
+
+    def current_trick(self) -> Trick | None:
+        if self.phase is not Phase.PLAY or not self.trick:
+            return None
+        return Trick(self.trick_leader, tuple(self.trick), None)
+
+    def bids(self) -> list[tuple[int, BidAction]]:
+        return list(self.bidding.history)
+
+    def card_name(self, c: Card) -> str:
+        return card_name(c)

@@ -1,0 +1,148 @@
+"""A match: deals one after another, held points carried between them, and the end of the match."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .actions import Action
+from .cards import Card, CardSet
+from .deal import Deal
+from .deck import cut_deck, shuffled_deck
+from .errors import GameOver, IllegalAction, NotYourTurn
+from .rules import Options, Shuffle, Variant
+from .scoring import DealResult, Outcome
+
+
+class Match:
+    """The whole game. ``apply`` takes the action of the seat to act; a new deal is started
+    with ``start_deal`` (its deck) once the previous one is over."""
+
+    __slots__ = ("deals", "first_dealer", "hanging", "options", "players", "results",
+                 "totals", "variant", "winner")
+
+    def __init__(self, variant: Variant | str, options: Options | Mapping[str, Any] | None = None,
+                 *, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
+        self.variant = Variant(variant)
+        self.options = options if isinstance(options, Options) else \
+            Options.for_variant(self.variant, options)
+        self.first_dealer = first_dealer & 3
+        self.players: tuple[str, ...] | None = tuple(players) if players is not None else None
+        self.deals: list[Deal] = []
+        self.results: list[DealResult] = []
+        self.totals = [0, 0]
+        self.hanging = 0
+        self.winner: int | None = None
+
+    # ---- deals -------------------------------------------------------------------------
+    @property
+    def deal(self) -> Deal | None:
+        """The current (last) deal, finished or not."""
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def needs_deal(self) -> bool:
+        """True when the next step is dealing a new deck."""
+        return self.winner is None and (not self.deals or self.deals[-1].is_over)
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.deals)) & 3
+
+    def start_deal(self, deck: Sequence[Card]) -> Deal:
+        if self.winner is not None:
+            raise GameOver("the match is over")
+        if not self.needs_deal:
+            raise IllegalAction("the current deal is not over")
+        deal = Deal(self.variant, self.options, self.next_dealer, deck)
+        self.deals.append(deal)
+        return deal
+
+    def new_deck(self, seed: int) -> list[Card]:
+        """The deck of the next deal under the table's shuffle option."""
+        index = len(self.deals)
+        last = self.deal
+        if self.options.shuffle is Shuffle.CUT and last is not None:
+            gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
+            return cut_deck(gathered, seed, index)
+        return shuffled_deck(seed, index)
+
+    # ---- turns -------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act; for a new deal not yet dealt, its first bidder; None when over."""
+        if self.winner is not None:
+            return None
+        if self.needs_deal:
+            return (self.next_dealer + 1) & 3
+        deal = self.deals[-1]
+        return deal.to_act
+
+    def legal_actions(self) -> list[Action]:
+        if self.winner is not None or not self.deals:
+            return []
+        return self.deals[-1].legal_actions()
+
+    def legal_cards(self) -> CardSet:
+        deal = self.deal
+        return deal.legal_cards() if deal is not None else 0
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+        if self.winner is not None:
+            raise GameOver("the match is over")
+        deal = self.deal
+        if deal is None or deal.is_over:
+            raise IllegalAction("no deal is in progress")
+        if seat is not None and seat != deal.to_act:
+            raise NotYourTurn("it is not your turn")
+        deal.apply(action)
+        if deal.is_over:
+            self._close_deal(deal)
+
+    def _close_deal(self, deal: Deal) -> None:
+        ds = deal.score
+        assert ds is not None
+        score = list(ds.score)
+        collected = [0, 0]
+        held_created = 0
+        if ds.outcome in (Outcome.LITIGE, Outcome.HANGING):
+            held_created = ds.held
+            self.hanging += ds.held
+        elif ds.outcome is not Outcome.PASSED and score[0] != score[1] and self.hanging:
+            w = 0 if score[0] > score[1] else 1
+            collected[w] = self.hanging
+            score[w] += self.hanging
+            self.hanging = 0
+        self.totals[0] += score[0]
+        self.totals[1] += score[1]
+        if ds.outcome is not Outcome.PASSED:
+            self._check_end(deal)
+        self.results.append(DealResult(
+            contract=deal.contract,
+            card_points=(deal.won_points[0], deal.won_points[1]),
+            last_trick=deal.last_trick_team,
+            announcements=tuple(deal.announcements),
+            scored=tuple(deal.scored) if deal.scored else (False,) * len(deal.announcements),
+            belote=deal.belote_points(),
+            sweep=deal.sweep,
+            outcome=ds.outcome,
+            raw=ds.raw,
+            score=(score[0], score[1]),
+            held_created=held_created,
+            collected=(collected[0], collected[1]),
+            hanging=self.hanging,
+            totals=(self.totals[0], self.totals[1]),
+        ))
+
+    def _check_end(self, deal: Deal) -> None:
+        a, b = self.totals
+        if max(a, b) < self.options.target or a == b:
+            return
+        if self.variant is Variant.BULGARIAN and deal.sweep is not None:
+            return  # a game cannot be won on a valat deal
+        self.winner = 0 if a > b else 1

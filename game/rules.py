@@ -1,0 +1,127 @@
+"""Variants, contract kinds and table options, with the defaults of shared/docs/RULES.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import Enum, IntEnum, StrEnum
+from typing import Any
+
+from .errors import InvalidOptions
+
+
+class Variant(StrEnum):
+    CLASSIC = "classic"
+    COINCHE = "coinche"
+    BULGARIAN = "bulgarian"
+
+
+class Trump(IntEnum):
+    """What a contract makes trump. 0-3 are the suits, in bulgarian bidding order."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+    NO_TRUMPS = 4
+    ALL_TRUMPS = 5
+
+    @property
+    def code(self) -> str:
+        return TRUMP_CODES[self]
+
+    @property
+    def is_suit(self) -> bool:
+        return self <= 3
+
+
+TRUMP_CODES = ("C", "D", "H", "S", "NT", "AT")
+TRUMP_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trumps", "all trumps")
+
+
+def parse_trump(code: str) -> Trump:
+    if not isinstance(code, str) or code.strip().upper() not in TRUMP_CODES:
+        raise ValueError(f"unknown contract {code!r}: use C D H S NT AT")
+    return Trump(TRUMP_CODES.index(code.strip().upper()))
+
+
+class Shuffle(StrEnum):
+    RANDOM = "random"
+    CUT = "cut"
+
+
+DEFAULT_TARGET = {Variant.CLASSIC: 501, Variant.COINCHE: 701, Variant.BULGARIAN: 151}
+# Targets a table host picks from in the bot (any positive whole number is valid in a record).
+SUGGESTED_TARGETS = {
+    Variant.CLASSIC: (501, 1001),
+    Variant.COINCHE: (701, 1000, 2000),
+    Variant.BULGARIAN: (151,),
+}
+MAX_TARGET = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of a table. Build with :meth:`for_variant` to get the variant's defaults."""
+
+    target: int
+    announcements: bool
+    must_undertrump: bool
+    shuffle: Shuffle = Shuffle.RANDOM
+
+    @staticmethod
+    def for_variant(variant: Variant, given: Mapping[str, Any] | None = None) -> Options:
+        """The defaults of ``variant`` overridden by ``given``; unknown or bad options raise."""
+        base = Options(
+            target=DEFAULT_TARGET[variant],
+            announcements=variant is not Variant.COINCHE,
+            must_undertrump=variant is Variant.CLASSIC,
+        )
+        if not given:
+            return base
+        if not isinstance(given, Mapping):
+            raise InvalidOptions("options must be an object")
+        known = set(OPTION_NAMES[variant])
+        changes: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in known:
+                raise InvalidOptions(f"the {variant.value} variant has no option {key!r}")
+            if key == "target":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise InvalidOptions("target must be a positive whole number")
+                if value > MAX_TARGET:
+                    raise InvalidOptions(f"target must be at most {MAX_TARGET}")
+                changes[key] = value
+            elif key == "shuffle":
+                try:
+                    changes[key] = Shuffle(value)
+                except ValueError:
+                    raise InvalidOptions("shuffle must be 'random' or 'cut'") from None
+            else:
+                if not isinstance(value, bool):
+                    raise InvalidOptions(f"{key} must be true or false")
+                changes[key] = value
+        return replace(base, **changes)
+
+    def to_json(self, variant: Variant) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in OPTION_NAMES[variant]:
+                value = getattr(self, f.name)
+                out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+
+OPTION_NAMES: dict[Variant, tuple[str, ...]] = {
+    Variant.CLASSIC: ("target", "announcements", "must_undertrump", "shuffle"),
+    Variant.COINCHE: ("target", "announcements", "must_undertrump", "shuffle"),
+    Variant.BULGARIAN: ("target", "announcements", "shuffle"),
+}
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+def next_seat(seat: int) -> int:
+    return (seat + 1) & 3

@@ -1,0 +1,151 @@
+"""Deal scoring for each variant: made, failed, equality, capot/valat, doubling, rounding.
+
+Functions here see only totals per team; the deal collects them. Held (litige, hanging) points
+are created here and carried between deals by the match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .announcements import Announcement
+from .contract import Contract
+from .rules import Trump
+
+
+class Outcome(StrEnum):
+    MADE = "made"
+    FAILED = "failed"
+    LITIGE = "litige"
+    HANGING = "hanging"
+    PASSED = "passed"
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    outcome: Outcome
+    score: tuple[int, int]  # what each team scores for the deal, before held points collected
+    held: int = 0  # points this deal puts on hold for the winner of a later deal
+    raw: tuple[int, int] | None = None  # bulgarian: points before division and rounding
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """Everything the deal sheet and the record's replay show about a finished deal."""
+
+    contract: Contract | None
+    card_points: tuple[int, int]
+    last_trick: int | None
+    announcements: tuple[Announcement, ...]
+    scored: tuple[bool, ...]  # one per announcement
+    belote: tuple[int, int]
+    sweep: int | None  # the team that took all eight tricks (capot, valat)
+    outcome: Outcome
+    raw: tuple[int, int] | None  # bulgarian points before rounding
+    score: tuple[int, int]  # as added to the match, held points collected included
+    held_created: int
+    collected: tuple[int, int]  # held points each team collected in this deal
+    hanging: int  # all points still held after this deal
+    totals: tuple[int, int]
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b)
+
+
+def score_classic(contract: Contract, card_points: tuple[int, int], sweep: int | None,
+                  ann: tuple[int, int], belote: tuple[int, int]) -> DealScore:
+    t = contract.team
+    d = 1 - t
+    base = list(card_points)
+    if sweep is not None:
+        base[sweep] = 252
+    pts = [base[i] + ann[i] + belote[i] for i in (0, 1)]
+    score = [0, 0]
+    if pts[t] > pts[d]:
+        return DealScore(Outcome.MADE, _pair(*pts))
+    if pts[t] < pts[d]:
+        score[d] = (252 if sweep == d else 162) + ann[0] + ann[1] + belote[d]
+        score[t] = belote[t]
+        return DealScore(Outcome.FAILED, _pair(*score))
+    score[d] = pts[d]
+    score[t] = belote[t]
+    return DealScore(Outcome.LITIGE, _pair(*score), held=pts[t] - belote[t])
+
+
+def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int | None,
+                  ann: tuple[int, int], belote: tuple[int, int]) -> DealScore:
+    t = contract.team
+    d = 1 - t
+    value = contract.value
+    assert value is not None
+    made_pts = [(250 if sweep == i else card_points[i]) + belote[i] + ann[i] for i in (0, 1)]
+    made = sweep == t if contract.is_capot_bid else made_pts[t] >= value
+    score = [0, 0]
+    if contract.multiplier == 1:
+        if made:
+            score[t] = value + made_pts[t]
+            score[d] = made_pts[d]
+        else:
+            score[d] = 160 + value + ann[0] + ann[1] + belote[d]
+            score[t] = belote[t]
+    else:
+        w = t if made else d
+        score[w] = 160 + contract.multiplier * value + ann[0] + ann[1] + belote[w]
+        score[1 - w] = belote[1 - w]
+    return DealScore(Outcome.MADE if made else Outcome.FAILED, _pair(*score))
+
+
+LIMIT_DIGIT = {Trump.NO_TRUMPS: 5, Trump.ALL_TRUMPS: 4}  # suit contracts: 6
+
+
+def limit_digit(trump: Trump) -> int:
+    return LIMIT_DIGIT.get(trump, 6)
+
+
+def round_points(points: int, limit: int, up_on_limit: bool) -> int:
+    """Divide by 10: last digit above the limit rounds up, below rounds down, on it as told."""
+    q, digit = divmod(points, 10)
+    if digit > limit or (digit == limit and up_on_limit):
+        return q + 1
+    return q
+
+
+def round_pair(raw: tuple[int, int], limit: int, up_on_tie: int) -> tuple[int, int]:
+    """Round both teams' points. On the limit digit the team with fewer points rounds up and the
+    other down; on equal points the team ``up_on_tie`` rounds up."""
+    a, b = raw
+    if a == b:
+        return (round_points(a, limit, up_on_tie == 0), round_points(b, limit, up_on_tie == 1))
+    return (round_points(a, limit, a < b), round_points(b, limit, b < a))
+
+
+def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int | None,
+                    ann: tuple[int, int], belote: tuple[int, int]) -> DealScore:
+    t = contract.team
+    d = 1 - t
+    factor = 2 if contract.trump is Trump.NO_TRUMPS else 1
+    raw = _pair(*(card_points[i] * factor + ann[i] + belote[i] + (90 if sweep == i else 0)
+                  for i in (0, 1)))
+    limit = limit_digit(contract.trump)
+    mult = contract.multiplier
+    if mult == 1:
+        if raw[t] > raw[d]:
+            return DealScore(Outcome.MADE, round_pair(raw, limit, t), raw=raw)
+        if raw[t] < raw[d]:
+            score = [0, 0]
+            # Everything to the defence, summed first and rounded once.
+            score[d] = round_points(raw[0] + raw[1], limit, False)
+            return DealScore(Outcome.FAILED, _pair(*score), raw=raw)
+        rounded = round_pair(raw, limit, t)
+        score = [0, 0]
+        score[d] = rounded[d]
+        return DealScore(Outcome.HANGING, _pair(*score), held=rounded[t], raw=raw)
+    total = round_points(raw[0] + raw[1], limit, False) * mult
+    if raw[0] == raw[1]:
+        return DealScore(Outcome.HANGING, (0, 0), held=total, raw=raw)
+    w = 0 if raw[0] > raw[1] else 1
+    score = [0, 0]
+    score[w] = total
+    return DealScore(Outcome.MADE if w == t else Outcome.FAILED, _pair(*score), raw=raw)
