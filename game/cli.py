@@ -69,7 +69,8 @@ def make_player(kind: str, seed: int) -> Player:
         return RandomPlayer(seed)
     from .ai import make_ai  # the computer players; imported only when asked for
 
-    return make_ai(kind, seed)
+    player: Player = make_ai(kind, seed)
+    return player
 
 
 def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str]) -> dict[str, Any]:

@@ -155,7 +155,7 @@ def parse_record(obj: Any) -> GameRecord:
     if fmt != FORMAT:
         raise bad(f"unknown format {fmt!r}: this program reads {FORMAT!r}")
     try:
-        variant = Variant(obj.get("variant"))
+        variant = Variant(str(obj.get("variant")))
     except ValueError:
         raise bad(f"unknown variant {obj.get('variant')!r}: use classic, coinche or "
                   "bulgarian") from None
@@ -171,7 +171,7 @@ def parse_record(obj: Any) -> GameRecord:
     deals_json = obj.get("deals", [])
     if not isinstance(deals_json, list):
         raise bad("deals must be a list")
-    deals = []
+    deals: list[DealRecord] = []
     for i, d in enumerate(deals_json):
         if not isinstance(d, Mapping):
             raise bad("a deal must be an object", i)
