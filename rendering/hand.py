@@ -1,0 +1,83 @@
+"""One player's hand: big cards sorted by suit and strength, the playable ones lifted and lit.
+
+This image goes to its holder only (a DM or an ephemeral reply), never to the table channel.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from game.cards import Card
+from game.rules import Trump
+from game.view import Stage, TableView
+
+from .layout import Layout
+from .paint import Run, draw_runs, draw_text, runs_width
+from .sprites import Mark, card_face, paste
+from .style import ACCENT, DEFAULT_STYLE, FELT_DARK, GOLD, INK, INK_DIM, PAPER, TEXT, Style
+from .words import contract_runs
+
+W: Final = 800
+CARD: Final = (92, 130)
+STEP: Final = 98
+TOP: Final = 80  # two header lines, then the cards
+LIFT: Final = 14
+H: Final = TOP + LIFT + CARD[1] + 14
+# Suits in an order where colours alternate (spades, hearts, clubs, diamonds); the trump suit,
+# if any, comes first, by rotating the cycle so colours still alternate.
+SUIT_CYCLE: Final = (3, 2, 0, 1)
+
+
+def hand_order(cards: tuple[Card, ...], trump: Trump | None) -> list[Card]:
+    """``cards`` (already strongest first inside each suit) grouped by suit for display."""
+    cycle = list(SUIT_CYCLE)
+    if trump is not None and trump.is_suit:
+        i = cycle.index(int(trump))
+        cycle = cycle[i:] + cycle[:i]
+    rank = {s: k for k, s in enumerate(cycle)}
+    return sorted(cards, key=lambda c: rank[c >> 3])  # stable: keeps the order inside a suit
+
+
+def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
+    """The viewer's hand. ``view`` must be a seat's view (``view.viewer`` not None)."""
+    if view.viewer is None:
+        raise ValueError("a hand image needs a seat's view, not the public one")
+    lab = style.labels
+    img = Image.new("RGB", (W, H), FELT_DARK)
+    d = ImageDraw.Draw(img)
+    lay = Layout((W, H))
+    contract_left = W - 16
+    contract = view.contract
+    if contract is not None:
+        runs: list[Run] = [(lab("contract") + ": ", INK_DIM)]
+        runs += contract_runs(contract, view.variant, style, INK, ACCENT)
+        # Black pips do not show on the dark felt: the contract goes on a paper chip.
+        w = runs_width(runs, 18, True) + 20
+        box = (W - 16 - w, 10, W - 16, 44)
+        d.rounded_rectangle(box, 10, fill=PAPER)
+        draw_runs(d, (box[0] + 10, 27), runs, 18, bold=True)
+        lay.add("contract", box)
+        contract_left = box[0]
+    draw_text(d, (16, 27), lab("your_hand", name=view.players[view.viewer]), 22, TEXT,
+              bold=True, anchor="lm", width=contract_left - 30)
+    if view.is_my_turn:
+        prompt = lab("your_bid") if view.stage is Stage.BIDDING else lab("your_turn")
+        lay.add("turn_prompt", draw_text(d, (16, 62), prompt, 19, GOLD, bold=True,
+                                         anchor="lm", width=W - 32))
+    cards = hand_order(view.hand, contract.trump if contract is not None else None)
+    w, h = CARD
+    x = (W - (w + STEP * (len(cards) - 1))) // 2 if cards else 0
+    legal = set(view.legal_cards)
+    for c in cards:
+        mark, lift = Mark.PLAIN, LIFT // 2
+        if view.legal_cards:
+            mark, lift = (Mark.LEGAL, LIFT) if c in legal else (Mark.DIM, 0)
+        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x, TOP + LIFT - lift)
+        lay.add(f"card:{c}", box)
+        if view.legal_cards:
+            lay.add(f"{'legal' if c in legal else 'dim'}:{c}", box)
+        x += STEP
+    return img, lay
+

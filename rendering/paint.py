@@ -1,0 +1,69 @@
+"""Small drawing helpers shared by every image: text that fits, centred text, coloured runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw, ImageFont
+
+from .fonts import font
+from .style import RGB
+
+Box = tuple[int, int, int, int]
+Run = tuple[str, RGB]  # a piece of text and its colour
+
+
+def text_width(text: str, f: ImageFont.FreeTypeFont) -> int:
+    return int(f.getlength(text) + 0.5)
+
+
+def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+              fill: RGB, *, bold: bool = False, anchor: str = "la",
+              width: int | None = None) -> Box:
+    """Draw ``text`` (cut to ``width`` if given) and return the box it covers."""
+    f = font(size, bold)
+    if width is not None:
+        text = fit(text, f, width)
+    d.text(xy, text, font=f, fill=fill, anchor=anchor)
+    x0, y0, x1, y1 = d.textbbox(xy, text, font=f, anchor=anchor)
+    return (int(x0), int(y0), int(x1), int(y1))
+
+
+# DejaVu's suit glyphs are smaller than its capitals: a pip alone in a run is drawn larger.
+PIP_CHARS = frozenset("\u2663\u2666\u2665\u2660")
+PIP_SCALE = 1.3
+
+
+def _run_font(text: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    if text in PIP_CHARS:
+        return font(round(size * PIP_SCALE), bold)
+    return font(size, bold)
+
+
+def runs_width(runs: Sequence[Run], size: int, bold: bool = False) -> int:
+    return int(sum(_run_font(t, size, bold).getlength(t) for t, _ in runs) + 0.5)
+
+
+def draw_runs(d: ImageDraw.ImageDraw, xy: tuple[float, float], runs: Sequence[Run], size: int,
+              *, bold: bool = False, anchor: str = "lm") -> Box:
+    """Coloured pieces of text on one line (a suit pip among words). ``anchor`` is 'lm' or 'mm'
+    (left or centre of the line, vertically centred)."""
+    total = runs_width(runs, size, bold)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= total / 2
+    x0 = x
+    for text, colour in runs:
+        f = _run_font(text, size, bold)
+        d.text((x, y), text, font=f, fill=colour, anchor="lm")
+        x += f.getlength(text)
+    return (int(x0), int(y - size * 0.6), int(x + 0.5), int(y + size * 0.6))

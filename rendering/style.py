@@ -1,0 +1,59 @@
+"""How an image looks: the deck's colours, the language, and the palette every image shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .labels import Labels
+
+RGB = tuple[int, int, int]
+
+# Suit order C D H S, as in game.cards.
+TWO_COLOUR: Final[tuple[RGB, RGB, RGB, RGB]] = (
+    (26, 26, 26), (200, 20, 30), (200, 20, 30), (26, 26, 26))
+# The poker four-colour deck: clubs green, diamonds blue, hearts red, spades black.
+FOUR_COLOUR: Final[tuple[RGB, RGB, RGB, RGB]] = (
+    (18, 128, 50), (25, 85, 200), (200, 20, 30), (26, 26, 26))
+PIPS: Final = ("\u2663", "\u2666", "\u2665", "\u2660")  # ♣ ♦ ♥ ♠
+
+FELT: Final[RGB] = (18, 92, 58)
+FELT_DARK: Final[RGB] = (11, 64, 40)
+FELT_RIM: Final[RGB] = (86, 52, 30)
+PANEL: Final[RGB] = (9, 46, 30)
+PANEL_LINE: Final[RGB] = (44, 120, 84)
+TEXT: Final[RGB] = (244, 244, 238)
+TEXT_DIM: Final[RGB] = (170, 200, 182)
+INK: Final[RGB] = (28, 28, 28)
+INK_DIM: Final[RGB] = (120, 120, 120)
+GOLD: Final[RGB] = (255, 204, 51)
+ACCENT: Final[RGB] = (190, 30, 30)  # contre / double words on paper
+PAPER: Final[RGB] = (250, 249, 244)
+PAPER_LINE: Final[RGB] = (214, 210, 196)
+TEAM: Final[tuple[RGB, RGB]] = ((90, 190, 255), (255, 160, 70))
+TEAM_DARK: Final[tuple[RGB, RGB]] = ((20, 100, 170), (190, 90, 10))
+GOOD: Final[RGB] = (30, 140, 60)
+BAD: Final[RGB] = (200, 40, 40)
+NEUTRAL: Final[RGB] = (180, 130, 20)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """``four_colour`` for colour-blind players; ``language`` a key of labels.CATALOGUE."""
+
+    four_colour: bool = False
+    language: str = "en"
+
+    @property
+    def suit_colours(self) -> tuple[RGB, RGB, RGB, RGB]:
+        return FOUR_COLOUR if self.four_colour else TWO_COLOUR
+
+    def suit_colour(self, suit: int) -> RGB:
+        return self.suit_colours[suit]
+
+    @property
+    def labels(self) -> Labels:
+        return Labels(self.language)
+
+
+DEFAULT_STYLE: Final = Style()

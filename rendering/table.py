@@ -1,0 +1,370 @@
+"""The table image: what everybody at the table sees (or one seat, with its own hand).
+
+800 x 600. The seat the image is for sits at the bottom (seat 0 in the public view); play goes
+round counter-clockwise, so the next seat is on the right. The felt and the empty panels are one
+cached layer; each call copies it and draws only what the view says.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from game.view import Stage, TableView
+
+from .layout import Box, Layout
+from .paint import Run, draw_runs, draw_text, runs_width
+from .sprites import SS, Mark, card_back, card_face, paste
+from .style import (
+    ACCENT,
+    DEFAULT_STYLE,
+    FELT,
+    FELT_DARK,
+    GOLD,
+    INK,
+    INK_DIM,
+    PANEL,
+    PANEL_LINE,
+    PAPER,
+    PAPER_LINE,
+    PIPS,
+    TEAM,
+    TEAM_DARK,
+    TEXT,
+    TEXT_DIM,
+    Style,
+)
+from .words import announcement_name, bid_runs, card_runs, contract_runs
+
+W, H = 800, 600
+CONTRACT_PANEL: Final[Box] = (8, 8, 252, 112)
+SCORE_PANEL: Final[Box] = (548, 8, 792, 112)
+LAST_PANEL: Final[Box] = (10, 452, 196, 590)
+
+# Per position (0 bottom, 1 right, 2 top, 3 left): the name plate's centre and width, the
+# centre of the row of cards, the trick card's corner, the bid bubble's centre, where tags go.
+PLATE: Final = ((400, 572, 210), (692, 250, 190), (400, 30, 210), (108, 250, 190))
+CARDS_ROW: Final = ((400, 522), (692, 304), (400, 84), (108, 304))
+TRICK_AT: Final = ((360, 300), (438, 236), (360, 172), (282, 236))
+BUBBLE_AT: Final = ((400, 432), (552, 292), (400, 152), (248, 292))
+TRICK_CARD: Final = (80, 112)
+BACK: Final = (36, 52)
+MINE: Final = (60, 86)  # the viewer's own cards on the table
+LAST_CARD: Final = (34, 48)
+LAST_CENTRE: Final = (103, 528)
+LAST_OFFSET: Final = ((-17, 2), (18, -24), (-17, -46), (-52, -24))
+TAG_H: Final = 26
+
+_base_lock = threading.Lock()
+_base: Image.Image | None = None
+
+
+def _base_layer() -> Image.Image:
+    """The felt and the empty panels, drawn once (supersampled for smooth corners)."""
+    global _base
+    if _base is not None:
+        return _base
+    big = Image.new("RGB", (W * SS, H * SS), FELT_DARK)
+    d = ImageDraw.Draw(big)
+
+    def rr(box: Box, radius: int, fill: tuple[int, int, int],
+           outline: tuple[int, int, int] | None = None, width: int = 2) -> None:
+        d.rounded_rectangle(tuple(v * SS for v in box), radius * SS, fill=fill, outline=outline,
+                            width=width * SS)
+
+    rr((4, 4, W - 5, H - 5), 44, FELT, PANEL_LINE, 3)
+    d.ellipse((230 * SS, 150 * SS, 570 * SS, 440 * SS), outline=(30, 110, 72), width=3 * SS)
+    rr(CONTRACT_PANEL, 12, PAPER, PAPER_LINE)
+    rr(SCORE_PANEL, 12, PANEL, PANEL_LINE)
+    layer = big.resize((W, H), Image.Resampling.LANCZOS)
+    with _base_lock:
+        if _base is None:
+            _base = layer
+        return _base
+
+
+def _position(view: TableView, seat: int) -> int:
+    bottom = view.viewer if view.viewer is not None else 0
+    return (seat - bottom) & 3
+
+
+def draw_table(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
+    """The table as ``view`` shows it, and the layout of what was drawn."""
+    img = _base_layer().copy()
+    d = ImageDraw.Draw(img)
+    lay = Layout((W, H))
+    _contract_panel(d, view, style, lay)
+    _score_panel(d, view, style, lay)
+    for seat in range(4):
+        _seat(img, d, view, seat, style, lay)
+    _centre(img, d, view, style, lay)
+    _last_trick(img, d, view, style, lay)
+    return img, lay
+
+
+# ---- panels ------------------------------------------------------------------------------------
+def _contract_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Layout) -> None:
+    lab = style.labels
+    x0, y0, x1, _ = CONTRACT_PANEL
+    width = x1 - x0 - 24
+    title = f"{lab(f'variant.{view.variant.value}')}"
+    if view.deal_number:
+        lay.add("deal_number", draw_text(d, (x0 + 12, y0 + 10), lab("deal", n=view.deal_number),
+                                         16, INK, bold=True))
+        title = "  ·  " + title
+        x = lay.box("deal_number")[2]
+    else:
+        x = x0 + 12
+    draw_text(d, (x, y0 + 11), title, 14, INK_DIM, width=x1 - 12 - x)
+    contract = view.contract if view.contract is not None else view.high_bid
+    if contract is None:
+        if view.stage is Stage.BIDDING:
+            draw_text(d, (x0 + 12, y0 + 40), lab("bidding"), 22, INK, bold=True)
+        return
+    key = "contract" if view.contract is not None else "high_bid"
+    draw_text(d, (x0 + 12, y0 + 34), lab(key), 13, INK_DIM)
+    runs = contract_runs(contract, view.variant, style, INK, ACCENT)
+    box = draw_runs(d, (x0 + 12, y0 + 62), runs, 26, bold=True)
+    lay.add("contract" if view.contract is not None else "high_bid", box)
+    if contract.multiplier > 1:
+        lay.add(f"multiplier:{contract.multiplier}", box)
+    team = contract.seat & 1
+    holder = draw_text(d, (x0 + 12, y0 + 84), lab("by", name=view.players[contract.seat]), 16,
+                       TEAM_DARK[team], bold=True, width=width)
+    lay.add(f"holder:{contract.seat}", holder)
+
+
+def _score_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Layout) -> None:
+    lab = style.labels
+    x0, y0, x1, _ = SCORE_PANEL
+    for team in (0, 1):
+        cy = y0 + 24 + team * 34
+        d.rounded_rectangle((x0 + 10, cy - 12, x0 + 16, cy + 12), 3, fill=TEAM[team])
+        score = str(view.totals[team])
+        sbox = draw_text(d, (x1 - 12, cy), score, 26, TEXT, bold=True, anchor="rm")
+        names = lab("team", a=view.players[team], b=view.players[team + 2])
+        draw_text(d, (x0 + 24, cy), names, 16, TEXT, anchor="lm", width=sbox[0] - x0 - 34)
+        lay.add(f"score:{team}", sbox)
+    foot = draw_text(d, (x0 + 24, y0 + 92), lab("target", n=view.target), 14, TEXT_DIM,
+                     anchor="lm")
+    lay.add("target", foot)
+    if view.hanging:
+        held = draw_text(d, (x1 - 12, y0 + 92), lab("held", n=view.hanging), 15, GOLD,
+                         bold=True, anchor="rm")
+        lay.add("hanging", held)
+
+
+# ---- seats -------------------------------------------------------------------------------------
+def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, style: Style,
+          lay: Layout) -> None:
+    pos = _position(view, seat)
+    cx, cy, width = PLATE[pos]
+    box = (cx - width // 2, cy - 20, cx + width // 2, cy + 20)
+    acting = view.to_act == seat
+    team = seat & 1
+    if acting:  # a gold plate with a pointer toward the table: whose turn, at a glance
+        d.rounded_rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), 13, fill=GOLD)
+        _pointer(d, pos, box)
+        lay.add(f"turn:{seat}", box)
+    d.rounded_rectangle(box, 10, fill=GOLD if acting else PANEL,
+                        outline=None if acting else PANEL_LINE, width=2)
+    d.rounded_rectangle((box[0] + 6, box[1] + 8, box[0] + 12, box[3] - 8), 3,
+                        fill=TEAM_DARK[team] if acting else TEAM[team])
+    right = box[2] - 10
+    if view.dealer == seat:
+        r = 13
+        dx = box[2] - 8 - r
+        d.ellipse((dx - r, cy - r, dx + r, cy + r), fill=PAPER, outline=INK, width=2)
+        draw_text(d, (dx, cy + 1), style.labels("dealer"), 16, INK, bold=True, anchor="mm")
+        lay.add(f"dealer:{seat}", (dx - r, cy - r, dx + r, cy + r))
+        right = dx - r - 6
+    name = view.players[seat]
+    if view.viewer == seat:
+        name = f"{name} ({style.labels('you')})"
+    draw_text(d, (box[0] + 20, cy), name, 19, INK if acting else TEXT, bold=True, anchor="lm",
+              width=right - box[0] - 20)
+    lay.add(f"seat:{seat}", box)
+    _cards(img, view, seat, pos, style, lay)
+    _tags(img, d, view, seat, pos, style, lay)
+    if view.stage is Stage.BIDDING:
+        said = [bid for s, bid in view.bids if s == seat]
+        if said:
+            _bubble(d, BUBBLE_AT[pos], bid_runs(said[-1], style, INK), lay, f"bid:{seat}")
+
+
+def _pointer(d: ImageDraw.ImageDraw, pos: int, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
+    s = 12
+    tri = {
+        0: [(mx - s, y0 - 4), (mx + s, y0 - 4), (mx, y0 - 4 - s)],
+        2: [(mx - s, y1 + 4), (mx + s, y1 + 4), (mx, y1 + 4 + s)],
+        1: [(x0 - 4, my - s), (x0 - 4, my + s), (x0 - 4 - s, my)],
+        3: [(x1 + 4, my - s), (x1 + 4, my + s), (x1 + 4 + s, my)],
+    }[pos]
+    d.polygon(tri, fill=GOLD)
+
+
+def _cards(img: Image.Image, view: TableView, seat: int, pos: int, style: Style,
+           lay: Layout) -> None:
+    cx, cy = CARDS_ROW[pos]
+    if view.viewer == seat and view.hand:
+        _own_hand(img, view, style, lay)
+        return
+    n = view.hand_counts[seat]
+    if n == 0:
+        return
+    w, h = BACK
+    step = 15
+    total = w + (n - 1) * step
+    x = cx - total // 2
+    y = cy - h // 2
+    sprite = card_back(w, h)
+    for i in range(n):
+        paste(img, sprite, x + i * step, y)
+    lay.add(f"backs:{seat}", (x, y, x + total, y + h))
+    lay.add(f"backs:{seat}:{n}", (x, y, x + total, y + h))
+
+
+def _own_hand(img: Image.Image, view: TableView, style: Style, lay: Layout) -> None:
+    w, h = MINE
+    cards = view.hand
+    step = 42
+    total = w + (len(cards) - 1) * step
+    x = 400 - total // 2
+    y = 462
+    legal = set(view.legal_cards)
+    for i, c in enumerate(cards):
+        mark = Mark.PLAIN
+        lift = 0
+        if view.legal_cards:
+            mark = Mark.LEGAL if c in legal else Mark.DIM
+            lift = 10 if c in legal else 0
+        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x + i * step, y - lift)
+        lay.add(f"hand:{c}", box)
+    lay.add(f"hand:{view.viewer}", (x, y - 10, x + total, y + h))
+
+
+def _tags(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, pos: int,
+          style: Style, lay: Layout) -> None:
+    """Announcements and belote calls next to the seat that made them."""
+    lab = style.labels
+    chips: list[tuple[str, list[Run], bool | None]] = []
+    for i, a in enumerate(view.announcements):
+        if a.seat != seat:
+            continue
+        runs: list[Run] = [(f"{announcement_name(a.name, lab)} {a.points}", INK)]
+        if a.cards:
+            runs += [("  ", INK), *card_runs(a.cards, style)]
+        chips.append((f"announcement:{seat}:{i}", runs, a.scored))
+    for call in view.belote_calls:
+        if call.seat == seat:
+            runs = [(lab(call.word) + " ", INK), (PIPS[call.card >> 3],
+                                                 style.suit_colour(call.card >> 3))]
+            chips.append((f"{call.word}:{seat}", runs, None))
+    if not chips:
+        return
+    size = 15
+    x_start = {0: 512, 1: 602, 2: 0, 3: 18}[pos]
+    y = {0: 572, 1: 346, 2: 130, 3: 346}[pos]
+    if pos == 2:  # one centred row under the top seat's cards
+        widths = [runs_width(r, size) + 16 for _, r, _ in chips]
+        x = 400 - (sum(widths) + 6 * (len(chips) - 1)) // 2
+    else:
+        x = x_start
+    for name, runs, scored in chips:
+        w = runs_width(runs, size) + 16
+        box = (x, y - TAG_H // 2, x + w, y + TAG_H // 2)
+        outline = GOLD if scored else PAPER_LINE
+        d.rounded_rectangle(box, 8, fill=PAPER if scored is not False else (200, 200, 196),
+                            outline=outline, width=2)
+        if scored is False:
+            runs = [(t, INK_DIM) for t, _ in runs]
+        draw_runs(d, (x + 8, y), runs, size)
+        if scored is False:  # an announcement that lost the comparison: struck through
+            d.line((x + 6, y, x + w - 6, y), fill=INK_DIM, width=2)
+        lay.add(name, box)
+        if pos in (1, 3):
+            y += TAG_H + 4  # left and right: one under the other
+        elif pos == 0:
+            if x + w > 790:
+                x, y = x_start, y - TAG_H - 4
+            else:
+                x += w + 6
+        else:
+            x += w + 6
+
+
+def _bubble(d: ImageDraw.ImageDraw, centre: tuple[int, int], runs: list[Run], lay: Layout,
+            name: str) -> None:
+    size = 20
+    w = runs_width(runs, size, True) + 28
+    cx, cy = centre
+    box = (cx - w // 2, cy - 18, cx + w // 2, cy + 18)
+    d.rounded_rectangle(box, 18, fill=PAPER, outline=PAPER_LINE, width=2)
+    draw_runs(d, (cx, cy), runs, size, bold=True, anchor="mm")
+    lay.add(name, box)
+
+
+# ---- the middle of the table -------------------------------------------------------------------
+def _centre(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style: Style,
+            lay: Layout) -> None:
+    w, h = TRICK_CARD
+    if view.turned_card is not None:
+        box = paste(img, card_face(view.turned_card, w, h, style.suit_colours), 360, 236)
+        lay.add("turned_card", box)
+        lay.add(f"turned_card:{view.turned_card}", box)
+    if view.trick is not None:
+        for i, c in enumerate(view.trick.cards):
+            seat = view.trick.seat_of(i)
+            x, y = TRICK_AT[_position(view, seat)]
+            box = paste(img, card_face(c, w, h, style.suit_colours), x, y)
+            lay.add(f"trick:{seat}:{c}", box)
+        lay.add("trick", (282, 172, 518, 412))
+    lab = style.labels
+    if view.stage is Stage.OVER and view.winner is not None:
+        t = view.winner
+        _banner(d, lab("match.over"), lab("match.wins", team=lab(
+            "team", a=view.players[t], b=view.players[t + 2])), TEAM_DARK[t], lay, "banner:over")
+    elif view.stage is Stage.WAITING:
+        r = view.last_result
+        if r is None:
+            _banner(d, lab("banner.first"), None, INK, lay, "banner:first")
+        else:
+            line = f"{r.score[0]}  –  {r.score[1]}"
+            _banner(d, lab("banner.deal_over", n=view.deal_number,
+                           result=lab(f"result.{r.outcome.value}")), line, INK, lay,
+                    "banner:deal_over")
+
+
+def _banner(d: ImageDraw.ImageDraw, title: str, line: str | None, colour: tuple[int, int, int],
+            lay: Layout, name: str) -> None:
+    box = (230, 240, 570, 240 + (104 if line else 64))
+    d.rounded_rectangle(box, 14, fill=PAPER, outline=GOLD, width=3)
+    draw_text(d, (400, box[1] + 32), title, 24, INK, bold=True, anchor="mm", width=320)
+    if line:
+        draw_text(d, (400, box[1] + 72), line, 22, colour, bold=True, anchor="mm", width=320)
+    lay.add(name, box)
+
+
+def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style: Style,
+                lay: Layout) -> None:
+    t = view.last_trick
+    if t is None:
+        return
+    x0, y0, _, _ = LAST_PANEL
+    d.rounded_rectangle(LAST_PANEL, 12, fill=PANEL, outline=PANEL_LINE, width=2)
+    draw_text(d, (x0 + 12, y0 + 8), style.labels("last_trick"), 14, TEXT_DIM)
+    w, h = LAST_CARD
+    cx, cy = LAST_CENTRE
+    for i, c in enumerate(t.cards):
+        seat = t.seat_of(i)
+        ox, oy = LAST_OFFSET[_position(view, seat)]
+        mark = Mark.WINNER if seat == t.winner else Mark.PLAIN
+        paste(img, card_face(c, w, h, style.suit_colours, mark), cx + ox, cy + oy)
+    lay.add("last_trick", LAST_PANEL)
+    if t.winner is not None:
+        lay.add(f"last_trick_winner:{t.winner}", LAST_PANEL)
+
