@@ -177,3 +177,12 @@ SPLIT = ["AC QC KD 8D KS 8S KH QH", "TC KC AD 9D AS 9S 9H TH",
          "JC 9C QD 7D QS 7S JH 8H", "7C 8C TD JD TS JS AH 7H"]
 SPLIT_PLAY = ["AC TC JC 7C", "QC KC 9C 8C", "AD QD TD KD", "9D 7D JD 8D",
               "TS KS AS QS", "9S 7S JS 8S", "AH QH 9H JH", "8H 7H KH TH"]
+
+
+def parse(text: str) -> int:
+    return parse_card(text)
+
+
+def names_of(text: str) -> str:
+    """Written cards in the order ``names`` prints them."""
+    return " ".join(sorted(text.split(), key=parse_card))

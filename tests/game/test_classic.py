@@ -6,8 +6,8 @@ import pytest
 
 from game.actions import Pass, Take
 from game.cards import Suit
-from game.errors import IllegalAction
 from game.contract import Contract
+from game.errors import IllegalAction
 from game.match import Match
 from game.rules import Trump
 from game.scoring import Outcome, score_classic
@@ -22,6 +22,8 @@ from .helpers import (
     Game,
     build_deck,
     names,
+    names_of,
+    parse,
     rotate,
 )
 
@@ -147,7 +149,7 @@ def test_partner_winning_allows_anything_and_no_trump_allows_a_discard() -> None
     assert g.legal() == "9H TH KH AH"  # an opponent is winning: trump
     g.do("9H")
     assert g.deal.tricks[0].winner == 3
-    assert g.deal.tricks[0].cards == tuple(parse(c) for c in "AC 7D AS 9H".split())
+    assert g.deal.tricks[0].cards == tuple(parse(c) for c in ["AC", "7D", "AS", "9H"])
 
 
 def test_playing_a_card_not_held_or_during_bidding() -> None:
@@ -276,16 +278,6 @@ def test_match_ends_at_501_after_two_capots() -> None:
     g.new_deal(rotate(FOLLOW, 2), turned="9H", taker=2).do("take", *FOLLOW_PLAY)
     assert g.match.totals == [644, 472] and g.match.winner == 0
     assert g.match.to_act is None and g.match.legal_actions() == []
-
-
-def parse(text: str) -> int:
-    from game.cards import parse_card
-
-    return parse_card(text)
-
-
-def names_of(text: str) -> str:
-    return " ".join(sorted(text.split(), key=lambda t: parse(t)))
 
 
 def test_helpers_agree_with_the_engine_deck() -> None:
