@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from .actions import Action, BidAction, Play
+from .actions import PLAYS, Action, BidAction, Play
 from .announcements import (
     Announcement,
     best_announcements,
@@ -46,8 +47,8 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
+    # A named tuple, not a dataclass: eight are made per deal on the hot path.
     leader: int
     cards: tuple[Card, ...]  # in playing order from the leader
     winner: int | None  # None while the trick is in progress
@@ -87,6 +88,51 @@ for _t in Trump:
         tuple(TRUMP_POINTS[c & 7] if _mask >> c & 1 else PLAIN_POINTS[c & 7] for c in range(32)),
         tuple(_ABOVE_TRUMP[c] if _mask >> c & 1 else _ABOVE_PLAIN[c] for c in range(32)),
     )
+
+
+def play_tables(trump: Trump) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """For a contract kind: (strength of each card, its points, the cards of its suit that beat
+    it). A trump's strength is offset by 8 so any trump beats any plain card."""
+    return _TABLES[trump]
+
+
+def undertrump_rule(variant: Variant, options: Options) -> bool:
+    """Whether a player who cannot over-trump an opponent's trump must still trump."""
+    return options.must_undertrump and variant is not Variant.BULGARIAN
+
+
+def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: int,
+               trump_cards: CardSet, trump_suit_mask: CardSet, above: Sequence[int],
+               undertrump: bool) -> tuple[CardSet, int]:
+    """The cards of ``hand`` that may be played on ``trick`` (best card ``win_card`` at
+    ``win_index``), and why they are forced. The one statement of the play rules: the deal and
+    the computer players' playouts both call it."""
+    if not trick:
+        return hand, 0
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASKS[led]
+    win = win_card
+    if follow:
+        # In the trump suit (or any suit in all trumps) one must beat the best card when
+        # able, whoever is winning.
+        if trump_cards >> trick[0] & 1 and win >> 3 == led:
+            higher = follow & above[win]
+            if higher:
+                return higher, _RAISE_TRUMP if trump_suit_mask else _RAISE
+        return follow, _FOLLOW
+    trumps = hand & trump_suit_mask
+    if not trumps:
+        return hand, 0
+    if not (len(trick) - win_index) & 1:
+        return hand, 0  # the partner is winning: anything goes
+    if trump_suit_mask >> win & 1:
+        higher = trumps & above[win]
+        if higher:
+            return higher, _OVERTRUMP
+        if undertrump:
+            return trumps, _UNDERTRUMP
+        return hand, 0
+    return trumps, _TRUMP
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
@@ -166,7 +212,7 @@ class Deal:
         self._strength: tuple[int, ...] = ()
         self._points: tuple[int, ...] = ()
         self._above: tuple[int, ...] = ()
-        self._undertrump = options.must_undertrump and variant is not Variant.BULGARIAN
+        self._undertrump = undertrump_rule(variant, options)
 
         self._give((3, 2))
         self.bidding: Bidding
@@ -236,50 +282,28 @@ class Deal:
         return self._legal()[0]
 
     def _legal(self) -> tuple[CardSet, int]:
-        hand = self.hands[self.to_act]  # type: ignore[index]
-        trick = self.trick
-        if not trick:
-            return hand, 0
-        led = trick[0] >> 3
-        follow = hand & SUIT_MASKS[led]
-        win = self.win_card
-        if follow:
-            # In the trump suit (or any suit in all trumps) one must beat the best card when
-            # able, whoever is winning.
-            if self.trump_cards >> trick[0] & 1 and win >> 3 == led:
-                higher = follow & self._above[win]
-                if higher:
-                    return higher, _RAISE_TRUMP if self.trump_suit_mask else _RAISE
-            return follow, _FOLLOW
-        trumps = hand & self.trump_suit_mask
-        if not trumps:
-            return hand, 0
-        if not (len(trick) - self.win_index) & 1:
-            return hand, 0  # the partner is winning: anything goes
-        if self.trump_suit_mask >> win & 1:
-            higher = trumps & self._above[win]
-            if higher:
-                return higher, _OVERTRUMP
-            if self._undertrump:
-                return trumps, _UNDERTRUMP
-            return hand, 0
-        return trumps, _TRUMP
+        return legal_play(self.hands[self.to_act], self.trick,  # type: ignore[index]
+                          self.win_card, self.win_index, self.trump_cards,
+                          self.trump_suit_mask, self._above, self._undertrump)
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.BIDDING:
             return list(self.bidding.legal())
         if self.phase is Phase.PLAY:
-            return [Play(c) for c in cards_of(self.legal_cards())]
+            return [PLAYS[c] for c in cards_of(self.legal_cards())]
         return []
 
     # ---- actions -----------------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to act, or raise IllegalAction saying why."""
-        if self.phase is Phase.DONE:
-            raise IllegalAction("this deal is over")
         seat = self.to_act
-        assert seat is not None
-        if self.phase is Phase.BIDDING:
+        if seat is None:
+            raise IllegalAction("this deal is over")
+        phase = self.phase
+        if phase is Phase.PLAY and type(action) is Play:
+            self._play(seat, action)
+            return
+        if phase is Phase.BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("the bidding is not over: bid or pass first")
             self.bidding.apply(action)
@@ -301,7 +325,9 @@ class Deal:
             if self.played & b:
                 raise IllegalAction(f"{card_str(c)} has already been played")
             raise IllegalAction(f"you do not hold {card_str(c)}")
-        legal, why = self._legal()
+        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
+                                self.trump_cards, self.trump_suit_mask, self._above,
+                                self._undertrump)
         if not legal & b:
             raise IllegalAction(self._explain(legal, why))
         if not self.declared[seat]:

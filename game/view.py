@@ -62,6 +62,10 @@ class TableView:
     target: int
     last_result: DealResult | None  # the result of the last finished deal
     winner: int | None
+    # Public facts of the current deal the computer players read: every completed trick, and in
+    # classic the turned card once the bidding is over (everyone saw it go to the taker).
+    tricks: tuple[Trick, ...] = ()
+    taken_card: Card | None = None
 
     @property
     def is_my_turn(self) -> bool:
@@ -127,4 +131,6 @@ def table_view(match: Match, viewer: int | None = None) -> TableView:
         target=match.options.target,
         last_result=match.results[-1] if match.results else None,
         winner=match.winner,
+        tricks=tuple(deal.tricks) if deal is not None else (),
+        taken_card=deal.turned_card if deal is not None and deal.contract is not None else None,
     )
