@@ -93,3 +93,8 @@ class Play:
 
 BidAction = Pass | Take | CoincheBid | Contre | Surcontre | ContractBid | Double | Redouble
 Action = BidAction | Play
+
+
+# Shared instances: actions are immutable, and legal-action lists are built on hot paths.
+PASS = Pass()
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .actions import (
     CAPOT,
+    PASS,
     BidAction,
     CoincheBid,
     ContractBid,
@@ -21,6 +22,16 @@ from .rules import TRUMP_NAMES, Trump
 
 COINCHE_VALUES = (*range(80, 170, 10), CAPOT)
 _SUITS = tuple(Suit)
+# Every bid once, in bidding order, so legal lists are slices rather than new objects.
+_COINCHE_BIDS = tuple(CoincheBid(v, s) for v in COINCHE_VALUES for s in _SUITS)
+_CONTRACT_BIDS = tuple(ContractBid(t) for t in Trump)
+_CLASSIC_ROUND_ONE: tuple[BidAction, ...] = (PASS, Take())
+_CLASSIC_ROUND_TWO: dict[Suit, tuple[BidAction, ...]] = {
+    turned: (PASS, *(Take(s) for s in _SUITS if s != turned)) for turned in _SUITS}
+_CONTRE = Contre()
+_SURCONTRE = Surcontre()
+_DOUBLE = Double()
+_REDOUBLE = Redouble()
 
 
 class Bidding:
@@ -62,8 +73,8 @@ class ClassicBidding(Bidding):
         if self.done:
             return []
         if self.round == 1:
-            return [Pass(), Take()]
-        return [Pass(), *(Take(s) for s in _SUITS if s != self.turned_suit)]
+            return list(_CLASSIC_ROUND_ONE)
+        return list(_CLASSIC_ROUND_TWO[self.turned_suit])
 
     def apply(self, action: BidAction) -> None:
         if self.done:
@@ -110,12 +121,15 @@ class CoincheBidding(Bidding):
         if self.done:
             return []
         if self.contre_by is not None:
-            return [Pass(), Surcontre()]
-        floor = self.bid.value if self.bid is not None and self.bid.value is not None else 0
-        out: list[BidAction] = [Pass()]
-        out.extend(CoincheBid(v, s) for v in COINCHE_VALUES if v > floor for s in _SUITS)
-        if self.bid is not None and (self.bid.seat ^ self.to_act) & 1:
-            out.append(Contre())
+            return [PASS, _SURCONTRE]
+        out: list[BidAction] = [PASS]
+        if self.bid is None:
+            out.extend(_COINCHE_BIDS)
+            return out
+        value = self.bid.value if self.bid.value is not None else 0
+        out.extend(_COINCHE_BIDS[4 * sum(1 for v in COINCHE_VALUES if v <= value):])
+        if (self.bid.seat ^ self.to_act) & 1:
+            out.append(_CONTRE)
         return out
 
     def apply(self, action: BidAction) -> None:
@@ -186,15 +200,15 @@ class BulgarianBidding(Bidding):
     def legal(self) -> list[BidAction]:
         if self.done:
             return []
-        out: list[BidAction] = [Pass()]
+        out: list[BidAction] = [PASS]
         low = -1 if self.bid is None else int(self.bid.trump)
-        out.extend(ContractBid(t) for t in Trump if t > low)
+        out.extend(_CONTRACT_BIDS[low + 1:])
         if self.bid is not None:
             ours = not (self.bid.seat ^ self.to_act) & 1
             if not ours and self.bid.multiplier == 1:
-                out.append(Double())
+                out.append(_DOUBLE)
             elif ours and self.bid.multiplier == 2:
-                out.append(Redouble())
+                out.append(_REDOUBLE)
         return out
 
     def apply(self, action: BidAction) -> None:

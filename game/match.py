@@ -93,15 +93,16 @@ class Match:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
-        if self.winner is not None:
-            raise GameOver("the match is over")
-        deal = self.deal
-        if deal is None or deal.is_over:
+        deals = self.deals
+        deal = deals[-1] if deals else None
+        if deal is None or deal.to_act is None:
+            if self.winner is not None:
+                raise GameOver("the match is over")
             raise IllegalAction("no deal is in progress")
         if seat is not None and seat != deal.to_act:
             raise NotYourTurn("it is not your turn")
         deal.apply(action)
-        if deal.is_over:
+        if deal.is_over:  # not `to_act is None`: mypy would keep it narrowed to int
             self._close_deal(deal)
 
     def _close_deal(self, deal: Deal) -> None:
