@@ -136,18 +136,30 @@ def _all_cards(text: str) -> bool:
     return True
 
 
-def fill(partial: Sequence[str]) -> list[str]:
-    """Complete four partial hands to 8 cards each with the cards nobody was given, dealt one
-    at a time round the seats so that they form no run (tests still assert what is announced)."""
+def fill(partial: Sequence[str], void: Sequence[str] = ("", "", "", "")) -> list[str]:
+    """Complete four partial hands to 8 cards each with the cards nobody was given, so that
+    the cards added make no run with a neighbour and no carré, and seat i gets none of the
+    suits in ``void[i]`` (tests still assert what is announced)."""
     given = [cards(h) for h in partial]
     used = {c for h in given for c in h}
     rest = [c for c in range(32) if c not in used]
-    seat = 0
+
+    def fits(seat: int, c: int) -> bool:
+        hand = set(given[seat])
+        if "CDHS"[c >> 3] in void[seat]:
+            return False
+        near = {c - 1 if c & 7 else -1, c + 1 if c & 7 != 7 else -1}
+        same_rank = sum(1 for x in hand if x & 7 == c & 7)
+        return not near & hand and same_rank < 3
+
     for c in rest:
-        while len(given[seat]) >= 8:
-            seat = (seat + 1) & 3
+        open_seats = [s for s in range(4) if len(given[s]) < 8]
+        good = [s for s in open_seats if fits(s, c)]
+        allowed = [s for s in open_seats if "CDHS"[c >> 3] not in void[s]]
+        choice = good or allowed
+        assert choice, f"no seat can take {card_str(c)}"
+        seat = min(choice, key=lambda s: len(given[s]))
         given[seat].append(c)
-        seat = (seat + 1) & 3
     assert all(len(h) == 8 for h in given), "partial hands hold more than 8 cards"
     return [" ".join(card_str(c) for c in h) for h in given]
 
