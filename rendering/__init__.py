@@ -1,0 +1,69 @@
+"""Images of Belote tables: pure functions from what a viewer may see to image bytes.
+
+No discord import, no I/O, safe to call from worker threads. Each ``render_*`` returns
+``(bytes, extension)`` in the format chosen for that kind of image (see encode.py); each
+``draw_*`` returns the Pillow image and the layout of what was drawn (for tests and tools).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.rules import Variant
+from game.scoring import DealResult
+from game.view import TableView
+
+from .encode import Format, Kind, encode, encode_for
+from .hand import draw_hand
+from .layout import Layout
+from .sheet import draw_deal_sheet
+from .style import DEFAULT_STYLE, Style
+from .summary import LeaderboardRow, MatchResult, draw_leaderboard, draw_match_result
+from .table import draw_table
+
+__all__ = [
+    "DEFAULT_STYLE",
+    "Format",
+    "Kind",
+    "Layout",
+    "LeaderboardRow",
+    "MatchResult",
+    "Style",
+    "draw_deal_sheet",
+    "draw_hand",
+    "draw_leaderboard",
+    "draw_match_result",
+    "draw_table",
+    "encode",
+    "encode_for",
+    "render_deal_sheet",
+    "render_hand",
+    "render_leaderboard",
+    "render_match_result",
+    "render_table",
+]
+
+
+def render_table(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+    """The table as ``view`` shows it (public view for the channel, a seat's for that seat)."""
+    return encode_for(draw_table(view, style)[0], Kind.TABLE)
+
+
+def render_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+    """The viewer's own cards; for that player only."""
+    return encode_for(draw_hand(view, style)[0], Kind.HAND)
+
+
+def render_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str],
+                      deal_number: int, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+    return encode_for(draw_deal_sheet(result, variant, players, deal_number, style)[0],
+                      Kind.SHEET)
+
+
+def render_match_result(result: MatchResult, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+    return encode_for(draw_match_result(result, style)[0], Kind.RESULT)
+
+
+def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
+                       style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+    return encode_for(draw_leaderboard(rows, title, style)[0], Kind.BOARD)

@@ -124,9 +124,12 @@ def _contract_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: 
             draw_text(d, (x0 + 12, y0 + 40), lab("bidding"), 22, INK, bold=True)
         return
     key = "contract" if view.contract is not None else "high_bid"
-    draw_text(d, (x0 + 12, y0 + 34), lab(key), 13, INK_DIM)
+    draw_text(d, (x0 + 12, y0 + 30), lab(key), 13, INK_DIM)
     runs = contract_runs(contract, view.variant, style, INK, ACCENT)
-    box = draw_runs(d, (x0 + 12, y0 + 62), runs, 26, bold=True)
+    size = 26
+    while size > 14 and runs_width(runs, size, True) > width:
+        size -= 2  # '140 ♥ Surcontre' must fit in the panel
+    box = draw_runs(d, (x0 + 12, y0 + 64), runs, size, bold=True)
     lay.add("contract" if view.contract is not None else "high_bid", box)
     if contract.multiplier > 1:
         lay.add(f"multiplier:{contract.multiplier}", box)
@@ -276,6 +279,8 @@ def _tags(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, 
         x = x_start
     for name, runs, scored in chips:
         w = runs_width(runs, size) + 16
+        if pos == 1:
+            x = 790 - w  # the right seat's tags hang from the right edge
         box = (x, y - TAG_H // 2, x + w, y + TAG_H // 2)
         outline = GOLD if scored else PAPER_LINE
         d.rounded_rectangle(box, 8, fill=PAPER if scored is not False else (200, 200, 196),

@@ -1,0 +1,175 @@
+"""The deal sheet: how a finished deal was scored, line by line, for both teams.
+
+Its input is the rules core's DealResult: every number on it comes from there, none is computed
+here (the renderer never scores; it only subtracts held points collected to show the rounding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from game.rules import Variant
+from game.scoring import DealResult, Outcome
+
+from .labels import Labels
+from .layout import Layout
+from .paint import Run, draw_runs, draw_text
+from .style import (
+    ACCENT,
+    BAD,
+    DEFAULT_STYLE,
+    GOOD,
+    INK,
+    INK_DIM,
+    NEUTRAL,
+    PAPER,
+    PAPER_LINE,
+    RGB,
+    TEAM_DARK,
+    Style,
+)
+from .words import announcement_name, card_runs, contract_runs
+
+W: Final = 800
+ROW: Final = 36
+COL: Final = (560, 700)  # centres of the two team columns
+OUTCOME_COLOUR: Final = {Outcome.MADE: GOOD, Outcome.FAILED: BAD, Outcome.LITIGE: NEUTRAL,
+                         Outcome.HANGING: NEUTRAL, Outcome.PASSED: INK_DIM}
+
+
+class _Row:
+    """One line of the sheet: a label (plain or coloured runs) and a cell per team."""
+
+    __slots__ = ("bold", "cells", "name", "runs", "struck")
+
+    def __init__(self, name: str, runs: list[Run], cells: tuple[str, str], *,
+                 bold: bool = False, struck: tuple[bool, bool] = (False, False)) -> None:
+        self.name = name
+        self.runs = runs
+        self.cells = cells
+        self.bold = bold
+        self.struck = struck
+
+
+def _pair(values: tuple[int, int], blank_zero: bool = False) -> tuple[str, str]:
+    return (
+        "" if blank_zero and not values[0] else str(values[0]),
+        "" if blank_zero and not values[1] else str(values[1]),
+    )
+
+
+def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style) -> list[_Row]:
+    lab = style.labels
+    rows: list[_Row] = []
+    if r.outcome is Outcome.PASSED:
+        return [_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals), bold=True)]
+    rows.append(_Row("card_points", [(lab("sheet.card_points"), INK)], _pair(r.card_points)))
+    if r.last_trick is not None:
+        cells = ("✓", "") if r.last_trick == 0 else ("", "✓")
+        rows.append(_Row("last_trick", [(lab("sheet.last_trick"), INK_DIM)], cells))
+    for i, a in enumerate(r.announcements):
+        scored = r.scored[i] if i < len(r.scored) else False
+        colour = INK if scored else INK_DIM
+        runs: list[Run] = [(f"{announcement_name(a.name(), lab)} · {players[a.seat]}  ", colour)]
+        runs += card_runs(a.cards, style) if scored else [("  ".join(
+            "".join(t for t, _ in card_runs((c,), style)) for c in a.cards), INK_DIM)]
+        team = a.seat & 1
+        cells = (str(a.points), "") if team == 0 else ("", str(a.points))
+        struck = (not scored and team == 0, not scored and team == 1)
+        rows.append(_Row(f"announcement:{i}:{'scored' if scored else 'not_scored'}", runs, cells,
+                         struck=struck))
+    if any(r.belote):
+        rows.append(_Row("belote", [(lab("sheet.belote"), INK)], _pair(r.belote, True)))
+    if r.sweep is not None:
+        word = "sheet.valat" if variant is Variant.BULGARIAN else "sheet.capot"
+        cells = ("✓", "") if r.sweep == 0 else ("", "✓")
+        rows.append(_Row("sweep", [(lab(word), INK)], cells, bold=True))
+    collected = r.collected
+    if r.raw is not None:
+        rows.append(_Row("raw", [(lab("sheet.raw"), INK)], _pair(r.raw)))
+        rounded = (r.score[0] - collected[0], r.score[1] - collected[1])
+        label = "→ " + lab("sheet.rounded")
+        if r.contract is not None and r.contract.multiplier > 1:
+            label += f" ×{r.contract.multiplier}"
+        rows.append(_Row("rounded", [(label, INK)], _pair(rounded)))
+    if r.held_created and r.contract is not None:
+        t = r.contract.team
+        cells = (str(r.held_created), "") if t == 0 else ("", str(r.held_created))
+        rows.append(_Row("held_created", [(lab("sheet.held_created"), NEUTRAL)], cells))
+    if any(collected):
+        rows.append(_Row("collected", [(lab("sheet.collected"), INK)],
+                         _pair(collected, True)))
+    rows.append(_Row("deal_score", [(lab("sheet.deal_score"), INK)], _pair(r.score), bold=True))
+    rows.append(_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals), bold=True))
+    return rows
+
+
+def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str],
+                    deal_number: int, style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
+    """The sheet of deal ``deal_number`` (1-based) of a match between ``players``."""
+    lab = style.labels
+    rows = _rows(result, variant, players, style)
+    head = 150
+    height = head + ROW * len(rows) + 24 + (34 if result.hanging else 0)
+    img = Image.new("RGB", (W, height), PAPER)
+    d = ImageDraw.Draw(img)
+    lay = Layout((W, height))
+    _title(d, result, variant, players, deal_number, style, lab, lay)
+    # the team header
+    y = 118
+    for team in (0, 1):
+        name = lab("team", a=players[team], b=players[team + 2])
+        draw_text(d, (COL[team], y), name, 16, TEAM_DARK[team], bold=True, anchor="mm",
+                  width=136)
+    d.line((24, head - 8, W - 24, head - 8), fill=PAPER_LINE, width=2)
+    y = head
+    for row in rows:
+        cy = y + ROW // 2
+        if row.bold:
+            d.line((24, y + 1, W - 24, y + 1), fill=PAPER_LINE, width=1)
+        draw_runs(d, (28, cy), row.runs, 18, bold=row.bold)
+        for team in (0, 1):
+            text = row.cells[team]
+            if not text:
+                continue
+            colour: RGB = INK_DIM if row.struck[team] else INK
+            box = draw_text(d, (COL[team], cy), text, 22 if row.bold else 20, colour,
+                            bold=row.bold, anchor="mm")
+            if row.struck[team]:
+                d.line((box[0] - 4, cy, box[2] + 4, cy), fill=ACCENT, width=2)
+        lay.add(row.name, (24, y, W - 24, y + ROW))
+        y += ROW
+    if result.hanging:
+        box = draw_text(d, (28, y + 16), lab("held", n=result.hanging), 18, NEUTRAL, bold=True,
+                        anchor="lm")
+        lay.add("hanging", box)
+    return img, lay
+
+
+def _title(d: ImageDraw.ImageDraw, r: DealResult, variant: Variant, players: Sequence[str],
+           deal_number: int, style: Style, lab: Labels, lay: Layout) -> None:
+    if r.outcome is Outcome.PASSED:
+        lay.add("title", draw_text(d, (28, 36), lab("sheet.passed_title", n=deal_number), 28,
+                                   INK, bold=True, anchor="lm"))
+    else:
+        lay.add("title", draw_text(d, (28, 36), lab("sheet.title", n=deal_number), 28, INK,
+                                   bold=True, anchor="lm"))
+    # the outcome badge, top right
+    word = lab(f"result.{r.outcome.value}")
+    colour = OUTCOME_COLOUR[r.outcome]
+    f_box = draw_text(d, (W - 40, 36), word, 26, PAPER, bold=True, anchor="rm")
+    badge = (f_box[0] - 16, 14, W - 24, 58)
+    d.rounded_rectangle(badge, 12, fill=colour)
+    draw_text(d, (W - 40, 36), word, 26, PAPER, bold=True, anchor="rm")
+    lay.add(f"outcome:{r.outcome.value}", badge)
+    c = r.contract
+    if c is None:
+        return
+    runs = contract_runs(c, variant, style, INK, ACCENT)
+    box = draw_runs(d, (28, 80), runs, 24, bold=True)
+    lay.add("contract", box)
+    draw_text(d, (box[2] + 14, 80), lab("by", name=players[c.seat]), 18, TEAM_DARK[c.team],
+              bold=True, anchor="lm", width=W - box[2] - 40)
