@@ -1,0 +1,234 @@
+"""Rules common to every variant (RULES.md, first section)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.announcements import (
+    Announcement,
+    best_announcements,
+    bulgarian_winners,
+    carre,
+    check_declaration,
+    classic_winner,
+    sequence,
+)
+from game.cards import Rank, Suit
+from game.errors import IllegalAction
+from game.match import Match
+from game.record import replay
+from game.scoring import Outcome
+
+from .helpers import FOLLOW, FOLLOW_PLAY, SPLIT, SPLIT_PLAY, Game, cset, fill, rotate
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def _points(anns: list[Announcement]) -> list[tuple[str, int]]:
+    return [(a.name(), a.points) for a in anns]
+
+
+# ---- cards, orders, points -------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["classic", "coinche", "bulgarian"])
+def test_trick_winners_orders_and_the_162_points(variant: str) -> None:
+    g = Game(variant, dealer=3)
+    if variant == "classic":
+        g.new_deal(FOLLOW, turned="9H", taker=0).do("take")
+    else:
+        g.new_deal(FOLLOW).do("bid 80 H" if variant == "coinche" else "bid H", "pass", "pass",
+                              "pass")
+    g.do(*FOLLOW_PLAY)
+    # Plain A beats 10, K, J; in trump J beats A, K, 8 and 9 beats 10, Q, 7.
+    assert [t.winner for t in g.deal.tricks] == [0] * 8
+    assert g.deal.won_points == [162, 0]
+
+
+def test_trick_points_and_winners_when_split() -> None:
+    g = Game("coinche", dealer=3).new_deal(SPLIT).do("bid 80 H", "pass", "pass", "pass")
+    g.do(*SPLIT_PLAY)
+    assert [t.winner for t in g.deal.tricks] == [0, 1, 1, 3, 1, 3, 2, 1]
+    # 23 + 48 for team 0; 7 + 28 + 2 + 28 + 2 + 14 and the last trick's 10 for team 1.
+    assert g.deal.won_points == [71, 91] and g.deal.last_trick_team == 1
+
+
+# ---- shuffles --------------------------------------------------------------------------------
+def test_random_shuffle_is_seeded_and_new_each_deal() -> None:
+    a, b = Match("classic"), Match("classic")
+    assert a.new_deck(7) == b.new_deck(7)
+    assert sorted(a.new_deck(7)) == list(range(32))
+    assert a.new_deck(7) != a.new_deck(8)
+    g = Game("coinche", dealer=3).new_deal(SPLIT).do("pass", "pass", "pass", "pass")
+    assert g.match.new_deck(7) != a.new_deck(7)  # deal 1 differs from deal 0
+
+
+def test_cut_shuffle_gathers_the_tricks_and_cuts() -> None:
+    g = Game("coinche", {"shuffle": "cut"}, dealer=3).new_deal(SPLIT)
+    g.do("bid 80 H", "pass", "pass", "pass", *SPLIT_PLAY)
+    gathered = [c for t in g.deal.tricks for c in t.cards]
+    deck = g.match.new_deck(5)
+    cuts = [i for i in range(3, 30) if deck == gathered[i:] + gathered[:i]]
+    assert len(cuts) == 1
+    # A passed deal is gathered as it was dealt.
+    g.match.start_deal(deck)
+    g.do("pass", "pass", "pass", "pass")
+    nxt = g.match.new_deck(5)
+    assert any(nxt == deck[i:] + deck[:i] for i in range(3, 30))
+
+
+@pytest.mark.parametrize("shuffle", ["random", "cut"])
+def test_shuffle_option_values(shuffle: str) -> None:
+    m = Match("bulgarian", {"shuffle": shuffle})
+    assert m.options.shuffle.value == shuffle
+
+
+# ---- announcements ---------------------------------------------------------------------------
+def test_quinte_sharing_its_jack_with_a_carre_of_jacks_gives_carre_and_quarte() -> None:
+    anns = best_announcements(0, cset("7H 8H 9H TH JH JC JD JS"))
+    assert sorted(_points(anns)) == [("carré of Js", 200), ("quarte", 50)]
+
+
+def test_on_equal_points_the_choice_with_more_carre_points() -> None:
+    # Quinte 8-Q (100) or the carré of tens (100) that breaks it: the carré.
+    anns = best_announcements(0, cset("8H 9H TH JH QH TC TD TS"))
+    assert _points(anns) == [("carré of 10s", 100)]
+
+
+def test_runs_longer_than_five_and_sevens_and_eights() -> None:
+    assert _points(best_announcements(1, cset("7S 8S 9S TS JS QS AC AD"))) == [("run of 6", 100)]
+    assert best_announcements(1, cset("7C 7D 7H 7S 8C 8D 8H 8S")) == []
+    assert _points(best_announcements(1, cset("9C 9D 9H 9S KC AC"))) == [("carré of 9s", 150)]
+
+
+def test_explicit_declarations() -> None:
+    hand = cset("7H 8H 9H TH JH JC JD JS")
+    j = [list(x.split()) for x in ("JC JD JH JS", "7H 8H 9H TH")]
+    got = check_declaration(0, hand, [[_c(c) for c in g] for g in j])
+    assert sorted(_points(got)) == [("carré of Js", 200), ("quarte", 50)]
+    # The quinte alone (no carré) is a whole run: allowed, less than the best.
+    got = check_declaration(0, hand, [[_c(c) for c in ["7H", "8H", "9H", "TH", "JH"]]])
+    assert _points(got) == [("quinte", 100)]
+    bad = {
+        "7H 8H 9H": "must be a whole run",
+        "7H 9H TH": "four of a kind or a run",
+        "QH KH AH": "cards you do not hold",
+        "7H 8H": "3 or more different cards",
+    }
+    for text, why in bad.items():
+        with pytest.raises(IllegalAction, match=why):
+            check_declaration(0, hand, [[_c(c) for c in text.split()]])
+    with pytest.raises(IllegalAction, match="one announcement at most"):
+        check_declaration(0, hand, [[_c(c) for c in ["JC", "JD", "JH", "JS"]],
+                                    [_c(c) for c in ["7H", "8H", "9H", "TH", "JH"]]])
+    sevens = cset("7C 7D 7H 7S 8C")
+    with pytest.raises(IllegalAction, match="four 7s or four 8s"):
+        check_declaration(0, sevens, [[_c(c) for c in ["7C", "7D", "7H", "7S"]]])
+
+
+def test_declare_on_the_first_card_only_and_in_a_deal() -> None:
+    hands = fill(["7H 8H 9H TH JH JC JD JS", "", "", ""])
+    g = Game("bulgarian", dealer=3).new_deal(hands).do("bid S", "pass", "pass", "pass")
+    with pytest.raises(IllegalAction, match="must be a whole run"):
+        g.play("JC", declare=[["7H", "8H", "9H"]])
+    g.play("JC", declare=[["JC", "JD", "JH", "JS"]])  # the carré only: the quarte is given up
+    assert _points(g.deal.announcements) == [("carré of Js", 200)]
+
+
+def test_classic_comparison() -> None:
+    first, trump = 0, Suit.HEARTS
+    seq = sequence
+    # Any carré beats any sequence; a higher carré (J 9 A 10 K Q) beats a lower one.
+    assert classic_winner([seq(0, 0, 3, 5), carre(1, Rank.QUEEN)], first, trump) == 1
+    assert classic_winner([carre(0, Rank.NINE), carre(1, Rank.JACK)], first, trump) == 1
+    assert classic_winner([carre(0, Rank.ACE), carre(1, Rank.TEN)], first, trump) == 0
+    assert classic_winner([carre(0, Rank.KING), carre(1, Rank.QUEEN)], first, trump) == 0
+    # Longer, then higher top card, then trump, then nearest to the first player.
+    assert classic_winner([seq(0, 0, 0, 3), seq(1, 1, 2, 6)], first, trump) == 1
+    assert classic_winner([seq(0, 0, 5, 3), seq(1, 1, 0, 4)], first, trump) == 1
+    assert classic_winner([seq(0, 0, 0, 3), seq(1, 1, 5, 3)], first, trump) == 1
+    assert classic_winner([seq(0, 0, 2, 3), seq(1, Suit.HEARTS, 2, 3)], first, trump) == 1
+    assert classic_winner([seq(2, 0, 2, 3), seq(1, 1, 2, 3)], first, trump) == 1
+    assert classic_winner([seq(2, 0, 2, 3), seq(1, 1, 2, 3)], 2, trump) == 0
+    assert classic_winner([], first, trump) is None
+
+
+def test_bulgarian_comparison() -> None:
+    seq = sequence
+    # Sequences and carrés are compared separately.
+    assert bulgarian_winners([seq(0, 0, 0, 4), carre(1, Rank.KING)]) == (0, 1)
+    assert bulgarian_winners([carre(0, Rank.NINE), carre(1, Rank.ACE)]) == (None, 0)
+    assert bulgarian_winners([seq(0, 0, 0, 3), seq(1, 1, 1, 3)]) == (1, None)
+    assert bulgarian_winners([seq(0, 0, 0, 5), seq(1, 1, 2, 4)]) == (0, None)
+    # An exact tie, trumps or not: nobody.
+    assert bulgarian_winners([seq(0, Suit.SPADES, 2, 3), seq(1, 1, 2, 3)]) == (None, None)
+
+
+# ---- belote ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("plays", "calls", "points"), [
+    (["JH AH KH 8H", "9H TH QH 7H"], ["belote", "rebelote"], (20, 0)),
+    (["JH AH KH! 8H", "9H TH QH 7H"], [], (0, 0)),
+    (["JH AH KH 8H", "9H TH QH! 7H"], ["belote"], (0, 0)),
+])
+def test_belote_announced_or_declined_on_either_card(plays: list[str], calls: list[str],
+                                                     points: tuple[int, int]) -> None:
+    g = Game("coinche", dealer=3).new_deal(FOLLOW).do("bid 80 H", "pass", "pass", "pass")
+    g.do(*FOLLOW_PLAY[:6], *plays)
+    assert [c.word for c in g.deal.belote_calls] == calls
+    assert g.result.belote == points
+    assert g.result.score == (80 + 250 + points[0], 0)
+
+
+# ---- held points and the end of a match ------------------------------------------------------
+def test_equal_deal_scores_keep_held_points_waiting() -> None:
+    m = replay(json.loads((RECORDS / "bulgarian_equal_scores.json").read_text()))
+    rows = [(r.outcome, r.score, r.hanging) for r in m.results]
+    assert rows == [(Outcome.FAILED, (112, 0), 0),  # redoubled all trumps, inside
+                    (Outcome.HANGING, (0, 0), 112),  # redoubled, 139-139: 28 x 4 held
+                    (Outcome.MADE, (15, 15), 112)]  # 150-148 rounds to 15-15: still held
+    assert m.totals == [127, 15]
+
+
+def test_equal_totals_past_the_target_play_another_deal_and_a_passed_deal_never_ends() -> None:
+    g = Game("classic", {"target": 300}, dealer=3)
+    g.new_deal(FOLLOW, turned="9H", taker=0).do("take", *FOLLOW_PLAY)
+    g.new_deal(rotate(FOLLOW, 1), turned="9H", taker=1).do("take", *FOLLOW_PLAY)
+    assert g.match.totals == [372, 372] and g.match.winner is None and g.match.needs_deal
+    g.new_deal(rotate(SPLIT, 2), turned="QH", taker=2).do(*["pass"] * 8)
+    assert g.match.winner is None and g.match.needs_deal
+    g.new_deal(rotate(FOLLOW, 3), turned="9H", taker=3).do("take", *FOLLOW_PLAY)
+    assert g.match.totals == [472, 644] and g.match.winner == 1
+
+
+def test_both_past_the_target_the_higher_total_wins() -> None:
+    g = Game("coinche", {"target": 100}, dealer=3)
+    g.new_deal(SPLIT).do("bid 80 H", "pass", "pass", "pass", *SPLIT_PLAY)
+    assert g.match.totals == [171, 91] and g.match.winner == 0
+
+
+def test_actions_after_the_match_are_refused() -> None:
+    g = Game("coinche", {"target": 100}, dealer=3)
+    g.new_deal(SPLIT).do("bid 80 H", "pass", "pass", "pass", *SPLIT_PLAY)
+    from game.actions import Pass
+    from game.errors import GameOver
+
+    with pytest.raises(GameOver, match="the match is over"):
+        g.match.apply(Pass())
+    with pytest.raises(GameOver):
+        g.match.start_deal(list(range(32)))
+
+
+def test_not_your_turn() -> None:
+    from game.actions import Pass
+    from game.errors import NotYourTurn
+
+    g = Game("coinche", dealer=3).new_deal(SPLIT)
+    with pytest.raises(NotYourTurn, match="it is not your turn"):
+        g.match.apply(Pass(), seat=2)
+
+
+def _c(text: str) -> int:
+    from game.cards import parse_card
+
+    return parse_card(text)
