@@ -1,0 +1,1262 @@
+"""FakeDiscord: Discord's REST API v10 on 127.0.0.1, strict like the real one.
+
+The HTTP server runs on its own thread and event loop, so that the bot's loop holds only the
+bot's work (the tests wait for that work to finish, and the benchmark measures its lag), and so
+that the 3-second interaction deadline is measured by a clock the bot cannot stall. All state is
+guarded by one lock; route handlers are synchronous functions that run under it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from aiohttp import web
+
+from . import limits
+from .driver import Driver
+from .models import (
+    BOT_ROLE_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    iso_now,
+    snowflake,
+)
+from .recording import InteractionRecord, RecordedRequest, UploadedFile
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v10"
+EPHEMERAL, LOADING, SUPPRESS_EMBEDS, IS_COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 2, 1 << 15
+
+
+class ApiError(Exception):
+    """Raised by a route handler; becomes Discord's JSON error body."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def _form_error(errors: limits.FormErrors) -> ApiError:
+    return ApiError(400, 50035, "Invalid Form Body", errors.tree)
+
+
+class Req:
+    """A parsed request as a route handler sees it."""
+
+    def __init__(
+        self, params: dict[str, str], query: dict[str, str], body: Any, files: list[UploadedFile]
+    ):
+        self.params, self.query, self.body, self.files = params, query, body, files
+
+    def int(self, name: str) -> int:
+        return int(self.params[name])
+
+
+Handler = Callable[[Req], tuple[int, Any]]
+
+
+class FakeDiscord(Driver):
+    """A fake Discord for one test: state, an HTTP server, and drivers for users' actions."""
+
+    def __init__(self, *, callback_deadline: float = 3.0, token_lifetime: float = 900.0) -> None:
+        super().__init__()
+        self.lock = threading.RLock()
+        self.callback_deadline = callback_deadline
+        self.token_lifetime = token_lifetime
+        self.token = "fake-bot-token." + secrets.token_hex(8)
+        self.application_id = snowflake()
+        # Modern applications share their id with their bot user.
+        self.bot_user = FakeUser(self.application_id, "Belote", bot=True)
+        self._users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self._guilds: dict[int, FakeGuild] = {}
+        self._channels: dict[int, FakeChannel] = {}
+        self._dm_channels: dict[int, FakeChannel] = {}
+        self._messages: dict[int, FakeMessage] = {}
+        self._interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self._commands: dict[int | None, dict[tuple[str, int], dict[str, Any]]] = {}
+        self._requests: list[RecordedRequest] = []
+        self.unhandled: list[RecordedRequest] = []
+        self._thread: threading.Thread | None = None
+        self._server_loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._old_base: str | None = None
+        self._routes: list[tuple[str, str, Handler]] = []
+        self._define_routes()
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> FakeDiscord:
+        """Serve on a random loopback port, on a thread of its own. Returns self."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._server_loop = loop
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._serve())
+            except BaseException as exc:  # reported to start()'s caller
+                failure.append(exc)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._runner.cleanup() if self._runner else asyncio.sleep(0))
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="fake-discord", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        if failure:
+            raise failure[0]
+        return self
+
+    async def _serve(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        for method, template, handler in self._routes:
+            app.router.add_route(method, API_PREFIX + template, self._wrap(template, handler))
+        app.router.add_get(
+            "/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment
+        )
+        app.router.add_route("*", "/{tail:.*}", self._unknown_route)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    def install(self) -> None:
+        """Point discord.py (REST and webhook adapter both) at this fake."""
+        if self._old_base is None:
+            self._old_base = discord.http.Route.BASE
+        discord.http.Route.BASE = self.base_url + API_PREFIX
+
+    def uninstall(self) -> None:
+        if self._old_base is not None:
+            discord.http.Route.BASE = self._old_base
+            self._old_base = None
+
+    def close(self) -> None:
+        """Stop serving and restore Route.BASE. Bots should be closed first (close_bots)."""
+        self.uninstall()
+        loop = self._server_loop
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(10)
+        self._thread = None
+
+    # ------------------------------------------------------------------ builders
+    def _new_user(self, name: str) -> FakeUser:
+        user = FakeUser(snowflake(), name)
+        self._users[user.id] = user
+        return user
+
+    def add_user(self, name: str) -> FakeUser:
+        with self.lock:
+            return self._new_user(name)
+
+    def add_guild(self, name: str = "Test server") -> FakeGuild:
+        """A server the bot is in, with an owner member (guild.owner) and a #general channel."""
+        with self.lock:
+            gid = snowflake()
+            owner = self._new_user(f"{name} owner")
+            everyone = FakeRole(gid, "@everyone", EVERYONE_PERMISSIONS.value)
+            bot_role = FakeRole(
+                snowflake(), self.bot_user.name, BOT_ROLE_PERMISSIONS.value, 1, managed=True
+            )
+            guild = FakeGuild(
+                id=gid,
+                name=name,
+                owner_id=owner.id,
+                bot_user=self.bot_user,
+                everyone=everyone,
+                bot_role=bot_role,
+                fake=self,
+            )
+            guild.roles = {everyone.id: everyone, bot_role.id: bot_role}
+            guild.members[owner.id] = FakeMember(owner, guild)
+            self._guilds[gid] = guild
+        guild.add_text_channel("general")
+        self._gateway("GUILD_CREATE", guild.payload(all_members=False))
+        return guild
+
+    # ------------------------------------------------------------------ inspecting
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self.lock:
+            return list(self._requests)
+
+    def requests_to(
+        self, method: str | None = None, route: str | None = None, *, since: int = 0
+    ) -> list[RecordedRequest]:
+        """Recorded requests, optionally by method and route template (a regex, fully matched)."""
+        with self.lock:
+            return [
+                r
+                for r in self._requests[since:]
+                if (method is None or r.method == method.upper())
+                and (route is None or re.fullmatch(route, r.route) or r.route == route)
+            ]
+
+    def mark(self) -> int:
+        """A position in the request log; pass it as since= to see only later requests."""
+        with self.lock:
+            return len(self._requests)
+
+    def _channel_id(self, channel: FakeChannel | int | Any) -> int:
+        return channel if isinstance(channel, int) else int(channel.id)
+
+    def messages(
+        self,
+        channel: FakeChannel | int,
+        *,
+        include_ephemeral: bool = False,
+        include_deleted: bool = False,
+    ) -> list[FakeMessage]:
+        """Messages in a channel (or thread, or DM channel), oldest first."""
+        cid = self._channel_id(channel)
+        with self.lock:
+            return [
+                m
+                for m in self._messages.values()
+                if m.channel_id == cid
+                and (include_ephemeral or not m.ephemeral)
+                and (include_deleted or not m.deleted)
+            ]
+
+    def all_messages(self, *, include_deleted: bool = True) -> list[FakeMessage]:
+        with self.lock:
+            return [m for m in self._messages.values() if include_deleted or not m.deleted]
+
+    def ephemeral_messages(self, user: FakeMember | FakeUser | int) -> list[FakeMessage]:
+        uid = user if isinstance(user, int) else user.id
+        with self.lock:
+            return [m for m in self._messages.values() if m.ephemeral and m.visible_to == uid]
+
+    def dm_channel(self, user: FakeMember | FakeUser | int) -> FakeChannel | None:
+        uid = user if isinstance(user, int) else user.id
+        with self.lock:
+            return self._dm_channels.get(uid)
+
+    def dm_messages(
+        self, user: FakeMember | FakeUser | int, *, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        channel = self.dm_channel(user)
+        return [] if channel is None else self.messages(channel, include_deleted=include_deleted)
+
+    def message(self, message_id: int | Any) -> FakeMessage:
+        mid = message_id if isinstance(message_id, int) else int(message_id.id)
+        with self.lock:
+            return self._messages[mid]
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        with self.lock:
+            return self._channels[channel_id]
+
+    def threads(self, channel: FakeChannel | int) -> list[FakeChannel]:
+        cid = self._channel_id(channel)
+        with self.lock:
+            return [
+                c
+                for c in self._channels.values()
+                if c.is_thread and c.parent_id == cid and not c.deleted
+            ]
+
+    def interaction(self, interaction_id: int) -> InteractionRecord:
+        with self.lock:
+            return self._interactions[interaction_id]
+
+    def interactions(self) -> list[InteractionRecord]:
+        with self.lock:
+            return list(self._interactions.values())
+
+    def registered_commands(self, guild: FakeGuild | int | None = None) -> list[dict[str, Any]]:
+        gid = None if guild is None else self._channel_id(guild)
+        with self.lock:
+            return list(self._commands.get(gid, {}).values())
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """As if a moderator deleted it: the bot's later requests there get 10003."""
+        with self.lock:
+            channel.deleted = True
+        self._gateway(
+            "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", _delete_payload(channel)
+        )
+
+    # ------------------------------------------------------------------ HTTP plumbing
+    def _wrap(self, template: str, handler: Handler) -> Callable[[web.Request], Any]:
+        async def endpoint(request: web.Request) -> web.StreamResponse:
+            body, files = await _read_body(request)
+            record = RecordedRequest(
+                method=request.method,
+                path=request.path[len(API_PREFIX) :],
+                route=template,
+                query=dict(request.query),
+                json=body,
+                files=files,
+                at=time.monotonic(),
+                authorized=request.headers.get("Authorization") == f"Bot {self.token}",
+            )
+            req = Req(dict(request.match_info), dict(request.query), body, files)
+            with self.lock:
+                self._requests.append(record)
+                try:
+                    if not record.authorized and not _token_route(template):
+                        raise ApiError(401, 0, "401: Unauthorized")
+                    status, payload = handler(req)
+                except ApiError as exc:
+                    status, payload = exc.status, exc.body()
+                    self._note_rejection(req, template, record)
+                except Exception:
+                    log.exception("fake Discord failed on %s %s", request.method, request.path)
+                    status, payload = 500, {"code": 0, "message": "fake Discord crashed (see log)"}
+                record.status, record.response = status, payload
+            return _respond(status, payload)
+
+        return endpoint
+
+    def _note_rejection(self, req: Req, template: str, record: RecordedRequest) -> None:
+        rec = None
+        if "interaction_id" in req.params:
+            rec = self._interactions.get(int(req.params["interaction_id"]))
+        elif "token" in req.params:
+            rec = self._by_token.get(req.params["token"])
+        if rec is not None:
+            rec.rejected.append(record)
+
+    async def _unknown_route(self, request: web.Request) -> web.StreamResponse:
+        body, files = await _read_body(request)
+        record = RecordedRequest(
+            request.method,
+            request.path,
+            "?",
+            dict(request.query),
+            body,
+            files,
+            time.monotonic(),
+            404,
+            {"code": 0, "message": "404: Not Found (no such route in the fake Discord)"},
+        )
+        with self.lock:
+            self._requests.append(record)
+            self.unhandled.append(record)
+        log.warning("fake Discord has no route for %s %s", request.method, request.path)
+        return _respond(404, record.response)
+
+    async def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
+        aid = int(request.match_info["attachment_id"])
+        with self.lock:
+            for message in self._messages.values():
+                for att in message.attachments:
+                    if att.id == aid:
+                        return web.Response(
+                            body=att.data,
+                            content_type=att.content_type or "application/octet-stream",
+                        )
+        return web.Response(status=404)
+
+    # ------------------------------------------------------------------ gateway
+    def _gateway(self, event: str, payload: dict[str, Any]) -> None:
+        """Send a gateway event to every connected bot, on its own loop."""
+        for bot in list(self._bots):
+            loop = bot.loop
+            if loop.is_closed():
+                continue
+            loop.call_soon_threadsafe(_parse_event, bot, event, payload)
+
+    # ------------------------------------------------------------------ routes
+    def _define_routes(self) -> None:
+        r = self._routes.append
+        r(("GET", "/users/@me", self._get_me))
+        r(("POST", "/users/@me/channels", self._create_dm))
+        r(("GET", "/users/{user_id}", self._get_user))
+        r(("GET", "/oauth2/applications/@me", self._get_application))
+        r(("GET", "/applications/@me", self._get_application))
+        r(("GET", "/gateway/bot", self._get_gateway))
+        r(("GET", "/gateway", self._get_gateway))
+        for prefix in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
+            r(("GET", prefix + "/commands", self._list_commands))
+            r(("PUT", prefix + "/commands", self._put_commands))
+            r(("POST", prefix + "/commands", self._upsert_command))
+            r(("GET", prefix + "/commands/{command_id}", self._get_command))
+            r(("PATCH", prefix + "/commands/{command_id}", self._patch_command))
+            r(("DELETE", prefix + "/commands/{command_id}", self._delete_command))
+        r(("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback))
+        r(("POST", "/webhooks/{app_id}/{token}", self._followup))
+        r(("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_get))
+        r(("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_edit))
+        r(("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_delete))
+        r(("GET", "/channels/{channel_id}", self._get_channel))
+        r(("PATCH", "/channels/{channel_id}", self._edit_channel))
+        r(("DELETE", "/channels/{channel_id}", self._delete_channel))
+        r(("GET", "/channels/{channel_id}/messages", self._history))
+        r(("POST", "/channels/{channel_id}/messages", self._post_message))
+        r(("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message))
+        r(("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message_route))
+        r(("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message_route))
+        r(("POST", "/channels/{channel_id}/threads", self._start_thread))
+        r(
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self._start_thread_from_message,
+            )
+        )
+        r(("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._add_thread_member))
+        r(("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._remove_thread_member))
+        r(("POST", "/channels/{channel_id}/typing", self._typing))
+        r(
+            (
+                "PUT",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{who}",
+                self._react,
+            )
+        )
+        r(
+            (
+                "DELETE",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{who}",
+                self._react,
+            )
+        )
+        r(("GET", "/guilds/{guild_id}", self._get_guild))
+        r(("GET", "/guilds/{guild_id}/channels", self._get_guild_channels))
+        r(("GET", "/guilds/{guild_id}/roles", self._get_roles))
+        r(("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member))
+
+    # -- identity
+    def _get_me(self, req: Req) -> tuple[int, Any]:
+        return 200, self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+
+    def _get_application(self, req: Req) -> tuple[int, Any]:
+        owner = FakeUser(self.application_id + 1, "Application owner")
+        return 200, {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "",
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "bot": self.bot_user.payload(),
+            "owner": owner.payload(),
+            "team": None,
+            "summary": "",
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "approximate_guild_count": len(self._guilds),
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "tags": [],
+            "integration_types_config": {"0": {}},
+        }
+
+    def _get_gateway(self, req: Req) -> tuple[int, Any]:
+        # Never connected to: FakeDiscord.connect feeds gateway events itself.
+        return 200, {
+            "url": "ws://127.0.0.1:9",
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 1000,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
+        }
+
+    def _get_user(self, req: Req) -> tuple[int, Any]:
+        user = self._users.get(req.int("user_id"))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return 200, user.payload()
+
+    def _create_dm(self, req: Req) -> tuple[int, Any]:
+        user = self._users.get(int(req.body["recipient_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return 200, self._dm_channel_for(user).payload()
+
+    def _dm_channel_for(self, user: FakeUser) -> FakeChannel:
+        channel = self._dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(id=snowflake(), type=1, name=f"dm-{user.name}", recipient=user)
+            self._dm_channels[user.id] = channel
+            self._channels[channel.id] = channel
+        return channel
+
+    # -- application commands
+    def _command_scope(self, req: Req) -> dict[tuple[str, int], dict[str, Any]]:
+        if int(req.params["app_id"]) != self.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        gid = int(req.params["guild_id"]) if "guild_id" in req.params else None
+        if gid is not None and gid not in self._guilds:
+            raise ApiError(403, 50001, "Missing Access")
+        return self._commands.setdefault(gid, {})
+
+    def _store_command(
+        self, scope: dict[tuple[str, int], dict[str, Any]], body: dict[str, Any], req: Req
+    ) -> dict[str, Any]:
+        key = (body["name"], int(body.get("type", 1)))
+        old = scope.get(key)
+        command = dict(body)
+        command.setdefault("type", 1)
+        command.setdefault("description", "")
+        command.setdefault("default_member_permissions", None)
+        command.setdefault("nsfw", False)
+        command.update(
+            id=old["id"] if old else str(snowflake()),
+            application_id=str(self.application_id),
+            version=str(snowflake()),
+        )
+        if "guild_id" in req.params:
+            command["guild_id"] = req.params["guild_id"]
+        scope[key] = command
+        return command
+
+    def _list_commands(self, req: Req) -> tuple[int, Any]:
+        return 200, list(self._command_scope(req).values())
+
+    def _put_commands(self, req: Req) -> tuple[int, Any]:
+        scope = self._command_scope(req)
+        if not isinstance(req.body, list) or len(req.body) > 100:
+            raise ApiError(400, 50035, "Invalid Form Body")
+        old = dict(scope)
+        scope.clear()
+        out = []
+        for body in req.body:
+            key = (body["name"], int(body.get("type", 1)))
+            if key in old:
+                scope[key] = old[key]
+            out.append(self._store_command(scope, body, req))
+        return 200, out
+
+    def _upsert_command(self, req: Req) -> tuple[int, Any]:
+        return 201, self._store_command(self._command_scope(req), req.body, req)
+
+    def _find_command(self, req: Req) -> tuple[tuple[str, int], dict[str, Any]]:
+        scope = self._command_scope(req)
+        for key, command in scope.items():
+            if command["id"] == req.params["command_id"]:
+                return key, command
+        raise ApiError(404, 10063, "Unknown application command")
+
+    def _get_command(self, req: Req) -> tuple[int, Any]:
+        return 200, self._find_command(req)[1]
+
+    def _patch_command(self, req: Req) -> tuple[int, Any]:
+        _, command = self._find_command(req)
+        command.update(req.body)
+        return 200, command
+
+    def _delete_command(self, req: Req) -> tuple[int, Any]:
+        key, _ = self._find_command(req)
+        del self._command_scope(req)[key]
+        return 204, None
+
+    # -- interactions
+    def _interaction_callback(self, req: Req) -> tuple[int, Any]:
+        rec = self._interactions.get(req.int("interaction_id"))
+        if rec is None or rec.token != req.params["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        if rec.callback_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - rec.created > self.callback_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")
+        kind = int(req.body.get("type", 0))
+        data = req.body.get("data") or {}
+        message: FakeMessage | None = None
+        if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            message = self._new_message(rec.channel, data, req.files, interaction=rec)
+            rec.original_message_id = message.id
+        elif kind == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: a "thinking..." message
+            flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
+            message = self._new_message(
+                rec.channel, {"flags": flags}, [], interaction=rec, allow_empty=True
+            )
+            rec.original_message_id = message.id
+        elif kind in (6, 7):  # DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
+            if rec.message_id is None:
+                raise ApiError(
+                    400, 40004, "Interaction callback type is not valid for this interaction"
+                )
+            rec.original_message_id = rec.message_id
+            if kind == 7:
+                message = self._edit_message(self._messages[rec.message_id], data, req.files)
+        elif kind == 8:  # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
+            if rec.type != 4:
+                raise ApiError(
+                    400, 40004, "Interaction callback type is not valid for this interaction"
+                )
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "data": {
+                            "choices": {
+                                "_errors": [
+                                    {
+                                        "code": "BASE_TYPE_MAX_LENGTH",
+                                        "message": "Must be 25 or fewer in length.",
+                                    }
+                                ]
+                            }
+                        }
+                    },
+                )
+            rec.autocomplete_choices = choices
+        elif kind == 9:  # MODAL
+            if rec.type == 5:
+                raise ApiError(400, 40004, "A modal cannot answer a modal submit")
+            errors = limits.check_modal(data)
+            if errors:
+                raise _form_error(errors)
+            rec.modal = data
+        else:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [{"code": "BASE_TYPE_CHOICES", "message": f"bad type {kind}"}]
+                    }
+                },
+            )
+        rec.callback_type = kind
+        rec.callback_at = time.monotonic()
+        if req.query.get("with_response") not in ("1", "true", "True"):
+            return 204, None
+        interaction: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        if message is not None:
+            interaction["response_message_id"] = str(message.id)
+            interaction["response_message_loading"] = kind == 5
+            interaction["response_message_ephemeral"] = message.ephemeral
+        answer: dict[str, Any] = {"interaction": interaction}
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": message.payload()}
+        elif kind in (6, 9):
+            answer["resource"] = {"type": kind}
+        return 200, answer
+
+    def _webhook_interaction(self, req: Req) -> InteractionRecord:
+        rec = self._by_token.get(req.params["token"])
+        if rec is None or int(req.params["app_id"]) != self.application_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.created > self.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if rec.callback_type is None:
+            # Discord knows no webhook for an interaction that was never acknowledged.
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return rec
+
+    def _webhook_message(self, rec: InteractionRecord, message_id: str) -> FakeMessage:
+        mid = rec.original_message_id if message_id == "@original" else int(message_id)
+        message = self._messages.get(mid) if mid is not None else None
+        allowed = {rec.original_message_id, *rec.followup_ids}
+        if message is None or message.deleted or message.id not in allowed:
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    def _followup(self, req: Req) -> tuple[int, Any]:
+        rec = self._webhook_interaction(req)
+        original = self._messages.get(rec.original_message_id or 0)
+        if original is not None and original.flags & LOADING and not original.deleted:
+            # The first follow-up after a "thinking" defer replaces the thinking message.
+            message = self._edit_message(original, req.body, req.files, clear_loading=True)
+        else:
+            message = self._new_message(
+                rec.channel, req.body, req.files, interaction=rec, followup=True
+            )
+            rec.followup_ids.append(message.id)
+        if req.query.get("wait") in ("true", "1", "True"):
+            return 200, message.payload()
+        return 204, None
+
+    def _webhook_get(self, req: Req) -> tuple[int, Any]:
+        rec = self._webhook_interaction(req)
+        return 200, self._webhook_message(rec, req.params["message_id"]).payload()
+
+    def _webhook_edit(self, req: Req) -> tuple[int, Any]:
+        rec = self._webhook_interaction(req)
+        message = self._webhook_message(rec, req.params["message_id"])
+        return 200, self._edit_message(message, req.body, req.files, clear_loading=True).payload()
+
+    def _webhook_delete(self, req: Req) -> tuple[int, Any]:
+        rec = self._webhook_interaction(req)
+        message = self._webhook_message(rec, req.params["message_id"])
+        message.deleted = True
+        self._gateway_message_delete(message)
+        return 204, None
+
+    # -- channels and messages
+    def _live_channel(self, req: Req) -> FakeChannel:
+        channel = self._channels.get(req.int("channel_id"))
+        if channel is None or channel.deleted:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _require(self, channel: FakeChannel, *names: str) -> None:
+        perms = channel.effective_bot_permissions()
+        if not perms.view_channel:
+            raise ApiError(403, 50001, "Missing Access")
+        missing = [n for n in names if not getattr(perms, n)]
+        if missing:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    def _get_channel(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.guild is not None:
+            self._require(channel)
+        return 200, channel.payload()
+
+    def _edit_channel(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.is_thread:
+            if channel.owner_id != self.bot_user.id:
+                self._require(channel, "manage_threads")
+            if "locked" in req.body and req.body["locked"] != channel.locked:
+                self._require(channel, "manage_threads")
+            channel.archived = bool(req.body.get("archived", channel.archived))
+            channel.locked = bool(req.body.get("locked", channel.locked))
+        elif channel.guild is not None:
+            self._require(channel, "manage_channels")
+        if "name" in req.body:
+            if not 1 <= len(req.body["name"]) <= 100:
+                raise ApiError(400, 50035, "Invalid Form Body")
+            channel.name = req.body["name"]
+        self._gateway("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", channel.payload())
+        return 200, channel.payload()
+
+    def _delete_channel(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.guild is None:
+            raise ApiError(400, 50003, "Cannot execute action on a DM channel")
+        self._require(channel, "manage_threads" if channel.is_thread else "manage_channels")
+        channel.deleted = True
+        self._gateway(
+            "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", _delete_payload(channel)
+        )
+        return 200, channel.payload()
+
+    def _history(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.guild is not None:
+            self._require(channel, "read_message_history")
+        limit = int(req.query.get("limit", 50))
+        found = [
+            m
+            for m in self._messages.values()
+            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+        ]
+        if "before" in req.query:
+            found = [m for m in found if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            found = [m for m in found if m.id > int(req.query["after"])]
+            return 200, [m.payload() for m in found[:limit]][::-1]
+        return 200, [m.payload() for m in found[::-1][:limit]]
+
+    def _post_message(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.guild is not None:
+            needs = ["send_messages_in_threads" if channel.is_thread else "send_messages"]
+            if req.files:
+                needs.append("attach_files")
+            self._require(channel, *needs)
+            if channel.is_thread and channel.archived:
+                if channel.locked:
+                    raise ApiError(400, 50083, "Thread is archived")
+                channel.archived = False  # sending to an archived thread unarchives it
+        elif channel.recipient is not None and not channel.recipient.dms_open:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        body = dict(req.body or {})
+        if (
+            channel.guild is not None
+            and body.get("embeds")
+            and not channel.effective_bot_permissions().embed_links
+        ):
+            body["embeds"] = []  # Discord drops a bot's embeds where it lacks Embed Links
+        return 200, self._new_message(channel, body, req.files).payload()
+
+    def _channel_message(self, req: Req) -> tuple[FakeChannel, FakeMessage]:
+        channel = self._live_channel(req)
+        message = self._messages.get(req.int("message_id"))
+        if (
+            message is None
+            or message.channel_id != channel.id
+            or message.deleted
+            or message.ephemeral
+        ):
+            raise ApiError(404, 10008, "Unknown Message")
+        return channel, message
+
+    def _get_message(self, req: Req) -> tuple[int, Any]:
+        channel, message = self._channel_message(req)
+        if channel.guild is not None:
+            self._require(channel, "read_message_history")
+        return 200, message.payload()
+
+    def _edit_message_route(self, req: Req) -> tuple[int, Any]:
+        channel, message = self._channel_message(req)
+        if message.author.id != self.bot_user.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if channel.guild is not None:
+            self._require(channel, *(["attach_files"] if req.files else []))
+        return 200, self._edit_message(message, req.body or {}, req.files).payload()
+
+    def _delete_message_route(self, req: Req) -> tuple[int, Any]:
+        channel, message = self._channel_message(req)
+        if message.author.id != self.bot_user.id and channel.guild is not None:
+            self._require(channel, "manage_messages")
+        message.deleted = True
+        self._gateway_message_delete(message)
+        return 204, None
+
+    def _start_thread(self, req: Req) -> tuple[int, Any]:
+        parent = self._live_channel(req)
+        if parent.type != 0:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        kind = int(req.body.get("type", 12))
+        self._require(parent, "create_private_threads" if kind == 12 else "create_public_threads")
+        return 201, self._new_thread(parent, req.body, kind, snowflake())
+
+    def _start_thread_from_message(self, req: Req) -> tuple[int, Any]:
+        parent, message = self._channel_message(req)
+        if parent.type != 0:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if message.id in self._channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        self._require(parent, "create_public_threads")
+        return 201, self._new_thread(parent, req.body, 11, message.id)
+
+    def _new_thread(
+        self, parent: FakeChannel, body: dict[str, Any], kind: int, tid: int
+    ) -> dict[str, Any]:
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "name": {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_BAD_LENGTH",
+                                "message": "Must be between 1 and 100 in length.",
+                            }
+                        ]
+                    }
+                },
+            )
+        assert parent.guild is not None
+        thread = FakeChannel(
+            id=tid,
+            type=kind,
+            name=name,
+            guild=parent.guild,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            thread_members={self.bot_user.id},
+        )
+        parent.guild.channels[thread.id] = thread
+        self._channels[thread.id] = thread
+        payload = thread.payload()
+        self._gateway("THREAD_CREATE", payload | {"newly_created": True})
+        return payload
+
+    def _add_thread_member(self, req: Req) -> tuple[int, Any]:
+        thread = self._live_channel(req)
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        who = req.params["user_id"]
+        uid = self.bot_user.id if who == "@me" else int(who)
+        assert thread.guild is not None
+        if uid not in thread.guild.members and uid != self.bot_user.id:
+            raise ApiError(404, 10007, "Unknown Member")
+        self._require(thread, "send_messages_in_threads")
+        thread.thread_members.add(uid)
+        return 204, None
+
+    def _remove_thread_member(self, req: Req) -> tuple[int, Any]:
+        thread = self._live_channel(req)
+        who = req.params["user_id"]
+        thread.thread_members.discard(self.bot_user.id if who == "@me" else int(who))
+        return 204, None
+
+    def _typing(self, req: Req) -> tuple[int, Any]:
+        channel = self._live_channel(req)
+        if channel.guild is not None:
+            self._require(channel, "send_messages")
+        return 204, None
+
+    def _react(self, req: Req) -> tuple[int, Any]:
+        channel, _ = self._channel_message(req)
+        if channel.guild is not None:
+            self._require(channel, "add_reactions", "read_message_history")
+        return 204, None
+
+    # -- guilds
+    def _guild(self, req: Req) -> FakeGuild:
+        guild = self._guilds.get(req.int("guild_id"))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    def _get_guild(self, req: Req) -> tuple[int, Any]:
+        payload = self._guild(req).payload(all_members=False)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            payload.pop(key)
+        return 200, payload
+
+    def _get_guild_channels(self, req: Req) -> tuple[int, Any]:
+        guild = self._guild(req)
+        return 200, [
+            c.payload() for c in guild.channels.values() if not c.deleted and not c.is_thread
+        ]
+
+    def _get_roles(self, req: Req) -> tuple[int, Any]:
+        return 200, [r.payload() for r in self._guild(req).roles.values()]
+
+    def _get_member(self, req: Req) -> tuple[int, Any]:
+        guild = self._guild(req)
+        uid = req.int("user_id")
+        if uid == self.bot_user.id:
+            return 200, FakeMember(self.bot_user, guild, [guild.bot_role]).payload()
+        member = guild.members.get(uid)
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return 200, member.payload()
+
+    # ------------------------------------------------------------------ message store
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        interaction: InteractionRecord | None = None,
+        followup: bool = False,
+        allow_empty: bool = False,
+    ) -> FakeMessage:
+        errors = limits.check_message(body)
+        if errors:
+            raise _form_error(errors)
+        flags = int(body.get("flags") or 0)
+        attachments = self._attachments(channel, body, files, []) or []
+        if not allow_empty and not (
+            body.get("content")
+            or body.get("embeds")
+            or attachments
+            or body.get("components")
+            or body.get("sticker_ids")
+            or body.get("poll")
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        if interaction is None and flags & EPHEMERAL:
+            flags &= ~EPHEMERAL  # only interaction replies can be ephemeral
+        message = FakeMessage(
+            id=snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild.id if channel.guild else None,
+            author=self.bot_user,
+            content=body.get("content") or "",
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            attachments=attachments,
+            flags=flags & (EPHEMERAL | LOADING | SUPPRESS_EMBEDS | IS_COMPONENTS_V2 | (1 << 12)),
+        )
+        if interaction is not None:
+            message.webhook_id = self.application_id
+            message.interaction_id = interaction.id
+            message.interaction_user = interaction.user
+            message.interaction_type = interaction.type
+            message.type = 20 if interaction.type == 2 and not followup else 0
+            if message.ephemeral:
+                message.visible_to = interaction.user.id
+        self._messages[message.id] = message
+        message.snapshot()
+        return message
+
+    def _edit_message(
+        self,
+        message: FakeMessage,
+        body: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        clear_loading: bool = False,
+    ) -> FakeMessage:
+        body = body or {}
+        merged_flags = int(body["flags"]) if body.get("flags") is not None else message.flags
+        check = {
+            "content": body.get("content", message.content),
+            "embeds": body.get("embeds", message.embeds),
+            "components": body.get("components", message.components),
+            "flags": merged_flags | (message.flags & IS_COMPONENTS_V2),
+        }
+        errors = limits.check_message(check)
+        if errors:
+            raise _form_error(errors)
+        if (
+            message.flags & IS_COMPONENTS_V2
+            and body.get("flags") is not None
+            and not int(body["flags"]) & IS_COMPONENTS_V2
+        ):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "flags": {
+                        "_errors": [
+                            {
+                                "code": "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                                "message": "The components v2 flag cannot be removed",
+                            }
+                        ]
+                    }
+                },
+            )
+        channel = self._channels[message.channel_id]
+        new_attachments = self._attachments(channel, body, files, message.attachments)
+        still_loading = message.flags & LOADING and not clear_loading
+        if not still_loading and not (
+            check["content"]
+            or check["embeds"]
+            or check["components"]
+            or (new_attachments if new_attachments is not None else message.attachments)
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if body.get("flags") is not None:
+            keep = message.flags & (EPHEMERAL | IS_COMPONENTS_V2)
+            message.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+        if new_attachments is not None:
+            message.attachments = new_attachments
+        if clear_loading and message.flags & LOADING:
+            message.flags &= ~LOADING
+        else:
+            message.edited_at = iso_now()
+        self._messages[message.id] = message
+        message.snapshot()
+        return message
+
+    def _attachments(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        files: list[UploadedFile],
+        existing: list[FakeAttachment],
+    ) -> list[FakeAttachment] | None:
+        """The message's attachments after this body, or None when the body leaves them alone."""
+        uploads: dict[int, UploadedFile] = {}
+        for upload in files:
+            match = re.fullmatch(r"files\[(\d+)\]", upload.field)
+            if match:
+                uploads[int(match.group(1))] = upload
+        spec = body.get("attachments")
+        if spec is None:
+            if not uploads:
+                return None
+            spec = [{"id": i} for i in sorted(uploads)]
+            keep = list(existing)
+        else:
+            keep = []
+        by_id = {a.id: a for a in existing}
+        out = list(keep)
+        for item in spec:
+            aid = int(item["id"])
+            if aid in by_id:
+                out.append(by_id[aid])
+            elif aid in uploads:
+                out.append(self._attachment(channel, uploads[aid], item))
+            else:
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "attachments": {
+                            "_errors": [
+                                {
+                                    "code": "ATTACHMENT_NOT_FOUND",
+                                    "message": f"Unknown attachment {aid}",
+                                }
+                            ]
+                        }
+                    },
+                )
+        if len(out) > 10:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "attachments": {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_MAX_LENGTH",
+                                "message": "Must be 10 or fewer in length.",
+                            }
+                        ]
+                    }
+                },
+            )
+        return out
+
+    def _attachment(
+        self, channel: FakeChannel, upload: UploadedFile, item: dict[str, Any]
+    ) -> FakeAttachment:
+        filename = item.get("filename") or upload.filename
+        aid = snowflake()
+        att = FakeAttachment(
+            id=aid,
+            filename=filename,
+            data=upload.data,
+            content_type=_guess_type(filename),
+            description=item.get("description"),
+            url=f"{self.base_url}/attachments/{channel.id}/{aid}/{filename}",
+        )
+        if att.content_type and att.content_type.startswith("image/"):
+            att.width, att.height = _image_size(upload.data)
+        return att
+
+    def _gateway_message_delete(self, message: FakeMessage) -> None:
+        if message.ephemeral:
+            return
+        payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
+        if message.guild_id is not None:
+            payload["guild_id"] = str(message.guild_id)
+        self._gateway("MESSAGE_DELETE", payload)
+
+
+# ---------------------------------------------------------------------- helpers
+def _respond(status: int, payload: Any) -> web.Response:
+    if payload is None:
+        return web.Response(status=204)
+    # Exactly "application/json": discord.py compares the header verbatim, and aiohttp's
+    # json_response would append "; charset=utf-8", turning every answer into a plain string.
+    return web.Response(
+        status=status,
+        body=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    if not request.can_read_body:
+        return None, []
+    ctype = request.content_type
+    if ctype.startswith("multipart/"):
+        body: Any = None
+        files: list[UploadedFile] = []
+        reader = await request.multipart()
+        async for part in reader:
+            data = await part.read(decode=False)  # type: ignore[union-attr]
+            name = part.name or ""  # type: ignore[union-attr]
+            if name == "payload_json":
+                body = json.loads(data)
+            else:
+                files.append(
+                    UploadedFile(
+                        name,
+                        part.filename or "",
+                        bytes(data),  # type: ignore[union-attr]
+                        part.headers.get("Content-Type"),
+                    )
+                )  # type: ignore[union-attr]
+        return body, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    try:
+        return json.loads(raw), []
+    except ValueError:
+        return raw.decode("utf-8", "replace"), []
+
+
+def _token_route(template: str) -> bool:
+    """Routes that authenticate with the interaction token in the URL, not the bot token."""
+    return template.startswith(("/interactions/", "/webhooks/"))
+
+
+def _delete_payload(channel: FakeChannel) -> dict[str, Any]:
+    payload: dict[str, Any] = {"id": str(channel.id), "type": channel.type}
+    if channel.guild is not None:
+        payload["guild_id"] = str(channel.guild.id)
+    if channel.parent_id is not None:
+        payload["parent_id"] = str(channel.parent_id)
+    return payload
+
+
+def _parse_event(bot: discord.Client, event: str, payload: dict[str, Any]) -> None:
+    parser = getattr(bot._connection, "parse_" + event.lower())
+    try:
+        parser(payload)
+    except Exception:
+        log.exception("bot failed to parse fake gateway event %s", event)
+
+
+def _guess_type(filename: str) -> str | None:
+    lower = filename.lower()
+    for ext, ctype in (
+        (".png", "image/png"),
+        (".jpg", "image/jpeg"),
+        (".jpeg", "image/jpeg"),
+        (".gif", "image/gif"),
+        (".webp", "image/webp"),
+        (".json", "application/json"),
+        (".txt", "text/plain; charset=utf-8"),
+    ):
+        if lower.endswith(ext):
+            return ctype
+    return None
+
+
+def _image_size(data: bytes) -> tuple[int | None, int | None]:
+    try:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except Exception:  # not an image after all; Discord then omits the size too
+        return None, None
