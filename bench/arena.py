@@ -1,0 +1,141 @@
+"""Arena: whole matches between two computer levels, seats rotated, the same deals for both.
+
+Matches come in pairs with the same seed: level A sits at seats 0 and 2 in the first and at 1
+and 3 in the second, and the i-th deal of both matches is dealt from the same deck. Each match
+is one line of JSON appended to --out, so a long run can be done in parts (--start) and merged
+with --report. Prints the win rate of A with a 95% Wilson interval, and how often each level
+made the contracts it took.
+
+    python bench/arena.py --variant classic --a hard --b easy --matches 400 --jobs 2 \
+        --out bench/results/arena_classic_hard_easy.jsonl
+    python bench/arena.py --report bench/results/arena_classic_hard_easy.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterable
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from game.ai import make_ai
+from game.match import Match
+from game.players import Player, RandomPlayer
+from game.rules import Variant
+from game.scoring import Outcome
+from game.view import table_view
+
+
+def player(level: str, seed: int) -> Player:
+    return RandomPlayer(seed) if level == "random" else make_ai(level, seed)
+
+
+def play_match(job: tuple[str, str, str, int, int, int | None]) -> dict[str, Any]:
+    """One match; ``a_team`` is the team (0: seats 0 and 2) that level A plays."""
+    variant, a, b, seed, a_team, target = job
+    levels = [a if seat & 1 == a_team else b for seat in range(4)]
+    players = [player(levels[s], seed * 4 + s) for s in range(4)]
+    match = Match(variant, {"target": target} if target else None)
+    made: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}  # level -> [made, taken]
+    started = time.perf_counter()
+    while not match.is_over and len(match.deals) < 200:
+        match.start_deal(match.new_deck(seed))
+        deal = match.deal
+        assert deal is not None
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            match.apply(players[seat].choose(table_view(match, seat)), seat)
+        result = match.results[-1]
+        if result.contract is not None:
+            tally = made[levels[result.contract.seat]]
+            tally[1] += 1
+            tally[0] += result.outcome is Outcome.MADE
+    winner = match.winner
+    return {"variant": variant, "a": a, "b": b, "seed": seed, "a_team": a_team,
+            "a_won": winner == a_team if winner is not None else None,
+            "deals": len(match.deals), "totals": list(match.totals), "made": made,
+            "seconds": round(time.perf_counter() - started, 2)}
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def report(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    rows = [r for r in rows if r["a_won"] is not None]
+    if not rows:
+        return {"matches": 0}
+    a, b = rows[0]["a"], rows[0]["b"]
+    wins = sum(1 for r in rows if r["a_won"])
+    lo, hi = wilson(wins, len(rows))
+    made: dict[str, list[int]] = {}
+    for r in rows:
+        for level, (m, t) in r["made"].items():
+            acc = made.setdefault(level, [0, 0])
+            acc[0] += m
+            acc[1] += t
+    return {
+        "variant": rows[0]["variant"], "a": a, "b": b, "matches": len(rows),
+        "a_win_rate": round(wins / len(rows), 3),
+        "ci95": [round(lo, 3), round(hi, 3)],
+        "ci95_half_width_points": round((hi - lo) * 50, 1),
+        "deals_per_match": round(sum(r["deals"] for r in rows) / len(rows), 1),
+        "contracts_made": {lv: {"made": m, "taken": t, "rate": round(m / t, 3) if t else None}
+                           for lv, (m, t) in made.items()},
+        "seconds_per_match": round(sum(r["seconds"] for r in rows) / len(rows), 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--variant", choices=[v.value for v in Variant])
+    ap.add_argument("--a", default="hard", choices=["easy", "hard", "random"])
+    ap.add_argument("--b", default="easy", choices=["easy", "hard", "random"])
+    ap.add_argument("--matches", type=int, default=40, help="matches (pairs of two)")
+    ap.add_argument("--start", type=int, default=0, help="first seed (to run in parts)")
+    ap.add_argument("--target", type=int, default=None, help="match target (variant default)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", help="append one JSON line per match to this file")
+    ap.add_argument("--report", nargs="*", metavar="FILE", help="summarise result files")
+    args = ap.parse_args(argv)
+    if args.report is not None:
+        rows = [json.loads(line) for f in args.report for line in Path(f).read_text().splitlines()
+                if line.strip()]
+        print(json.dumps(report(rows), indent=1))
+        return 0
+    if not args.variant:
+        ap.error("--variant is required to play")
+    jobs = [(args.variant, args.a, args.b, seed, a_team, args.target)
+            for seed in range(args.start, args.start + (args.matches + 1) // 2)
+            for a_team in (0, 1)][:args.matches]
+    rows = []
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
+    try:
+        with Pool(args.jobs) as pool:
+            for row in pool.imap_unordered(play_match, jobs):
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                print(f"\r{len(rows)}/{len(jobs)}", end="", file=sys.stderr, flush=True)
+    finally:
+        if out:
+            out.close()
+    print(file=sys.stderr)
+    print(json.dumps(report(rows), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
