@@ -1,0 +1,139 @@
+"""The fake refuses what Discord refuses, and the bot sees Discord's errors through discord.py."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from tests.fakediscord import FakeDiscord, HarnessError
+
+from .demo_bot import DemoBot
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord):
+    guild = fake_discord.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    alice = guild.add_member("alice")
+    bot = await fake_discord.start_bot(DemoBot)
+    return fake_discord, bot, guild, channel, alice
+
+
+async def test_a_late_reply_gets_unknown_interaction(world) -> None:
+    fake, bot, _, channel, alice = world
+    fake.callback_deadline = 0.2  # Discord's 3 s, shortened to keep the suite fast
+    bot.late_delay = 0.3
+    result = await fake.slash(bot, alice, channel, "demo late")
+    assert not result.responded and result.error_codes == [10062]
+    (error,) = bot.errors
+    assert isinstance(error, discord.NotFound) and error.code == 10062
+    assert fake.messages(channel) == []
+
+
+async def test_a_reply_within_the_deadline_is_accepted(world) -> None:
+    fake, bot, _, channel, alice = world
+    fake.callback_deadline = 0.5
+    bot.late_delay = 0.05
+    result = await fake.slash(bot, alice, channel, "demo late")
+    assert result.callback_type == 4 and result.content == "finally" and bot.errors == []
+    assert 0.05 <= result.latency < 0.5
+
+
+async def test_a_second_reply_gets_already_acknowledged(world) -> None:
+    fake, bot, _, channel, alice = world
+    result = await fake.slash(bot, alice, channel, "demo twice")
+    assert result.content == "once" and result.error_codes == [40060]
+    (error,) = bot.errors
+    assert isinstance(error, discord.HTTPException) and error.status == 400 and error.code == 40060
+    assert [m.content for m in fake.messages(channel)] == ["once"]
+
+
+async def test_six_buttons_in_a_row_is_an_invalid_form_body(world) -> None:
+    fake, bot, _, channel, alice = world
+    result = await fake.slash(bot, alice, channel, "demo wide")
+    assert not result.responded and result.error_codes == [50035]
+    (error,) = bot.errors
+    assert error.code == 50035 and "components.0.components" in str(error)
+    assert "5 or fewer" in str(error)
+
+
+async def test_a_dm_to_a_user_with_closed_dms_is_forbidden(world) -> None:
+    fake, bot, _, channel, alice = world
+    alice.close_dms()
+    result = await fake.slash(bot, alice, channel, "demo dm")
+    (error,) = bot.errors
+    assert isinstance(error, discord.Forbidden) and error.code == 50007
+    assert result.ephemeral and result.content == "Your DMs are closed"
+    assert fake.dm_messages(alice) == []
+    assert fake.requests_to("POST", "/channels/{channel_id}/messages")[-1].error_code == 50007
+
+
+async def test_missing_send_messages_is_forbidden_and_visible_to_the_bot(world) -> None:
+    fake, bot, guild, _, alice = world
+    read_only = guild.add_text_channel(
+        "read-only", bot_permissions=discord.Permissions(view_channel=True, read_message_history=True)
+    )
+    result = await fake.slash(bot, alice, read_only, "demo edit")
+    (error,) = bot.errors
+    assert isinstance(error, discord.Forbidden) and error.code == 50013
+    # The deferred reply still works: interaction replies need no channel permission.
+    assert result.callback_type == 5 and result.content == "failed: 50013"
+    cached = bot.get_channel(read_only.id)
+    me = bot.get_guild(guild.id).me
+    assert not cached.permissions_for(me).send_messages and cached.permissions_for(me).view_channel
+
+
+async def test_permission_changes_reach_the_bot_cache(world) -> None:
+    fake, bot, guild, channel, alice = world
+    me = bot.get_guild(guild.id).me
+    assert bot.get_channel(channel.id).permissions_for(me).attach_files
+    guild.set_bot_permissions(channel, discord.Permissions(view_channel=True, send_messages=True))
+    await fake.settle()
+    assert not bot.get_channel(channel.id).permissions_for(me).attach_files
+    result = await fake.slash(bot, alice, channel, "demo edit", mode="image")
+    assert result.content == "failed: 50013"  # the edit uploading an image was refused
+
+
+async def test_the_harness_refuses_what_a_user_cannot_do(world) -> None:
+    fake, bot, guild, channel, alice = world
+    with pytest.raises(HarnessError, match="not a choice"):
+        await fake.slash(bot, alice, channel, "demo edit", mode="video")
+    with pytest.raises(HarnessError, match="> max 99"):
+        await fake.slash(bot, alice, channel, "demo open", table=100)
+    with pytest.raises(HarnessError, match="required"):
+        await fake.slash(bot, alice, channel, "demo thread")
+    with pytest.raises(HarnessError, match="no subcommand"):
+        await fake.slash(bot, alice, channel, "demo nope")
+    with pytest.raises(HarnessError, match="never synced"):
+        await fake.slash(bot, alice, channel, "belote new")
+    stranger = fake.add_guild("Elsewhere").add_member("mallory")
+    with pytest.raises(HarnessError, match="not a member"):
+        await fake.slash(bot, stranger, channel, "demo open")
+
+
+async def test_disabled_buttons_and_others_ephemeral_messages_cannot_be_clicked(world) -> None:
+    fake, bot, guild, channel, alice = world
+    bob = guild.add_member("bob")
+    lobby = await fake.slash(bot, alice, channel, "demo open")
+    seat = await fake.click(bot, alice, lobby, "seat:1:0")
+    with pytest.raises(HarnessError, match="ephemeral for someone else"):
+        await fake.click(bot, bob, seat, "anything")
+    with fake.lock:  # as if the bot had disabled the button
+        fake.message(lobby.message.id).component("seat:1:1")["disabled"] = True
+    with pytest.raises(HarnessError, match="disabled"):
+        await fake.click(bot, bob, lobby, "seat:1:1")
+
+
+async def test_answers_are_exactly_application_json(world) -> None:
+    import aiohttp
+
+    fake, *_ = world
+    async with aiohttp.ClientSession() as session:
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with session.get(f"{fake.base_url}/api/v10/users/@me", headers=headers) as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+            assert (await resp.json())["id"] == str(fake.bot_user.id)
+        async with session.get(f"{fake.base_url}/api/v10/users/@me") as resp:
+            assert resp.status == 401  # no token, no answer
+        async with session.get(f"{fake.base_url}/api/v10/channels/1/messages", headers=headers) as resp:
+            assert resp.status == 404 and (await resp.json())["code"] == 10003
