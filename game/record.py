@@ -159,7 +159,11 @@ def parse_record(obj: Any) -> GameRecord:
     except ValueError:
         raise bad(f"unknown variant {obj.get('variant')!r}: use classic, coinche or "
                   "bulgarian") from None
-    given = obj.get("options") or {}
+    given = obj.get("options")
+    if given is None:
+        given = {}  # options may be omitted; any other non-object is an error
+    elif not isinstance(given, Mapping):
+        raise bad("options must be an object")
     try:
         options = Options.for_variant(variant, given)
     except InvalidOptions as e:

@@ -185,6 +185,8 @@ STATUS_2: dict[str, tuple[Any, str]] = {
     "bad shuffle": ({**RECORD, "options": {"shuffle": "riffle"}}, "shuffle must be"),
     "bad flag": ({**RECORD, "options": {"announcements": "yes"}}, "must be true or false"),
     "options not an object": ({**RECORD, "options": "fast"}, "options must be an object"),
+    "options an empty list": ({**RECORD, "options": []}, "options must be an object"),
+    "options false": ({**RECORD, "options": False}, "options must be an object"),
     "format": ({**RECORD, "format": "pgn"}, "unknown format 'pgn'"),
     "players": ({**RECORD, "players": ["a", "b"]}, "players must be a list of four names"),
     "deals not a list": ({**RECORD, "deals": {}}, "deals must be a list"),
