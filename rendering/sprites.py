@@ -90,7 +90,8 @@ def _face_body(c: Card, w: int, h: int, colour: RGB, dim: bool) -> Image.Image:
     paper = (206, 206, 200) if dim else PAPER
     d.rounded_rectangle((0, 0, W - 1, H - 1), radius, fill=paper, outline=(120, 120, 120),
                         width=SS)
-    ink = tuple((v + 2 * 190) // 3 for v in colour) if dim else colour
+    ink: RGB = ((colour[0] + 380) // 3, (colour[1] + 380) // 3, (colour[2] + 380) // 3) \
+        if dim else colour
     rank, pip = RANK_TEXT[c & 7], PIPS[c >> 3]
     if w >= 50:
         rs = int(H * 0.27)
