@@ -197,6 +197,7 @@ class Driver:
         """Log the bot in (real bot.login: /users/@me, /oauth2/applications/@me, setup_hook),
         then feed READY and GUILD_CREATE and wait for on_ready. Never opens a gateway."""
         self.install()
+        before = set(asyncio.all_tasks())
 
         async def no_gateway(*args: Any, **kwargs: Any) -> None:
             raise HarnessError(
@@ -229,7 +230,9 @@ class Driver:
             await asyncio.wait_for(bot.wait_until_ready(), 10)
         except TimeoutError:
             raise HarnessError("the bot never became ready") from None
-        # Tasks alive now (the bot's background loops, discord.py internals) are not waited for.
+        # on_ready and on_guild_available handlers (restoring state, say) finish before the test
+        # goes on; tasks alive before login (the test's own) are not waited for.
+        await self.settle(before)
         self._baseline = set(asyncio.all_tasks())
         return bot
 
@@ -592,6 +595,9 @@ class Driver:
                 target.setdefault("options", []).append(entry)
                 target, node = entry, sub
             target.setdefault("options", [])
+            names = _python_names(bot, words, channel)
+            options = {names.get(k, k): v for k, v in options.items()}
+            focused = names.get(focused, focused)
             for opt in node.get("options", []):
                 if opt["name"] in options:
                     item = {"name": opt["name"], "type": opt["type"], "value": options[opt["name"]]}

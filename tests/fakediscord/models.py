@@ -438,6 +438,10 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
 
+    @property
+    def owner(self) -> FakeMember:
+        return self.members[self.owner_id]
+
     # -- builders ---------------------------------------------------------------------
     def add_text_channel(
         self, name: str, *, bot_permissions: discord.Permissions | int | None = None

@@ -265,10 +265,21 @@ class FakeDiscord(Driver):
         with self.lock:
             return [m for m in self._messages.values() if m.ephemeral and m.visible_to == uid]
 
-    def dm_channel(self, user: FakeMember | FakeUser | int) -> FakeChannel | None:
+    def dm_channel(
+        self, user: FakeMember | FakeUser | int, *, create: bool = False
+    ) -> FakeChannel | None:
+        """The user's DM channel with the bot (create=True opens it, as a user writing first)."""
         uid = user if isinstance(user, int) else user.id
         with self.lock:
+            if create and uid not in self._dm_channels:
+                return self._dm_channel_for(self._users[uid])
             return self._dm_channels.get(uid)
+
+    def public_messages(self) -> list[FakeMessage]:
+        """Every message anyone in a server could have seen (deleted ones too): not DMs, not
+        ephemeral. Check each one's .versions for hidden information."""
+        with self.lock:
+            return [m for m in self._messages.values() if m.is_public]
 
     def dm_messages(
         self, user: FakeMember | FakeUser | int, *, include_deleted: bool = False

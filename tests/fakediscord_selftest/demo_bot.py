@@ -87,6 +87,32 @@ class Counter(discord.ui.View):
         self.count += 1
         await interaction.response.edit_message(content=f"count {self.count}", view=self)
 
+    @discord.ui.button(label="Refresh", custom_id="counter:refresh")
+    async def refresh(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
+        await interaction.response.defer()  # type 6: nothing visible yet
+        await asyncio.sleep(0.05)
+        await interaction.edit_original_response(content=f"count {self.count} (refreshed)")
+
+
+class Play(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"play:(?P<card>\d+)"):
+    """A card button in a DM."""
+
+    def __init__(self, card: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Card {card}", custom_id=f"play:{card}"))
+        self.card = card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Play:
+        return cls(int(match["card"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        where = "DM" if interaction.guild is None else "server"
+        await interaction.response.edit_message(content=f"played {self.card} in {where}", view=None)
+
 
 class Named(discord.ui.Modal, title="Name the table"):
     name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="modal:name")
@@ -101,11 +127,12 @@ class DemoBot(commands.Bot):
         self.events: list[tuple[Any, ...]] = []
         self.errors: list[discord.HTTPException] = []
         self.late_delay = 0.0
+        self.background: set[asyncio.Task[None]] = set()
         self.tree.add_command(demo)
 
     async def setup_hook(self) -> None:
         self.add_view(Lobby())
-        self.add_dynamic_items(Seat)
+        self.add_dynamic_items(Seat, Play)
         await self.tree.sync()
 
     def record(self, exc: discord.HTTPException) -> None:
@@ -219,3 +246,40 @@ async def name_modal(interaction: discord.Interaction) -> None:
 @demo.command(name="sit", description="Seat a member")
 async def sit(interaction: discord.Interaction, member: discord.Member) -> None:
     await interaction.response.send_message(f"{member.display_name} is seated", ephemeral=True)
+
+
+@demo.command(name="hand", description="Get your cards by DM")
+async def hand(interaction: discord.Interaction) -> None:
+    view = discord.ui.View(timeout=None)
+    for card in (3, 17):
+        view.add_item(Play(card))
+    await interaction.user.send("Your cards", view=view)
+    await interaction.response.send_message("Check your DMs", ephemeral=True)
+
+
+@demo.command(name="background", description="Acknowledge, then work in a task of its own")
+async def background(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("working")
+
+    async def later() -> None:
+        await asyncio.sleep(0.1)
+        await interaction.edit_original_response(content="worked")
+
+    # Kept on the bot: the loop holds tasks only weakly.
+    _bot(interaction).background.add(asyncio.create_task(later(), name="demo-background"))
+
+
+VARIANTS = ["classic", "coinche", "bulgarian"]
+
+
+async def variant_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v.title(), value=v) for v in VARIANTS if v.startswith(current)]
+
+
+@demo.command(name="variant", description="Pick a variant")
+@app_commands.autocomplete(variant=variant_names)
+@app_commands.rename(variant="game")
+async def pick_variant(interaction: discord.Interaction, variant: str) -> None:
+    await interaction.response.send_message(f"variant {variant}")

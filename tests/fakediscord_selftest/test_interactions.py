@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import discord
 import pytest
 
 from tests.fakediscord import FakeDiscord, HarnessError
@@ -79,3 +82,83 @@ async def test_non_persistent_view_is_found_by_the_reply_message_id(world) -> No
     await fake.click(bot, alice, reply, "counter:add")
     second = await fake.click(bot, alice, reply, "counter:add")
     assert second.callback_type == 7 and fake.message(reply.message.id).content == "count 2"
+
+
+async def test_buttons_in_a_dm_are_clicked_by_the_recipient_only(world) -> None:
+    fake, bot, _, channel, alice, bob = world
+    await fake.slash(bot, alice, channel, "demo hand")
+    (dm,) = fake.dm_messages(alice)
+    assert dm.custom_ids == ["play:3", "play:17"]
+    with pytest.raises(HarnessError, match="someone else's DMs"):
+        await fake.click(bot, bob, dm, "play:3")
+    played = await fake.click(bot, alice, dm, label="Card 17")
+    assert played.callback_type == 7 and played.message.id == dm.id
+    assert fake.message(dm.id).content == "played 17 in DM" and fake.message(dm.id).components == []
+    interaction = fake.requests_to("POST", "/interactions/{interaction_id}/{token}/callback")[-1]
+    assert interaction.json["type"] == 7
+
+
+async def test_a_deferred_update_then_an_edit_of_the_original(world) -> None:
+    fake, bot, _, channel, alice, _ = world
+    reply = await fake.slash(bot, alice, channel, "demo counter")
+    refreshed = await fake.click(bot, alice, reply, "counter:refresh")
+    assert refreshed.callback_type == 6 and refreshed.message.id == reply.message.id
+    assert fake.message(reply.message.id).content == "count 0 (refreshed)"
+    edit = fake.requests_to("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}")[-1]
+    assert edit.path.endswith("/messages/@original")
+
+
+async def test_waiting_covers_tasks_the_bot_spawns_after_answering(world) -> None:
+    fake, bot, _, channel, alice, _ = world
+    result = await fake.slash(bot, alice, channel, "demo background")
+    assert result.content == "worked"
+    started = await fake.slash(bot, alice, channel, "demo background", wait=False)
+    assert started.content is None  # nothing ran yet
+    await fake.settle()
+    assert started.content == "worked"
+
+
+async def test_concurrent_clicks_are_both_dispatched(world) -> None:
+    fake, bot, _, channel, alice, bob = world
+    reply = await fake.slash(bot, alice, channel, "demo counter")
+    first, second = await asyncio.gather(
+        fake.click(bot, alice, reply, "counter:add"), fake.click(bot, bob, reply, "counter:add")
+    )
+    assert {first.callback_type, second.callback_type} == {7}
+    assert fake.message(reply.message.id).content == "count 2"
+    assert [v.content for v in fake.message(reply.message.id).versions] == [
+        "count 0",
+        "count 1",
+        "count 2",
+    ]
+
+
+async def test_autocomplete_answers_choices_and_renamed_options(world) -> None:
+    fake, bot, _, channel, alice, _ = world
+    typed = await fake.autocomplete(bot, alice, channel, "demo variant", "game", game="c")
+    assert typed.callback_type == 8
+    assert typed.choices == [
+        {"name": "Classic", "value": "classic"},
+        {"name": "Coinche", "value": "coinche"},
+    ]
+    chosen = await fake.slash(bot, alice, channel, "demo variant", variant="coinche")  # Python name
+    assert chosen.content == "variant coinche"
+
+
+async def test_commands_and_clicks_inside_a_thread(world) -> None:
+    fake, bot, _, channel, alice, bob = world
+    await fake.slash(bot, alice, channel, "demo thread", name="Table 9")
+    (thread,) = fake.threads(channel)
+    lobby = await fake.slash(bot, alice, thread, "demo open", table=9)
+    assert lobby.message.channel_id == thread.id
+    seat = await fake.click(bot, bob, lobby, "seat:9:0")
+    assert seat.content == "bob sat at seat 0" and seat.message.channel_id == thread.id
+
+
+async def test_the_guild_owner_has_every_permission(world) -> None:
+    _fake, _bot, guild, _channel, *_ = world
+    assert guild.owner.permissions() == discord.Permissions.all().value
+    assert (
+        guild.add_member("mod", manage_guild=True).permissions()
+        & discord.Permissions(manage_guild=True).value
+    )

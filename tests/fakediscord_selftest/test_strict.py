@@ -71,7 +71,8 @@ async def test_a_dm_to_a_user_with_closed_dms_is_forbidden(world) -> None:
 async def test_missing_send_messages_is_forbidden_and_visible_to_the_bot(world) -> None:
     fake, bot, guild, _, alice = world
     read_only = guild.add_text_channel(
-        "read-only", bot_permissions=discord.Permissions(view_channel=True, read_message_history=True)
+        "read-only",
+        bot_permissions=discord.Permissions(view_channel=True, read_message_history=True),
     )
     result = await fake.slash(bot, alice, read_only, "demo edit")
     (error,) = bot.errors
@@ -95,7 +96,7 @@ async def test_permission_changes_reach_the_bot_cache(world) -> None:
 
 
 async def test_the_harness_refuses_what_a_user_cannot_do(world) -> None:
-    fake, bot, guild, channel, alice = world
+    fake, bot, _guild, channel, alice = world
     with pytest.raises(HarnessError, match="not a choice"):
         await fake.slash(bot, alice, channel, "demo edit", mode="video")
     with pytest.raises(HarnessError, match="> max 99"):
@@ -135,5 +136,7 @@ async def test_answers_are_exactly_application_json(world) -> None:
             assert (await resp.json())["id"] == str(fake.bot_user.id)
         async with session.get(f"{fake.base_url}/api/v10/users/@me") as resp:
             assert resp.status == 401  # no token, no answer
-        async with session.get(f"{fake.base_url}/api/v10/channels/1/messages", headers=headers) as resp:
+        async with session.get(
+            f"{fake.base_url}/api/v10/channels/1/messages", headers=headers
+        ) as resp:
             assert resp.status == 404 and (await resp.json())["code"] == 10003
