@@ -410,10 +410,15 @@ class Driver:
         *,
         label: str | None = None,
         wait: bool = True,
+        allow_stale: bool = False,
     ) -> InteractionResult:
         """`user` clicks the button `custom_id` (or the one labelled `label`) on `message`
         (a FakeMessage, its id, or an InteractionResult whose message it is). Like Discord, only
-        an enabled button present on the message as stored now can be clicked."""
+        an enabled button present on the message as stored now can be clicked.
+
+        allow_stale=True plays a lagging client that still shows an earlier version of the
+        message: the button need only have been on some version, while the interaction carries
+        the message as it is now (so discord.py will not dispatch a DynamicItem that is gone)."""
         self._check_bot(bot)
         with self.lock:
             msg = self._resolve_message(message)
@@ -421,7 +426,9 @@ class Driver:
             try:
                 comp = msg.component(custom_id, label=label)
             except KeyError as exc:
-                raise HarnessError(str(exc)) from None
+                comp = _stale_component(msg, custom_id, label) if allow_stale else None
+                if comp is None:
+                    raise HarnessError(str(exc)) from None
             if comp.get("type") != 2 or comp.get("style") in (5, 6):
                 raise HarnessError(f"{comp!r} is not a clickable button")
             if comp.get("disabled"):
@@ -650,6 +657,25 @@ class Driver:
             raise HarnessError(f"/{name} is not offered {'in servers' if where == 0 else 'in DMs'}")
         if where == 1 and schema.get("dm_permission") is False:
             raise HarnessError(f"/{name} is not offered in DMs")
+
+
+def _stale_component(
+    message: FakeMessage, custom_id: str | None, label: str | None
+) -> dict[str, Any] | None:
+    """The newest earlier version of a component that is no longer on the message."""
+    for version in reversed(message.versions):
+        old = FakeMessage(
+            id=message.id,
+            channel_id=message.channel_id,
+            guild_id=message.guild_id,
+            author=message.author,
+            components=version.components,
+        )
+        try:
+            return old.component(custom_id, label=label)
+        except KeyError:
+            continue
+    return None
 
 
 def _check_default_permissions(

@@ -16,8 +16,13 @@ _OUTSIDE_GLOBAL_LIMIT = ("/interactions/", "/webhooks/")
 class UploadedFile:
     field: str
     filename: str
-    data: bytes
+    data: bytes  # emptied after the request when FakeDiscord.keep_upload_bytes is False
     content_type: str | None
+    size: int = -1
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            self.size = len(self.data)
 
 
 @dataclass

@@ -99,6 +99,10 @@ class FakeDiscord(Driver):
         self._by_token: dict[str, InteractionRecord] = {}
         self._commands: dict[int | None, dict[tuple[str, int], dict[str, Any]]] = {}
         self._requests: list[RecordedRequest] = []
+        self._attachments_by_id: dict[int, FakeAttachment] = {}
+        # Uploaded bytes stay on the messages' attachments either way; False drops the copy in
+        # the request log (a long benchmark would otherwise keep every rendered image twice).
+        self.keep_upload_bytes = True
         self.unhandled: list[RecordedRequest] = []
         self._thread: threading.Thread | None = None
         self._server_loop: asyncio.AbstractEventLoop | None = None
@@ -354,6 +358,9 @@ class FakeDiscord(Driver):
                     log.exception("fake Discord failed on %s %s", request.method, request.path)
                     status, payload = 500, {"code": 0, "message": "fake Discord crashed (see log)"}
                 record.status, record.response = status, payload
+                if not self.keep_upload_bytes:
+                    for upload in files:
+                        upload.data = b""
             return _respond(status, payload)
 
         return endpoint
@@ -389,14 +396,12 @@ class FakeDiscord(Driver):
     async def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
         aid = int(request.match_info["attachment_id"])
         with self.lock:
-            for message in self._messages.values():
-                for att in message.attachments:
-                    if att.id == aid:
-                        return web.Response(
-                            body=att.data,
-                            content_type=att.content_type or "application/octet-stream",
-                        )
-        return web.Response(status=404)
+            att = self._attachments_by_id.get(aid)
+        if att is None:
+            return web.Response(status=404)
+        return web.Response(
+            body=att.data, content_type=att.content_type or "application/octet-stream"
+        )
 
     # ------------------------------------------------------------------ gateway
     def _gateway(self, event: str, payload: dict[str, Any]) -> None:
@@ -1169,6 +1174,7 @@ class FakeDiscord(Driver):
         )
         if att.content_type and att.content_type.startswith("image/"):
             att.width, att.height = _image_size(upload.data)
+        self._attachments_by_id[aid] = att
         return att
 
     def _gateway_message_delete(self, message: FakeMessage) -> None:

@@ -62,7 +62,10 @@ class Lobby(discord.ui.View):
     ) -> None:
         bot: DemoBot = interaction.client  # type: ignore[assignment]
         bot.events.append(("close", interaction.message.id if interaction.message else None))
-        await interaction.response.edit_message(content="Lobby closed", view=None)
+        closed = discord.File(io.BytesIO(png_bytes(2, 2)), "closed.png")
+        await interaction.response.edit_message(
+            content="Lobby closed", view=None, attachments=[closed]
+        )
 
 
 class WideView(discord.ui.View):
@@ -283,3 +286,9 @@ async def variant_names(
 @app_commands.rename(variant="game")
 async def pick_variant(interaction: discord.Interaction, variant: str) -> None:
     await interaction.response.send_message(f"variant {variant}")
+
+
+@demo.command(name="card", description="An image only you can see")
+async def card(interaction: discord.Interaction) -> None:
+    image = discord.File(io.BytesIO(png_bytes(5, 7)), "your-card.png")
+    await interaction.response.send_message("Your card", file=image, ephemeral=True)

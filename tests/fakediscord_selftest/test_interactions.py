@@ -63,6 +63,7 @@ async def test_dynamic_item_and_persistent_view_clicks(world) -> None:
     assert closed.callback_type == 7 and closed.message.id == lobby.message.id
     assert fake.message(lobby.message.id).content == "Lobby closed"
     assert fake.message(lobby.message.id).components == []
+    assert [a.filename for a in fake.message(lobby.message.id).attachments] == ["closed.png"]
     # The buttons are gone now: Discord offers nothing to click, and neither does the fake.
     with pytest.raises(HarnessError, match="no component"):
         await fake.click(bot, bob, lobby, "seat:3:1")
@@ -162,3 +163,31 @@ async def test_the_guild_owner_has_every_permission(world) -> None:
         guild.add_member("mod", manage_guild=True).permissions()
         & discord.Permissions(manage_guild=True).value
     )
+
+
+async def test_an_ephemeral_reply_with_a_file_is_a_multipart_callback(world) -> None:
+    fake, bot, _, channel, alice, _ = world
+    fake.keep_upload_bytes = False
+    result = await fake.slash(bot, alice, channel, "demo card")
+    assert result.ephemeral and result.content == "Your card"
+    (image,) = result.attachments
+    assert image.filename == "your-card.png" and (image.width, image.height) == (5, 7)
+    assert image.data.startswith(b"\x89PNG")
+    assert result.message in fake.ephemeral_messages(alice) and not result.message.is_public
+    callback = fake.requests_to("POST", "/interactions/{interaction_id}/{token}/callback")[-1]
+    assert callback.json["type"] == 4 and callback.json["data"]["flags"] == 64
+    (upload,) = callback.files
+    assert (
+        upload.filename == "your-card.png" and upload.data == b"" and upload.size == len(image.data)
+    )
+
+
+async def test_a_lagging_client_can_click_a_button_that_is_gone(world) -> None:
+    fake, bot, _, channel, alice, bob = world
+    lobby = await fake.slash(bot, alice, channel, "demo open", table=4)
+    await fake.click(bot, alice, lobby, "lobby:close")
+    stale = await fake.click(bot, bob, lobby, "seat:4:1", allow_stale=True)
+    # Discord delivers it, but discord.py dispatches no DynamicItem that is not on the message.
+    assert not stale.responded and bot.events == [("close", lobby.message.id)]
+    with pytest.raises(HarnessError, match="no component"):
+        await fake.click(bot, bob, lobby, "seat:9:9", allow_stale=True)
