@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import RANK_LETTERS, Card, CardSet, Rank, card_str, cards_of, to_set
+from .cards import Card, CardSet, Rank, card_str, cards_of, to_set
 from .errors import IllegalAction
 
 CARRE_POINTS = {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100, Rank.TEN: 100,
@@ -14,6 +14,8 @@ CARRE_POINTS = {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100, Rank.TEN: 100,
 # Carrés compare J, 9, A, 10, K, Q.
 CARRE_ORDER = {Rank.JACK: 6, Rank.NINE: 5, Rank.ACE: 4, Rank.TEN: 3, Rank.KING: 2,
                Rank.QUEEN: 1}
+CARRE_NAMES = {Rank.JACK: "jacks", Rank.NINE: "nines", Rank.ACE: "aces", Rank.TEN: "tens",
+               Rank.KING: "kings", Rank.QUEEN: "queens"}
 RANK_OF_ALL_SUITS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 
 
@@ -56,7 +58,7 @@ class Announcement:
 
     def name(self) -> str:
         if self.carre_rank is not None:
-            return f"carré of {RANK_LETTERS[self.carre_rank].replace('T', '10')}s"
+            return f"carré of {CARRE_NAMES[self.carre_rank]}"
         return {3: "tierce", 4: "quarte", 5: "quinte"}.get(self.length, f"run of {self.length}")
 
     def cards_text(self) -> list[str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .actions import Action, BidAction
-from .cards import Card, cards_of, sort_key
+from .cards import Card, Rank, cards_of, sort_key
 from .contract import Contract
 from .deal import BeloteCall, Deal, Phase, Trick
 from .match import Match
@@ -28,7 +28,9 @@ class Stage(StrEnum):
 @dataclass(frozen=True, slots=True)
 class ShownAnnouncement:
     seat: int
-    name: str  # "tierce", "carré of Js"...
+    name: str  # in English: "tierce", "carré of jacks"...
+    carre_rank: Rank | None  # what it is, for labels in other languages
+    length: int  # of a sequence; 4 for a carré
     points: int
     cards: tuple[Card, ...]  # empty until the cards are shown (after the first trick, if scored)
     scored: bool | None  # None until the first trick is over
@@ -78,12 +80,13 @@ def _shown(deal: Deal) -> tuple[ShownAnnouncement, ...]:
     for i, a in enumerate(deal.announcements):
         scored = deal.scored[i] if decided and i < len(deal.scored) else None
         out.append(ShownAnnouncement(
-            a.seat, a.name(), a.points, a.cards if scored else (), scored))
+            a.seat, a.name(), a.carre_rank, a.length, a.points, a.cards if scored else (), scored))
     return tuple(out)
 
 
 def table_view(match: Match, viewer: int | None = None) -> TableView:
-    players = match.players or ("North", "East", "South", "West")
+    # Seat 0 sits at the bottom of the table image and play goes counter-clockwise.
+    players = match.players or ("South", "East", "North", "West")
     deal = match.deal
     if match.winner is not None:
         stage = Stage.OVER

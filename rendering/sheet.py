@@ -73,7 +73,8 @@ def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style)
     for i, a in enumerate(r.announcements):
         scored = r.scored[i] if i < len(r.scored) else False
         colour = INK if scored else INK_DIM
-        runs: list[Run] = [(f"{announcement_name(a.name(), lab)} · {players[a.seat]}  ", colour)]
+        name = announcement_name(a.carre_rank, a.length, lab)
+        runs: list[Run] = [(f"{name} · {players[a.seat]}  ", colour)]
         runs += card_runs(a.cards, style) if scored else [("  ".join(
             "".join(t for t, _ in card_runs((c,), style)) for c in a.cards), INK_DIM)]
         team = a.seat & 1

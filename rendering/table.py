@@ -258,7 +258,7 @@ def _tags(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, 
     for i, a in enumerate(view.announcements):
         if a.seat != seat:
             continue
-        runs: list[Run] = [(f"{announcement_name(a.name, lab)} {a.points}", INK)]
+        runs: list[Run] = [(f"{announcement_name(a.carre_rank, a.length, lab)} {a.points}", INK)]
         if a.cards:
             runs += [("  ", INK), *card_runs(a.cards, style)]
         chips.append((f"announcement:{seat}:{i}", runs, a.scored))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from game.actions import (
     CAPOT,
     BidAction,
@@ -16,7 +14,7 @@ from game.actions import (
     Surcontre,
     Take,
 )
-from game.cards import Card
+from game.cards import RANK_LETTERS, Card
 from game.contract import Contract
 from game.rules import Trump, Variant
 
@@ -84,18 +82,10 @@ def card_runs(cards: tuple[Card, ...], style: Style) -> list[Run]:
     return runs
 
 
-_RUN = re.compile(r"run of (\d+)")
-_CARRE = re.compile(r"carré of (\w+)s")
-
-
-def announcement_name(name: str, labels: Labels) -> str:
-    """The rules core names announcements in English ('tierce', 'carré of Js'); translate."""
-    if name in ("tierce", "quarte", "quinte"):
-        return labels(f"ann.{name}")
-    m = _RUN.fullmatch(name)
-    if m:
-        return labels("ann.run", n=m.group(1))
-    m = _CARRE.fullmatch(name)
-    if m:
-        return labels("ann.carre", rank=m.group(1))
-    return name
+def announcement_name(carre_rank: int | None, length: int, labels: Labels) -> str:
+    """An announcement's name in the table's language, from what it is made of."""
+    if carre_rank is not None:
+        return labels("ann.carre", rank=labels(f"ann.ranks.{RANK_LETTERS[carre_rank]}"))
+    if 3 <= length <= 5:
+        return labels(("ann.tierce", "ann.quarte", "ann.quinte")[length - 3])
+    return labels("ann.run", n=length)

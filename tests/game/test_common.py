@@ -87,26 +87,26 @@ def test_shuffle_option_values(shuffle: str) -> None:
 # ---- announcements ---------------------------------------------------------------------------
 def test_quinte_sharing_its_jack_with_a_carre_of_jacks_gives_carre_and_quarte() -> None:
     anns = best_announcements(0, cset("7H 8H 9H TH JH JC JD JS"))
-    assert sorted(_points(anns)) == [("carré of Js", 200), ("quarte", 50)]
+    assert sorted(_points(anns)) == [("carré of jacks", 200), ("quarte", 50)]
 
 
 def test_on_equal_points_the_choice_with_more_carre_points() -> None:
     # Quinte 8-Q (100) or the carré of tens (100) that breaks it: the carré.
     anns = best_announcements(0, cset("8H 9H TH JH QH TC TD TS"))
-    assert _points(anns) == [("carré of 10s", 100)]
+    assert _points(anns) == [("carré of tens", 100)]
 
 
 def test_runs_longer_than_five_and_sevens_and_eights() -> None:
     assert _points(best_announcements(1, cset("7S 8S 9S TS JS QS AC AD"))) == [("run of 6", 100)]
     assert best_announcements(1, cset("7C 7D 7H 7S 8C 8D 8H 8S")) == []
-    assert _points(best_announcements(1, cset("9C 9D 9H 9S KC AC"))) == [("carré of 9s", 150)]
+    assert _points(best_announcements(1, cset("9C 9D 9H 9S KC AC"))) == [("carré of nines", 150)]
 
 
 def test_explicit_declarations() -> None:
     hand = cset("7H 8H 9H TH JH JC JD JS")
     j = [list(x.split()) for x in ("JC JD JH JS", "7H 8H 9H TH")]
     got = check_declaration(0, hand, [[_c(c) for c in g] for g in j])
-    assert sorted(_points(got)) == [("carré of Js", 200), ("quarte", 50)]
+    assert sorted(_points(got)) == [("carré of jacks", 200), ("quarte", 50)]
     # The quinte alone (no carré) is a whole run: allowed, less than the best.
     got = check_declaration(0, hand, [[_c(c) for c in ["7H", "8H", "9H", "TH", "JH"]]])
     assert _points(got) == [("quinte", 100)]
@@ -133,7 +133,7 @@ def test_declare_on_the_first_card_only_and_in_a_deal() -> None:
     with pytest.raises(IllegalAction, match="must be a whole run"):
         g.play("JC", declare=[["7H", "8H", "9H"]])
     g.play("JC", declare=[["JC", "JD", "JH", "JS"]])  # the carré only: the quarte is given up
-    assert _points(g.deal.announcements) == [("carré of Js", 200)]
+    assert _points(g.deal.announcements) == [("carré of jacks", 200)]
 
 
 def test_classic_comparison() -> None:
