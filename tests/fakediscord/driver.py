@@ -212,7 +212,7 @@ class Driver:
         with self.lock:
             all_members = bool(bot.intents.members)
             guilds = [g.payload(all_members=all_members) for g in self._guilds.values()]
-            ready = {
+            ready: dict[str, Any] = {
                 "v": 10,
                 "user": self.bot_user.payload(),
                 "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
@@ -222,7 +222,7 @@ class Driver:
                 "private_channels": [],
                 "relationships": [],
             }
-        state.parse_ready(ready)
+        state.parse_ready(ready)  # type: ignore[arg-type]
         for guild in guilds:
             state.parse_guild_create(guild)
         self._bots.append(bot)
@@ -423,6 +423,7 @@ class Driver:
         with self.lock:
             msg = self._resolve_message(message)
             channel = self._message_channel(user, msg)
+            comp: dict[str, Any] | None
             try:
                 comp = msg.component(custom_id, label=label)
             except KeyError as exc:

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from .netguard import no_network
 from .server import FakeDiscord
+
+
+class _BotErrors(logging.Handler):
+    """Keeps the errors discord.py and asyncio log when a bot's handler raised: on Discord that
+    is a silent "This interaction failed", so a test should fail loudly instead."""
+
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record)
 
 
 @pytest.fixture(autouse=True)
@@ -21,12 +34,24 @@ def _no_network() -> Iterator[None]:
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started, installed fake Discord; connected bots are closed and the server stopped after.
-    The test fails if the bot used a route the fake does not know."""
+    The test fails if the bot used a route the fake does not know, or if an exception escaped
+    one of its handlers (fake.bot_errors; a test expecting one asserts on it and clears it)."""
     fake = FakeDiscord().start()
     fake.install()
+    handler = _BotErrors(fake.bot_errors)
+    watched = [logging.getLogger("discord"), logging.getLogger("asyncio")]
+    for logger in watched:
+        logger.addHandler(handler)
     try:
         yield fake
     finally:
         await fake.close_bots()
         fake.close()
+        for logger in watched:
+            logger.removeHandler(handler)
     assert not fake.unhandled, f"the bot called routes the fake Discord lacks: {fake.unhandled}"
+    escaped = [
+        f"{r.name}: {r.getMessage()} {r.exc_info[1]!r}" for r in fake.bot_errors if r.exc_info
+    ]
+    escaped += [f"{r.name}: {r.getMessage()}" for r in fake.bot_errors if not r.exc_info]
+    assert not escaped, f"exceptions escaped the bot's handlers: {escaped}"

@@ -54,8 +54,8 @@ def no_network() -> Iterator[list[str]]:
             raise NetworkBlocked(f"DNS lookup attempted during tests: {name!r}")
         return real_getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
     try:
         yield attempts

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits
 from .driver import Driver
@@ -104,6 +104,8 @@ class FakeDiscord(Driver):
         # the request log (a long benchmark would otherwise keep every rendered image twice).
         self.keep_upload_bytes = True
         self.unhandled: list[RecordedRequest] = []
+        # ERROR records from the "discord" and "asyncio" loggers (filled by the pytest fixture).
+        self.bot_errors: list[logging.LogRecord] = []
         self._thread: threading.Thread | None = None
         self._server_loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -1207,20 +1209,16 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         body: Any = None
         files: list[UploadedFile] = []
         reader = await request.multipart()
-        async for part in reader:
-            data = await part.read(decode=False)  # type: ignore[union-attr]
-            name = part.name or ""  # type: ignore[union-attr]
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                continue  # discord.py never nests multiparts
+            data = await part.read(decode=False)
+            name = part.name or ""
             if name == "payload_json":
                 body = json.loads(data)
             else:
-                files.append(
-                    UploadedFile(
-                        name,
-                        part.filename or "",
-                        bytes(data),  # type: ignore[union-attr]
-                        part.headers.get("Content-Type"),
-                    )
-                )  # type: ignore[union-attr]
+                content_type = part.headers.get("Content-Type")
+                files.append(UploadedFile(name, part.filename or "", bytes(data), content_type))
         return body, files
     raw = await request.read()
     if not raw:

@@ -71,6 +71,10 @@ async def test_thread_in_a_channel_without_thread_permission(world) -> None:
     # The command raised Forbidden before answering: Discord then shows "interaction failed".
     assert not result.responded and fake.threads(no_threads) == []
     assert fake.requests_to("POST", "/channels/{channel_id}/threads")[-1].error_code == 50013
+    # The escaped exception is on record (and would fail the test if left there).
+    (logged,) = fake.bot_errors
+    assert isinstance(logged.exc_info[1].original, discord.Forbidden)
+    fake.bot_errors.clear()
 
 
 async def test_member_options_carry_resolved_data(world) -> None:
