@@ -314,6 +314,8 @@ class Driver:
         message: FakeMessage | None = None,
     ) -> tuple[dict[str, Any], InteractionRecord]:
         """Build an INTERACTION_CREATE payload and the fake's record of it (lock held)."""
+        if channel.deleted:
+            raise HarnessError(f"#{channel.name} was deleted")
         iid = snowflake()
         token = f"aW50ZXJhY3Rpb24.{iid}.{secrets.token_urlsafe(24)}"
         fake_user = user.user if isinstance(user, FakeMember) else user

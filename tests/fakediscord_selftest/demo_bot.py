@@ -292,3 +292,20 @@ async def pick_variant(interaction: discord.Interaction, variant: str) -> None:
 async def card(interaction: discord.Interaction) -> None:
     image = discord.File(io.BytesIO(png_bytes(5, 7)), "your-card.png")
     await interaction.response.send_message("Your card", file=image, ephemeral=True)
+
+
+class BidPicker(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="bid:pick",
+        options=[discord.SelectOption(label=str(v), value=str(v)) for v in (80, 90, 100)],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"bid {select.values[0]}", ephemeral=True)
+
+
+@demo.command(name="bid", description="A select menu")
+async def bid(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("Your bid?", view=BidPicker())

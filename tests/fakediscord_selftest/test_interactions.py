@@ -191,3 +191,30 @@ async def test_a_lagging_client_can_click_a_button_that_is_gone(world) -> None:
     assert not stale.responded and bot.events == [("close", lobby.message.id)]
     with pytest.raises(HarnessError, match="no component"):
         await fake.click(bot, bob, lobby, "seat:9:9", allow_stale=True)
+
+
+async def test_string_select(world) -> None:
+    fake, bot, _, channel, alice, _ = world
+    menu = await fake.slash(bot, alice, channel, "demo bid")
+    picked = await fake.select(bot, alice, menu, "bid:pick", ["90"])
+    assert picked.content == "bid 90" and picked.ephemeral
+    with pytest.raises(HarnessError, match="not options"):
+        await fake.select(bot, alice, menu, "bid:pick", ["85"])
+    with pytest.raises(HarnessError, match=r"takes 1\.\.1 values"):
+        await fake.select(bot, alice, menu, "bid:pick", ["80", "90"])
+
+
+async def test_servers_and_channels_that_change_after_login(world) -> None:
+    fake, bot, guild, channel, *_ = world
+    late = fake.add_guild("Late")
+    carol = late.add_member("carol")
+    await fake.settle()
+    assert bot.get_guild(late.id) is not None
+    (general,) = late.channels.values()
+    result = await fake.slash(bot, carol, general, "demo open")
+    assert result.content == "Table 1"
+    fake.delete_channel(channel)
+    await fake.settle()
+    assert bot.get_channel(channel.id) is None
+    with pytest.raises(HarnessError, match="deleted"):
+        await fake.slash(bot, guild.owner, channel, "demo open")
