@@ -50,6 +50,7 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
         for logger in watched:
             logger.removeHandler(handler)
     assert not fake.unhandled, f"the bot called routes the fake Discord lacks: {fake.unhandled}"
+    assert not fake.crashes, f"the fake Discord itself failed: {fake.crashes}"
     escaped = [
         f"{r.name}: {r.getMessage()} {r.exc_info[1]!r}" for r in fake.bot_errors if r.exc_info
     ]

@@ -37,6 +37,7 @@ from .models import (
     iso_now,
     snowflake,
 )
+from .ratelimit import RateLimiter
 from .recording import InteractionRecord, RecordedRequest, UploadedFile
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,11 @@ class FakeDiscord(Driver):
         # Uploaded bytes stay on the messages' attachments either way; False drops the copy in
         # the request log (a long benchmark would otherwise keep every rendered image twice).
         self.keep_upload_bytes = True
+        # Off by default (tests should not wait on buckets); on, Discord's limits apply: per
+        # route and channel (5 messages per 5 s...) and global (50/s), with the headers.
+        self.rate_limits = False
+        self.rate_limiter = RateLimiter()
+        self.crashes: list[str] = []
         self.unhandled: list[RecordedRequest] = []
         # ERROR records from the "discord" and "asyncio" loggers (filled by the pytest fixture).
         self.bot_errors: list[logging.LogRecord] = []
@@ -347,23 +353,46 @@ class FakeDiscord(Driver):
                 authorized=request.headers.get("Authorization") == f"Bot {self.token}",
             )
             req = Req(dict(request.match_info), dict(request.query), body, files)
+            headers: dict[str, str] = {}
             with self.lock:
                 self._requests.append(record)
                 try:
                     if not record.authorized and not _token_route(template):
                         raise ApiError(401, 0, "401: Unauthorized")
-                    status, payload = handler(req)
+                    if self.rate_limits and not _token_route(template):
+                        retry, is_global, headers = self.rate_limiter.check(
+                            request.method, template, req.params, record.counts_against_global_limit
+                        )
+                        if retry:
+                            status, payload = (
+                                429,
+                                {
+                                    "message": "You are being rate limited.",
+                                    "retry_after": round(retry, 3),
+                                    "global": is_global,
+                                    "code": 0,
+                                },
+                            )
+                            headers |= {"Retry-After": f"{retry:.3f}", "Via": "1.1 fake-discord"}
+                            headers["X-RateLimit-Scope"] = "global" if is_global else "user"
+                        else:
+                            status, payload = handler(req)
+                    else:
+                        status, payload = handler(req)
                 except ApiError as exc:
                     status, payload = exc.status, exc.body()
                     self._note_rejection(req, template, record)
-                except Exception:
+                except Exception as exc:
+                    # A bug of the fake: answered 400 (a 500 would make discord.py retry for
+                    # half a minute) and reported by the pytest fixture.
                     log.exception("fake Discord failed on %s %s", request.method, request.path)
-                    status, payload = 500, {"code": 0, "message": "fake Discord crashed (see log)"}
+                    self.crashes.append(f"{request.method} {request.path}: {exc!r}")
+                    status, payload = 400, {"code": 0, "message": f"fake Discord crashed: {exc!r}"}
                 record.status, record.response = status, payload
                 if not self.keep_upload_bytes:
                     for upload in files:
                         upload.data = b""
-            return _respond(status, payload)
+            return _respond(status, payload, headers)
 
         return endpoint
 
@@ -1189,15 +1218,15 @@ class FakeDiscord(Driver):
 
 
 # ---------------------------------------------------------------------- helpers
-def _respond(status: int, payload: Any) -> web.Response:
+def _respond(status: int, payload: Any, headers: dict[str, str] | None = None) -> web.Response:
     if payload is None:
-        return web.Response(status=204)
+        return web.Response(status=204, headers=headers)
     # Exactly "application/json": discord.py compares the header verbatim, and aiohttp's
     # json_response would append "; charset=utf-8", turning every answer into a plain string.
     return web.Response(
         status=status,
         body=json.dumps(payload).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={**(headers or {}), "Content-Type": "application/json"},
     )
 
 

@@ -218,3 +218,11 @@ async def test_servers_and_channels_that_change_after_login(world) -> None:
     assert bot.get_channel(channel.id) is None
     with pytest.raises(HarnessError, match="deleted"):
         await fake.slash(bot, guild.owner, channel, "demo open")
+
+
+async def test_a_slash_command_in_the_bots_dms(world) -> None:
+    fake, bot, _, _, alice, _ = world
+    dm = fake.dm_channel(alice, create=True)
+    result = await fake.slash(bot, alice, dm, "demo card")
+    assert result.message.is_dm and result.message.channel_id == dm.id
+    assert result.content == "Your card"

@@ -140,3 +140,33 @@ async def test_answers_are_exactly_application_json(world) -> None:
             f"{fake.base_url}/api/v10/channels/1/messages", headers=headers
         ) as resp:
             assert resp.status == 404 and (await resp.json())["code"] == 10003
+
+
+async def test_rate_limits_pace_the_bot_when_switched_on(world) -> None:
+    fake, bot, _, channel, _ = world
+    fake.rate_limits = True
+    fake.rate_limiter.route_limits[("POST", "/channels/{channel_id}/messages")] = (5, 0.3)
+    cached = bot.get_channel(channel.id)
+    for i in range(7):
+        await cached.send(f"message {i}")
+    sends = fake.requests_to("POST", "/channels/{channel_id}/messages")
+    assert [m.content for m in fake.messages(channel)] == [f"message {i}" for i in range(7)]
+    # discord.py read the headers and waited for the bucket to reset instead of hammering it.
+    assert sends[5].at - sends[0].at >= 0.25
+    assert [r.status for r in sends] == [200] * 7
+
+
+async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(world) -> None:
+    import aiohttp
+
+    fake, _, _, channel, _ = world
+    fake.rate_limits = True
+    fake.rate_limiter.route_limits[("GET", "/channels/{channel_id}")] = (1, 5.0)
+    url = f"{fake.base_url}/api/v10/channels/{channel.id}"
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as session:
+        async with session.get(url) as first:
+            assert first.status == 200 and first.headers["X-RateLimit-Remaining"] == "0"
+        async with session.get(url) as second:
+            body = await second.json()
+            assert second.status == 429 and second.headers["Via"]
+            assert 4 < body["retry_after"] <= 5 and body["global"] is False
