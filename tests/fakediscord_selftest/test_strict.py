@@ -170,3 +170,24 @@ async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(worl
             body = await second.json()
             assert second.status == 429 and second.headers["Via"]
             assert 4 < body["retry_after"] <= 5 and body["global"] is False
+
+
+async def test_webhook_tokens_need_an_acknowledged_live_interaction(world) -> None:
+    import aiohttp
+
+    fake, bot, _, channel, alice = world
+    bot.late_delay = 0.2
+    pending = await fake.slash(bot, alice, channel, "demo late", wait=False)
+    app, token = fake.application_id, pending.record.token
+    url = f"{fake.base_url}/api/v10/webhooks/{app}/{token}"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url, json={"content": "too early"}) as early:
+            assert early.status == 404 and (await early.json())["code"] == 10015
+        await fake.settle()
+        assert pending.content == "finally"
+        async with session.get(f"{url}/messages/@original") as original:
+            assert (await original.json())["content"] == "finally"
+        fake.token_lifetime = 0.0
+        async with session.patch(f"{url}/messages/@original", json={"content": "x"}) as stale:
+            assert stale.status == 401 and (await stale.json())["code"] == 50027
+    assert fake.message(pending.message.id).content == "finally"
