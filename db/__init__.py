@@ -1,0 +1,9 @@
+"""Persistence: aiosqlite with WAL, numbered migrations, small typed repositories."""
+
+from .connection import Database, Transaction
+from .log import LogEntry, to_record
+from .results import MatchPlayer, RatingRow
+from .tables import SeatRow, TableRow
+
+__all__ = ["Database", "LogEntry", "MatchPlayer", "RatingRow", "SeatRow", "TableRow",
+           "Transaction", "to_record"]

@@ -1,0 +1,102 @@
+"""Finished matches, per-player results, and Elo ratings per server and variant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .connection import Database
+
+START_RATING = 1500.0
+K_FACTOR = 32.0
+# Computers are not rated; they count as a fixed strength so beating them is worth something.
+COMPUTER_RATING = {"random": 1200.0, "easy": 1400.0, "hard": 1600.0}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    seat: int
+    user_id: int | None  # None: a computer seat
+    computer: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    user_id: int
+    rating: float
+    matches: int
+    wins: int
+
+
+def expected(rating: float, opponent: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+class ResultRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def record_match(self, *, table_id: int, guild_id: int, variant: str, winner: int,
+                           totals: tuple[int, int], deals: int,
+                           players: list[MatchPlayer]) -> dict[int, tuple[float, float]]:
+        """Store the result, update the ratings and close the table, in one transaction.
+
+        Returns {user_id: (rating before, rating after)} for the rated players."""
+        changes: dict[int, tuple[float, float]] = {}
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO results (table_id, guild_id, variant, winner_team, score0, score1,"
+                " deals) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, guild_id, variant, winner, totals[0], totals[1], deals))
+            before: dict[int, float] = {}
+            for p in players:
+                if p.user_id is not None and p.user_id not in before:
+                    row = await tx.fetchone(
+                        "SELECT rating FROM ratings WHERE guild_id = ? AND variant = ?"
+                        " AND user_id = ?", (guild_id, variant, p.user_id))
+                    before[p.user_id] = row[0] if row is not None else START_RATING
+
+            def strength(p: MatchPlayer) -> float:
+                if p.user_id is not None:
+                    return before[p.user_id]
+                return COMPUTER_RATING.get(p.computer or "", START_RATING)
+
+            team_rating = [
+                sum(strength(p) for p in players if p.seat & 1 == t) / 2 for t in (0, 1)]
+            for p in players:
+                team = p.seat & 1
+                won = int(team == winner)
+                r0 = r1 = None
+                if p.user_id is not None:
+                    r0 = before[p.user_id]
+                    r1 = r0 + K_FACTOR * (won - expected(team_rating[team],
+                                                         team_rating[1 - team]))
+                    changes[p.user_id] = (r0, r1)
+                    await tx.execute(
+                        "INSERT INTO ratings (guild_id, variant, user_id, rating, matches, wins)"
+                        " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, variant, user_id)"
+                        " DO UPDATE SET rating = excluded.rating, matches = matches + 1,"
+                        " wins = wins + excluded.wins,"
+                        " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                        (guild_id, variant, p.user_id, r1, won))
+                await tx.execute(
+                    "INSERT INTO result_players (table_id, seat, user_id, computer, team, won,"
+                    " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, p.seat, p.user_id, p.computer, team, won, r0, r1))
+            await tx.execute(
+                "UPDATE tables SET status = 'finished',"
+                " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", (table_id,))
+        return changes
+
+    async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
+        rows = await self.db.fetchall(
+            "SELECT user_id, rating, matches, wins FROM ratings WHERE guild_id = ?"
+            " AND variant = ? ORDER BY rating DESC, wins DESC, user_id LIMIT ?",
+            (guild_id, variant, limit))
+        return [RatingRow(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def winner_of(self, table_id: int) -> int | None:
+        row = await self.db.fetchone("SELECT winner_team FROM results WHERE table_id = ?",
+                                     (table_id,))
+        return row[0] if row is not None else None

@@ -1,0 +1,151 @@
+"""Tables, their seats and their invitations."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    from .connection import Database
+
+OPEN_STATUSES = ("lobby", "playing")
+
+
+@dataclass(slots=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    host_id: int
+    variant: str
+    options: dict[str, Any]
+    private: bool
+    status: str  # lobby, playing, finished, ended
+    seed: int
+    first_dealer: int
+    created_at: str
+    ended_at: str | None
+
+    @property
+    def home_id(self) -> int:
+        """The channel the table's messages go to: its thread, or the channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> TableRow:
+        return TableRow(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+            thread_id=row["thread_id"], message_id=row["message_id"], host_id=row["host_id"],
+            variant=row["variant"], options=json.loads(row["options"]),
+            private=bool(row["private"]), status=row["status"], seed=row["seed"],
+            first_dealer=row["first_dealer"], created_at=row["created_at"],
+            ended_at=row["ended_at"])
+
+
+@dataclass(slots=True)
+class SeatRow:
+    table_id: int
+    seat: int
+    user_id: int | None
+    name: str
+    computer: str | None = None  # the level of the computer playing this seat
+    dm_channel_id: int | None = None
+    dm_message_id: int | None = None
+    dm_closed: bool = False
+
+    @property
+    def is_human(self) -> bool:
+        """A person plays it now (no computer standing in)."""
+        return self.computer is None and self.user_id is not None
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> SeatRow:
+        return SeatRow(
+            table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
+            name=row["name"], computer=row["computer"], dm_channel_id=row["dm_channel_id"],
+            dm_message_id=row["dm_message_id"], dm_closed=bool(row["dm_closed"]))
+
+
+class TableRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, *, guild_id: int, channel_id: int, host_id: int, variant: str,
+                     options: dict[str, Any], private: bool, seed: int,
+                     first_dealer: int = 0) -> TableRow:
+        async with self.db.transaction() as tx:
+            table_id = await tx.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
+                " seed, first_dealer) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
+                 int(private), seed, first_dealer))
+            row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+        assert row is not None
+        return TableRow.from_row(row)
+
+    async def get(self, table_id: int) -> TableRow | None:
+        row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return TableRow.from_row(row) if row is not None else None
+
+    async def open_tables(self) -> list[TableRow]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+        return [TableRow.from_row(r) for r in rows]
+
+    async def set_location(self, table_id: int, *, thread_id: int | None,
+                           message_id: int | None) -> None:
+        await self.db.execute("UPDATE tables SET thread_id = ?, message_id = ? WHERE id = ?",
+                              (thread_id, message_id, table_id))
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        ended = status not in OPEN_STATUSES
+        await self.db.execute(
+            "UPDATE tables SET status = ?, ended_at = CASE WHEN ? THEN"
+            " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
+            (status, int(ended), table_id))
+
+    # ---- seats ---------------------------------------------------------------------------
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [SeatRow.from_row(r) for r in rows]
+
+    async def put_seat(self, seat: SeatRow) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, computer,"
+            " dm_channel_id, dm_message_id, dm_closed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (seat.table_id, seat.seat, seat.user_id, seat.name, seat.computer,
+             seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed)))
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
+                              (table_id, seat))
+
+    async def user_table(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
+        """(table id, seat) of the open table in this server where the user plays now."""
+        row = await self.db.fetchone(
+            "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE t.guild_id = ? AND s.user_id = ? AND s.computer IS NULL"
+            " AND t.status IN ('lobby', 'playing') ORDER BY t.id DESC LIMIT 1",
+            (guild_id, user_id))
+        return (row[0], row[1]) if row is not None else None
+
+    # ---- invites -------------------------------------------------------------------------
+    async def invite(self, table_id: int, user_id: int) -> None:
+        await self.db.execute(
+            "INSERT OR IGNORE INTO invites (table_id, user_id) VALUES (?, ?)",
+            (table_id, user_id))
+
+    async def invited(self, table_id: int) -> set[int]:
+        rows = await self.db.fetchall("SELECT user_id FROM invites WHERE table_id = ?",
+                                      (table_id,))
+        return {r[0] for r in rows}

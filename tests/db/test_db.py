@@ -1,0 +1,178 @@
+"""The database: migrations, repositories, the action log, results and ratings, crash safety."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from db import Database, LogEntry, MatchPlayer, SeatRow, to_record
+from db.migrate import migration_files
+from game.record import replay
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "belote.sqlite3")
+    yield database
+    await database.close()
+
+
+async def new_table(db: Database, **kw):
+    args = dict(guild_id=10, channel_id=20, host_id=1, variant="classic",
+                options={"target": 1}, private=False, seed=7)
+    args.update(kw)
+    return await db.tables.create(**args)
+
+
+async def test_migrations_are_applied_once_in_order_and_recorded(tmp_path: Path):
+    path = tmp_path / "m.sqlite3"
+    db = await Database.open(path)
+    await db.close()
+    db = await Database.open(path)  # a second open applies nothing again
+    rows = await db.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
+    await db.close()
+    assert [(v, n) for v, n, _ in migration_files()] == [(r[0], r[1]) for r in rows]
+    assert rows[0][0] == 1
+
+
+async def test_connection_uses_wal_and_foreign_keys(db: Database):
+    assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+    assert (await db.fetchone("PRAGMA busy_timeout"))[0] >= 1000
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.tables.put_seat(SeatRow(table_id=999, seat=0, user_id=1, name="ana"))
+
+
+async def test_tables_seats_and_invites(db: Database):
+    t = await new_table(db, private=True, options={"target": 501, "announcements": False})
+    assert (t.status, t.private, t.options["announcements"]) == ("lobby", True, False)
+    await db.tables.set_location(t.id, thread_id=30, message_id=40)
+    await db.tables.put_seat(SeatRow(t.id, 0, 1, "ana"))
+    await db.tables.put_seat(SeatRow(t.id, 1, None, "Computer (easy)", computer="easy"))
+    await db.tables.invite(t.id, 5)
+    again = await db.tables.get(t.id)
+    assert again is not None and (again.home_id, again.message_id) == (30, 40)
+    seats = await db.tables.seats(t.id)
+    assert [(s.seat, s.user_id, s.computer) for s in seats] == [(0, 1, None), (1, None, "easy")]
+    assert await db.tables.user_table(10, 1) == (t.id, 0)
+    assert await db.tables.user_table(11, 1) is None  # another server
+    assert await db.tables.invited(t.id) == {5}
+    await db.tables.remove_seat(t.id, 0)
+    assert await db.tables.user_table(10, 1) is None
+    await db.tables.set_status(t.id, "ended")
+    assert [x.id for x in await db.tables.open_tables()] == []
+    assert (await db.tables.get(t.id)).ended_at is not None
+
+
+async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database):
+    t = await new_table(db)
+    deal = LogEntry(0, "deal", {"dealer": 0, "deck": ["7C"]})
+    await db.log.append(t.id, [deal, LogEntry(1, "action", {"seat": 1, "action": "pass"}, 9)])
+    with pytest.raises(sqlite3.IntegrityError):  # seq 2 fine, seq 1 taken: neither is kept
+        await db.log.append(t.id, [LogEntry(2, "action", {"seat": 2, "action": "pass"}),
+                                   LogEntry(1, "action", {"seat": 2, "action": "take"})])
+    entries = await db.log.entries(t.id)
+    assert [(e.seq, e.kind, e.user_id) for e in entries] == [(0, "deal", None), (1, "action", 9)]
+
+
+async def test_log_makes_a_replayable_record(db: Database):
+    from game.cards import card_str
+    from game.match import Match
+    from game.players import RandomPlayer
+    from game.record import action_to_json
+    from game.view import table_view
+
+    t = await new_table(db)
+    match = Match("classic", {"target": 1})
+    seq = 0
+    entries = []
+    player = RandomPlayer(3)
+    deck = match.new_deck(t.seed)
+    match.start_deal(deck)
+    entries.append(LogEntry(seq, "deal", {"dealer": 0, "deck": [card_str(c) for c in deck]}))
+    for _ in range(12):
+        seat = match.to_act
+        action = player.choose(table_view(match, seat))
+        match.apply(action)
+        seq += 1
+        entries.append(LogEntry(seq, "action", action_to_json(seat, action)))
+    await db.log.append(t.id, entries)
+    record = to_record("classic", {"target": 1}, None, await db.log.entries(t.id))
+    again = replay(record)
+    assert again.deal.actions == match.deal.actions
+    assert again.deal.hands == match.deal.hands
+
+
+async def test_results_update_ratings_and_close_the_table(db: Database):
+    t = await new_table(db)
+    players = [MatchPlayer(0, 1, None), MatchPlayer(1, 2, None), MatchPlayer(2, 3, None),
+               MatchPlayer(3, None, "easy")]
+    changes = await db.results.record_match(table_id=t.id, guild_id=10, variant="classic",
+                                            winner=0, totals=(520, 300), deals=4,
+                                            players=players)
+    assert changes[1][1] > changes[1][0] == 1500.0
+    assert changes[2][1] < 1500.0
+    board = await db.results.leaderboard(10, "classic")
+    assert [r.user_id for r in board] == [1, 3, 2]
+    assert (board[0].matches, board[0].wins) == (1, 1)
+    assert (await db.tables.get(t.id)).status == "finished"
+    assert await db.results.winner_of(t.id) == 0
+    assert await db.results.leaderboard(11, "classic") == []
+    with pytest.raises(sqlite3.IntegrityError):  # a match is recorded once
+        await db.results.record_match(table_id=t.id, guild_id=10, variant="classic",
+                                      winner=1, totals=(0, 0), deals=1, players=players)
+    assert (await db.results.leaderboard(10, "classic"))[0].matches == 1
+
+
+async def test_guild_settings_and_meta(db: Database):
+    assert await db.guilds.settings(1) == {}
+    await db.guilds.update_settings(1, computer_level="hard")
+    assert await db.guilds.update_settings(1, x=2) == {"computer_level": "hard", "x": 2}
+    assert await db.guilds.meta("k") is None
+    await db.guilds.set_meta("k", "v1")
+    await db.guilds.set_meta("k", "v2")
+    assert await db.guilds.meta("k") == "v2"
+
+
+CHILD = textwrap.dedent("""
+    import asyncio, sys
+    from db import Database, LogEntry
+    async def main():
+        db = await Database.open(sys.argv[1])
+        t = await db.tables.create(guild_id=1, channel_id=2, host_id=3, variant="classic",
+                                   options={}, private=False, seed=1)
+        seq = 0
+        while True:
+            await db.log.append(t.id, [LogEntry(seq, "action", {"seat": 0, "n": seq})])
+            print(seq, flush=True)  # printed only once committed
+            seq += 1
+    asyncio.run(main())
+""")
+
+
+async def test_committed_actions_survive_a_killed_process(tmp_path: Path):
+    path = tmp_path / "crash.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE,
+                            text=True, cwd=Path(__file__).resolve().parents[2])
+    acknowledged = -1
+    assert proc.stdout is not None
+    while acknowledged < 200:
+        line = await asyncio.to_thread(proc.stdout.readline)
+        assert line, "the writer died"
+        acknowledged = int(line)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    db = await Database.open(path)
+    entries = await db.log.entries(1)
+    await db.close()
+    seqs = [e.seq for e in entries]
+    assert seqs == list(range(len(seqs)))  # no gap, no torn row
+    assert len(seqs) > acknowledged  # everything acknowledged is there
