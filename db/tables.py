@@ -113,6 +113,9 @@ class TableRepo:
             " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
             (status, int(ended), table_id))
 
+    async def set_host(self, table_id: int, host_id: int) -> None:
+        await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
+
     # ---- seats ---------------------------------------------------------------------------
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self.db.fetchall(

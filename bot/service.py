@@ -1,0 +1,535 @@
+"""The table service: owns the live tables, judges every request, persists before answering.
+
+One asyncio.Lock per table applies requests to a table one at a time; different tables never
+wait for each other. The rules core decides legality; the database log is written (one
+transaction) before anybody is answered; a listener (the Discord delivery) is told what changed
+and does its work in the background, so the service itself never waits on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
+from game.actions import Action
+from game.cards import card_str
+from game.errors import IllegalAction, InvalidOptions
+from game.match import Match
+from game.players import Player
+from game.record import ReplayError, action_to_json, replay
+from game.rules import Options, Variant
+from game.view import TableView, table_view
+
+from .computers import computer_name, make_player, seat_seed
+
+log = logging.getLogger(__name__)
+
+SEAT_NAMES = ("North", "East", "South", "West")
+TEAM_NAMES = ("North–South", "East–West")
+
+
+class Refusal(Exception):
+    """A request the service turns down. ``str()`` is what the user reads, privately."""
+
+
+class TableListener(Protocol):
+    """What the service tells the delivery layer. Each call only schedules work."""
+
+    def table_changed(self, live: LiveTable) -> None: ...
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None: ...
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None: ...
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None: ...
+    def table_closed(self, live: LiveTable, reason: str) -> None: ...
+
+
+class NullListener:
+    def table_changed(self, live: LiveTable) -> None:
+        pass
+
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
+        pass
+
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None:
+        pass
+
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
+        pass
+
+    def table_closed(self, live: LiveTable, reason: str) -> None:
+        pass
+
+
+class LiveTable:
+    """A table in memory: its row, its seats, and (once started) the match replayed from its log.
+    """
+
+    __slots__ = ("computers", "invited", "lock", "match", "row", "seats", "seq", "task")
+
+    def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
+        self.row = row
+        self.seats: dict[int, SeatRow] = {s.seat: s for s in seats}
+        self.invited = invited
+        self.match: Match | None = None
+        self.seq = 0  # the sequence number of the next log entry
+        self.lock = asyncio.Lock()
+        self.task: asyncio.Task[None] | None = None  # computer turns in progress
+        self.computers: dict[int, Player] = {}
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(self.row.variant)
+
+    @property
+    def options(self) -> Options:
+        return Options.for_variant(self.variant, self.row.options)
+
+    @property
+    def playing(self) -> bool:
+        return self.row.status == "playing" and self.match is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat this user plays now (not one a computer holds for them)."""
+        for s in self.seats.values():
+            if s.user_id == user_id and s.computer is None:
+                return s.seat
+        return None
+
+    def held_seat(self, user_id: int) -> int | None:
+        """The seat this user holds, played by them or by a computer standing in."""
+        for s in self.seats.values():
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def names(self) -> list[str]:
+        out = []
+        for i in range(4):
+            s = self.seats.get(i)
+            if s is None:
+                out.append(f"({SEAT_NAMES[i]})")
+            elif s.user_id is not None and s.computer is not None:
+                out.append(f"{s.name} ({computer_name(s.computer)})")
+            else:
+                out.append(s.name)
+        return out
+
+    def view(self, seat: int | None = None) -> TableView | None:
+        return table_view(self.match, seat) if self.match is not None else None
+
+    def humans(self) -> list[SeatRow]:
+        return [s for s in self.seats.values() if s.is_human]
+
+    def player(self, seat: int) -> Player:
+        s = self.seats[seat]
+        assert s.computer is not None
+        p = self.computers.get(seat)
+        if p is None:
+            p = self.computers[seat] = make_player(s.computer, seat_seed(self.row.seed, seat))
+        return p
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    guild_id: int
+    channel_id: int
+    host_id: int
+    host_name: str
+    variant: str
+    options: dict[str, Any]
+    private: bool = False
+    fill: bool = False  # computers sit in the other seats (people may still take them)
+
+
+class TableService:
+    def __init__(self, db: Database, *, listener: TableListener | None = None,
+                 computer_delay: float = 1.0, computer_level: str = "easy") -> None:
+        self.db = db
+        self.listener: TableListener = listener or NullListener()
+        self.computer_delay = computer_delay
+        self.computer_level = computer_level
+        self.live: dict[int, LiveTable] = {}
+
+    # ---- start and stop ----------------------------------------------------------------
+    async def restore(self) -> list[LiveTable]:
+        """Bring back every open table from the database, replaying each match."""
+        restored = []
+        for row in await self.db.tables.open_tables():
+            live = LiveTable(row, await self.db.tables.seats(row.id),
+                             await self.db.tables.invited(row.id))
+            if row.status == "playing":
+                try:
+                    await self._load_match(live)
+                except (ReplayError, ValueError) as e:
+                    log.error("table %s cannot be replayed (%s); it stays closed", row.id, e)
+                    continue
+            self.live[row.id] = live
+            restored.append(live)
+            if live.playing:
+                async with live.lock:
+                    await self._deal_if_needed(live)
+                self._schedule_computer(live)
+        log.info("restored %d open table(s)", len(restored))
+        return restored
+
+    async def _load_match(self, live: LiveTable) -> None:
+        entries = await self.db.log.entries(live.id)
+        record = to_record(live.row.variant, live.row.options, live.names(), entries)
+        live.match = replay(record) if record["deals"] else Match(
+            live.variant, live.options, first_dealer=live.row.first_dealer, players=live.names())
+        live.seq = len(entries)
+
+    async def close(self) -> None:
+        for live in self.live.values():
+            if live.task is not None:
+                live.task.cancel()
+        tasks = [t.task for t in self.live.values() if t.task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- lookups -------------------------------------------------------------------------
+    def get(self, table_id: int) -> LiveTable:
+        live = self.live.get(table_id)
+        if live is None:
+            raise Refusal("This table is closed.")
+        return live
+
+    def table_of(self, guild_id: int, user_id: int, *, held: bool = False) -> LiveTable | None:
+        """The open table in this server where the user plays (or holds a seat, if ``held``)."""
+        for live in self.live.values():
+            if live.row.guild_id != guild_id:
+                continue
+            seat = live.held_seat(user_id) if held else live.seat_of(user_id)
+            if seat is not None:
+                return live
+        return None
+
+    # ---- the lobby -----------------------------------------------------------------------
+    async def create(self, spec: NewTable) -> LiveTable:
+        try:
+            options = Options.for_variant(Variant(spec.variant), spec.options)
+        except (InvalidOptions, ValueError) as e:
+            raise Refusal(f"Those options do not work: {e}.") from None
+        other = self.table_of(spec.guild_id, spec.host_id)
+        if other is not None:
+            raise Refusal(f"You already sit at table #{other.id}: leave it first "
+                          "(`/belote leave`).")
+        variant = Variant(spec.variant)
+        row = await self.db.tables.create(
+            guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
+            variant=variant.value, options=options.to_json(variant), private=spec.private,
+            seed=random.getrandbits(62), first_dealer=random.randrange(4))
+        live = LiveTable(row, [], set())
+        self.live[row.id] = live
+        await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+        if spec.fill:
+            for seat in (1, 2, 3):
+                await self._put_seat(live, self._computer_seat(row.id, seat))
+        return live
+
+    async def attach(self, table_id: int, *, thread_id: int | None, message_id: int) -> None:
+        """Remember where the table's thread and message are."""
+        live = self.get(table_id)
+        live.row.thread_id, live.row.message_id = thread_id, message_id
+        await self.db.tables.set_location(table_id, thread_id=thread_id, message_id=message_id)
+
+    async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            if live.row.status == "playing" and live.held_seat(user_id) is not None:
+                return await self._reclaim(live, user_id)
+            if live.row.status != "lobby":
+                raise Refusal("This game has already started: you can watch it.")
+            if live.row.private and user_id != live.row.host_id and \
+                    user_id not in live.invited:
+                raise Refusal("This table is private: ask the host for an invitation.")
+            other = self.table_of(live.row.guild_id, user_id)
+            if other is not None and other is not live:
+                raise Refusal(f"You already sit at table #{other.id}: leave it first.")
+            taken = live.seats.get(seat)
+            if taken is not None and taken.user_id == user_id:
+                raise Refusal("You already sit there.")
+            if taken is not None and taken.computer is None:
+                raise Refusal(f"{SEAT_NAMES[seat]} is taken by {taken.name}.")
+            current = live.seat_of(user_id)
+            if current is not None:
+                await self.db.tables.remove_seat(live.id, current)
+                del live.seats[current]
+            await self._put_seat(live, SeatRow(live.id, seat, user_id, name))
+        self.listener.table_changed(live)
+        return live
+
+    async def add_computer(self, table_id: int, user_id: int, seat: int,
+                           level: str | None = None) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            self._check_host(live, user_id, "add a computer")
+            if live.row.status != "lobby":
+                raise Refusal("Computers are added before the game starts.")
+            if seat in live.seats:
+                raise Refusal(f"{SEAT_NAMES[seat]} is already taken.")
+            await self._put_seat(live, self._computer_seat(live.id, seat, level))
+        self.listener.table_changed(live)
+        return live
+
+    async def invite(self, table_id: int, host_id: int, user_id: int) -> LiveTable:
+        live = self.get(table_id)
+        self._check_host(live, host_id, "invite players")
+        if user_id not in live.invited:
+            await self.db.tables.invite(table_id, user_id)
+            live.invited.add(user_id)
+        return live
+
+    async def start(self, table_id: int, user_id: int) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            self._check_host(live, user_id, "start the game")
+            if live.row.status != "lobby":
+                raise Refusal("The game has already started.")
+            empty = [SEAT_NAMES[i] for i in range(4) if i not in live.seats]
+            if empty:
+                raise Refusal(f"Every seat needs a player first: {', '.join(empty)} "
+                              f"{'is' if len(empty) == 1 else 'are'} empty. "
+                              "Add a computer or wait for players.")
+            live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
+                               players=live.names())
+            live.seq = 0
+            await self.db.tables.set_status(live.id, "playing")
+            live.row.status = "playing"
+            await self._deal_if_needed(live)
+        self.listener.table_changed(live)
+        self.listener.hands_changed(live, range(4))
+        self._schedule_computer(live)
+        return live
+
+    async def leave(self, table_id: int, user_id: int) -> str:
+        """A person leaves. Returns what to tell them."""
+        live = self.get(table_id)
+        async with live.lock:
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            if live.row.status == "lobby":
+                await self.db.tables.remove_seat(live.id, seat)
+                del live.seats[seat]
+                if not live.humans():
+                    await self._close(live, "ended", "everybody left the lobby")
+                    return "You left; the table is closed since nobody else sits there."
+                if user_id == live.row.host_id:
+                    new_host = live.humans()[0].user_id
+                    assert new_host is not None
+                    live.row.host_id = new_host
+                    await self.db.tables.set_host(live.id, new_host)
+                message = "You left the table."
+            else:
+                s = live.seats[seat]
+                s.computer = self.computer_level
+                await self.db.tables.put_seat(s)
+                live.computers.pop(seat, None)
+                self._rename(live)
+                if not live.humans():
+                    await self._close(live, "ended", "every player left")
+                    return "You left; the game is closed since no person plays any more."
+                message = ("You left: a computer plays your seat. Click your seat on the "
+                           "table message to take it back.")
+        self.listener.table_changed(live)
+        self._schedule_computer(live)
+        return message
+
+    async def reclaim(self, table_id: int, user_id: int) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            return await self._reclaim(live, user_id)
+
+    async def _reclaim(self, live: LiveTable, user_id: int) -> LiveTable:
+        seat = live.held_seat(user_id)
+        if seat is None:
+            raise Refusal("You have no seat at this table.")
+        s = live.seats[seat]
+        if s.computer is None:
+            raise Refusal("You already play your seat.")
+        other = self.table_of(live.row.guild_id, user_id)
+        if other is not None and other is not live:
+            raise Refusal(f"You sit at table #{other.id} now: leave it first.")
+        s.computer = None
+        live.computers.pop(seat, None)
+        await self.db.tables.put_seat(s)
+        self._rename(live)
+        self.listener.table_changed(live)
+        self.listener.hands_changed(live, [seat])
+        return live
+
+    async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            if user_id != live.row.host_id and not can_manage:
+                raise Refusal("Only the host or a member with Manage Server can end a table.")
+            await self._close(live, "ended", "ended by its host or a moderator")
+        return live
+
+    # ---- play ----------------------------------------------------------------------------
+    async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
+        """A person's action, checked and committed; raises Refusal saying why not."""
+        live = self.get(table_id)
+        async with live.lock:
+            match = live.match
+            if live.row.status != "playing" or match is None:
+                raise Refusal("This game is over." if live.row.status == "finished"
+                              else "This game has not started yet.")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                if live.held_seat(user_id) is not None:
+                    raise Refusal("A computer plays your seat since you left: take it back "
+                                  "with your seat's button on the table message.")
+                raise Refusal("You are not playing at this table.")
+            if seq != live.seq:
+                raise Refusal("That button is out of date: the game has moved on since. "
+                              "Use the newest controls.")
+            if match.to_act != seat:
+                raise Refusal(f"It is not your turn: it is {live.names()[match.to_act]}'s "
+                              "turn." if match.to_act is not None else "Nobody can act now.")
+            await self._commit(live, seat, action, user_id)
+        self._schedule_computer(live)
+        return live
+
+    async def _commit(self, live: LiveTable, seat: int, action: Action,
+                      user_id: int | None) -> None:
+        """Apply, log (one transaction), then tell the listener. Caller holds the lock."""
+        match = live.match
+        assert match is not None
+        deal_before = len(match.deals)
+        phase_before = match.deal.phase if match.deal is not None else None
+        try:
+            match.apply(action, seat)
+        except IllegalAction as e:
+            text = str(e)
+            raise Refusal(text[:1].upper() + text[1:] + ".") from None
+        entries = [LogEntry(live.seq, "action", action_to_json(seat, action), user_id)]
+        finished = match.deal is not None and match.deal.is_over
+        if finished and match.winner is None:
+            entries.append(self._deal_entry(live, live.seq + 1))
+        try:
+            await self.db.log.append(live.id, entries)
+        except Exception:
+            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
+            await self._load_match(live)
+            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        live.seq += len(entries)
+        if finished:
+            self.listener.deal_finished(live, deal_before - 1)
+        if match.winner is not None:
+            await self._finish(live)
+            return
+        self.listener.table_changed(live)
+        deal = match.deal
+        if finished or (deal is not None and deal.phase != phase_before):
+            self.listener.hands_changed(live, range(4))  # new cards or new controls for all
+        else:
+            nxt = match.to_act
+            self.listener.hands_changed(live, [seat] if nxt is None else {seat, nxt})
+
+    def _deal_entry(self, live: LiveTable, seq: int) -> LogEntry:
+        match = live.match
+        assert match is not None
+        deck = match.new_deck(live.row.seed)
+        deal = match.start_deal(deck)
+        return LogEntry(seq, "deal", {"dealer": deal.dealer,
+                                      "deck": [card_str(c) for c in deck]})
+
+    async def _deal_if_needed(self, live: LiveTable) -> None:
+        match = live.match
+        if match is not None and match.needs_deal:
+            entry = self._deal_entry(live, live.seq)
+            await self.db.log.append(live.id, [entry])
+            live.seq += 1
+
+    async def _finish(self, live: LiveTable) -> None:
+        match = live.match
+        assert match is not None and match.winner is not None
+        players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
+                   for s in live.seats.values()]
+        ratings = await self.db.results.record_match(
+            table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
+            winner=match.winner, totals=(match.totals[0], match.totals[1]),
+            deals=len(match.deals), players=players)
+        live.row.status = "finished"
+        self.live.pop(live.id, None)
+        self.listener.table_changed(live)
+        self.listener.hands_changed(live, range(4))
+        self.listener.match_finished(live, ratings)
+
+    # ---- computers -----------------------------------------------------------------------
+    def _schedule_computer(self, live: LiveTable) -> None:
+        if live.task is not None or self._computer_to_act(live) is None:
+            return
+        live.task = asyncio.create_task(self._computer_turns(live),
+                                        name=f"belote-computer-{live.id}")
+
+    def _computer_to_act(self, live: LiveTable) -> int | None:
+        if not live.playing or live.match is None:
+            return None
+        seat = live.match.to_act
+        if seat is None or live.match.needs_deal:
+            return None
+        s = live.seats.get(seat)
+        return seat if s is not None and s.computer is not None else None
+
+    async def _computer_turns(self, live: LiveTable) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.computer_delay)
+                async with live.lock:
+                    seat = self._computer_to_act(live)
+                    if seat is None or live.id not in self.live:
+                        return
+                    view = table_view(live.match, seat)  # type: ignore[arg-type]
+                    # Decisions can take a while (search): keep the event loop free.
+                    action = await asyncio.to_thread(live.player(seat).choose, view)
+                    await self._commit(live, seat, action, None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: computer turn failed", live.id)
+        finally:
+            live.task = None
+
+    async def settle(self) -> None:
+        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        while True:
+            tasks = [t.task for t in self.live.values() if t.task is not None]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- helpers -------------------------------------------------------------------------
+    def _check_host(self, live: LiveTable, user_id: int, what: str) -> None:
+        if user_id != live.row.host_id:
+            raise Refusal(f"Only the host (<@{live.row.host_id}>) can {what}.")
+
+    def _computer_seat(self, table_id: int, seat: int, level: str | None = None) -> SeatRow:
+        level = level or self.computer_level
+        return SeatRow(table_id, seat, None, computer_name(level), computer=level)
+
+    async def _put_seat(self, live: LiveTable, seat: SeatRow) -> None:
+        await self.db.tables.put_seat(seat)
+        live.seats[seat.seat] = seat
+        live.computers.pop(seat.seat, None)
+
+    def _rename(self, live: LiveTable) -> None:
+        if live.match is not None:
+            live.match.players = tuple(live.names())
+
+    async def _close(self, live: LiveTable, status: str, reason: str) -> None:
+        await self.db.tables.set_status(live.id, status)
+        live.row.status = status
+        self.live.pop(live.id, None)
+        if live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+        self.listener.table_closed(live, reason)

@@ -1,0 +1,84 @@
+"""Settings from the environment and an optional .env file (python-dotenv)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class SettingsError(ValueError):
+    """A setting with a value we cannot use; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # repr=False: the token must never reach a log line or a traceback.
+    token: str | None = field(default=None, repr=False)
+    database_path: str = "belote.sqlite3"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    computer_delay: float = 1.0  # seconds a computer waits before it acts
+    computer_level: str = "easy"  # the level of computers that fill seats or take over
+    application_id: int | None = None  # for `belote-bot invite-url` without a token
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 dotenv_path: str | Path | None = ".env") -> Settings:
+        """Values from ``environ`` (default os.environ), then the .env file, then defaults."""
+        values: dict[str, str | None] = {}
+        if dotenv_path is not None and Path(dotenv_path).is_file():
+            values.update(dotenv_values(dotenv_path))
+        values.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            v = values.get(name)
+            return v.strip() if v is not None and v.strip() else None
+
+        return cls.build(
+            token=get("DISCORD_TOKEN"),
+            database_path=get("DATABASE_PATH") or cls.database_path,
+            dev_guild_id=get("DEV_GUILD_ID"),
+            log_level=get("LOG_LEVEL") or cls.log_level,
+            computer_delay=get("COMPUTER_DELAY") or cls.computer_delay,
+            computer_level=get("COMPUTER_LEVEL") or cls.computer_level,
+            application_id=get("DISCORD_APPLICATION_ID"),
+        )
+
+    @classmethod
+    def build(cls, **given: Any) -> Settings:
+        """Settings from keyword values (strings are converted and checked)."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(given) - known
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        s = replace(cls(), **{k: v for k, v in given.items() if v is not None})
+        return s.checked()
+
+    def checked(self) -> Settings:
+        def as_id(name: str, v: Any) -> int | None:
+            if v is None or isinstance(v, int):
+                return v
+            if not str(v).isdigit():
+                raise SettingsError(f"{name} must be a numeric id, not {v!r}")
+            return int(v)
+
+        level = str(self.log_level).upper()
+        if level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+        try:
+            delay = float(self.computer_delay)
+        except ValueError:
+            raise SettingsError("COMPUTER_DELAY must be a number of seconds") from None
+        if not 0 <= delay <= 30:
+            raise SettingsError("COMPUTER_DELAY must be between 0 and 30 seconds")
+        return replace(self, log_level=level, computer_delay=delay,
+                       dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
+                       application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
+                       database_path=str(self.database_path))

@@ -1,0 +1,182 @@
+"""The table service against a real SQLite file: lobby, play, refusals, persistence, computers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.service import NewTable, Refusal, TableService
+from db import Database
+from game.actions import Pass, Play
+from game.players import RandomPlayer
+from game.view import table_view
+
+GUILD, CHANNEL = 100, 200
+
+
+class Recorder:
+    """Records what the service tells the delivery layer."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    def table_changed(self, live) -> None:
+        self.calls.append(("table", live.id))
+
+    def hands_changed(self, live, seats) -> None:
+        self.calls.append(("hands", tuple(sorted(seats))))
+
+    def deal_finished(self, live, deal_index) -> None:
+        self.calls.append(("deal", deal_index))
+
+    def match_finished(self, live, ratings) -> None:
+        self.calls.append(("match", ratings))
+
+    def table_closed(self, live, reason) -> None:
+        self.calls.append(("closed", reason))
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "service.sqlite3")
+    yield database
+    await database.close()
+
+
+async def four_players(service: TableService, variant: str = "classic",
+                       options: dict | None = None) -> int:
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", variant,
+                                         options or {"target": 1}))
+    for seat, (uid, name) in enumerate([(2, "bo"), (3, "cy"), (4, "dee")], start=1):
+        await service.sit(live.id, uid, name, seat)
+    await service.start(live.id, 1)
+    return live.id
+
+
+def user_at(service: TableService, table_id: int, seat: int) -> int:
+    return service.live[table_id].seats[seat].user_id
+
+
+async def play_random(service: TableService, table_id: int, steps: int, seed: int = 1) -> None:
+    rng = RandomPlayer(seed)
+    for _ in range(steps):
+        live = service.live.get(table_id)
+        if live is None:
+            return
+        seat = live.match.to_act
+        action = rng.choose(table_view(live.match, seat))
+        await service.act(table_id, user_at(service, table_id, seat), live.seq, action)
+
+
+async def test_lobby_rules(db: Database):
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "bulgarian", {},
+                                         private=True))
+    with pytest.raises(Refusal, match="private"):
+        await service.sit(live.id, 2, "bo", 1)
+    await service.invite(live.id, 1, 2)
+    await service.sit(live.id, 2, "bo", 1)
+    with pytest.raises(Refusal, match="taken by bo"):
+        await service.sit(live.id, 1, "ana", 1)
+    with pytest.raises(Refusal, match="Only the host"):
+        await service.start(live.id, 2)
+    with pytest.raises(Refusal, match="South, West are empty"):
+        await service.start(live.id, 1)
+    with pytest.raises(Refusal, match="already sit at table"):  # one table per server
+        await service.create(NewTable(GUILD, CHANNEL, 2, "bo", "classic", {}))
+    with pytest.raises(Refusal, match="options"):
+        await service.create(NewTable(GUILD, CHANNEL, 9, "x", "classic", {"target": 0}))
+    await service.add_computer(live.id, 1, 2)
+    assert live.seats[2].computer == "easy" and "Computer" in live.seats[2].name
+    await service.sit(live.id, 2, "bo", 3)  # moving seats frees the old one
+    assert sorted(live.seats) == [0, 2, 3]
+
+
+async def test_a_whole_match_is_played_and_recorded(db: Database):
+    rec = Recorder()
+    service = TableService(db, listener=rec)
+    table_id = await four_players(service)
+    await play_random(service, table_id, 2000)
+    assert table_id not in service.live
+    assert (await db.tables.get(table_id)).status == "finished"
+    assert await db.results.winner_of(table_id) in (0, 1)
+    assert [c for c in rec.calls if c[0] == "match"]
+    assert len(await db.results.leaderboard(GUILD, "classic")) == 4
+
+
+async def test_refusals_change_nothing(db: Database):
+    service = TableService(db)
+    table_id = await four_players(service, "coinche")
+    live = service.live[table_id]
+    seat = live.match.to_act
+    wrong = user_at(service, table_id, (seat + 1) % 4)
+    with pytest.raises(Refusal, match="not your turn"):
+        await service.act(table_id, wrong, live.seq, Pass())
+    with pytest.raises(Refusal, match="not playing"):
+        await service.act(table_id, 999, live.seq, Pass())
+    with pytest.raises(Refusal, match="out of date"):
+        await service.act(table_id, user_at(service, table_id, seat), live.seq - 1, Pass())
+    with pytest.raises(Refusal, match="bidding is not over"):
+        await service.act(table_id, user_at(service, table_id, seat), live.seq, Play(0))
+    assert live.seq == 1 and not live.match.deal.actions
+    assert len(await db.log.entries(table_id)) == 1  # only the deal
+
+
+async def test_double_and_concurrent_clicks_apply_once(db: Database):
+    service = TableService(db)
+    table_id = await four_players(service)
+    live = service.live[table_id]
+    seat, seq = live.match.to_act, live.seq
+    user = user_at(service, table_id, seat)
+    results = await asyncio.gather(*(service.act(table_id, user, seq, Pass())
+                                     for _ in range(5)), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, Refusal) for r in results if isinstance(r, Exception))
+    assert len(live.match.deal.actions) == 1
+
+
+async def test_restore_replays_open_tables_mid_deal(db: Database):
+    service = TableService(db)
+    table_id = await four_players(service, "bulgarian", {})
+    await play_random(service, table_id, 15)
+    before = service.live[table_id]
+    again = TableService(db)
+    await again.restore()
+    after = again.live[table_id]
+    assert after.seq == before.seq
+    assert after.match.deal.hands == before.match.deal.hands
+    assert after.match.to_act == before.match.to_act
+    assert after.match.totals == before.match.totals
+    await play_random(again, table_id, 5, seed=4)  # and it goes on
+    assert after.seq > before.seq
+
+
+async def test_computers_fill_and_take_over(db: Database):
+    service = TableService(db, computer_delay=0)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1},
+                                         fill=True))
+    assert [s.computer for s in live.seats.values()] == [None, "easy", "easy", "easy"]
+    await service.start(live.id, 1)
+    await service.settle()
+    assert live.match.to_act == 0  # the computers played up to the person's turn
+    message = await service.leave(live.id, 1)
+    assert "computer plays your seat" not in message  # no person left: the table closes
+    assert live.id not in service.live
+
+
+async def test_a_player_who_leaves_is_replaced_and_can_come_back(db: Database):
+    service = TableService(db, computer_delay=0)
+    table_id = await four_players(service)
+    live = service.live[table_id]
+    seat = live.match.to_act
+    user = user_at(service, table_id, seat)
+    await service.leave(table_id, user)
+    await service.settle()
+    assert live.match.to_act != seat or live.match.deal.actions  # the computer acted
+    assert live.seats[seat].computer == "easy" and live.seats[seat].user_id == user
+    with pytest.raises(Refusal, match="computer plays your seat"):
+        await service.act(table_id, user, live.seq, Pass())
+    await service.sit(table_id, user, "back", seat)  # the seat button reclaims it
+    assert live.seats[seat].computer is None
