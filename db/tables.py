@@ -142,6 +142,16 @@ class TableRepo:
             (guild_id, user_id))
         return (row[0], row[1]) if row is not None else None
 
+    async def names(self, user_ids: list[int]) -> dict[int, str]:
+        """The name each user last sat under."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self.db.fetchall(
+            f"SELECT user_id, name FROM seats WHERE user_id IN ({marks})"
+            " ORDER BY table_id", user_ids)
+        return {r[0]: r[1] for r in rows}  # later tables overwrite earlier names
+
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:
         await self.db.execute(

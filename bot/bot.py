@@ -1,0 +1,96 @@
+"""The Bot: opens the database, loads the cogs, registers persistent components, restores tables,
+and syncs the slash commands only when they changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from db import Database
+
+from .components import Router, TableButton, TableSelect
+from .delivery import Delivery
+from .service import TableService
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.belote", "cogs.lobby", "cogs.play")
+
+# What the bot needs in a channel, and for its thread. Named in the invite link and checked at
+# /belote new. No privileged intent is needed: slash commands and buttons bring everything.
+NEEDED_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
+    create_public_threads=True, send_messages_in_threads=True, embed_links=True)
+
+
+class BeloteBot(commands.Bot):
+    service: TableService
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.router = Router()
+        self.delivery = Delivery(self)
+        self.db: Database | None = None
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.service = TableService(self.db, listener=self.delivery,
+                                    computer_delay=self.settings.computer_delay,
+                                    computer_level=self.settings.computer_level)
+        self.add_dynamic_items(TableButton, TableSelect)
+        for cog in COGS:
+            await self.load_extension(cog)
+        await self.sync_commands()
+        for live in await self.service.restore():
+            # The last state may not have reached Discord before the stop: show it again.
+            self.delivery.table_changed(live)
+            if live.match is not None and live.match.to_act is not None:
+                self.delivery.hands_changed(live, [live.match.to_act])
+
+    def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        blob = json.dumps(payload, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync the command tree when it differs from the last one synced (hash in the db)."""
+        assert self.db is not None
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id \
+            else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        key = f"command_hash:{self.application_id}:{guild.id if guild else 'global'}"
+        digest = self.command_hash(guild)
+        if await self.db.guilds.meta(key) == digest:
+            log.info("slash commands unchanged: not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.db.guilds.set_meta(key, digest)
+        log.info("slash commands synced %s", f"to guild {guild.id}" if guild else "globally")
+        return True
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        if getattr(self, "service", None) is not None:
+            await self.service.close()
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+
+def create_bot(database_path: str | None = None, **settings: Any) -> BeloteBot:
+    """A bot ready to ``start``; nothing connects until then (tests log it in to a fake)."""
+    if database_path is not None:
+        settings["database_path"] = str(database_path)
+    return BeloteBot(Settings.build(**settings))

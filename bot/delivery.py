@@ -1,0 +1,223 @@
+"""Delivery: turns what the table service reports into Discord messages, in the background.
+
+Edits are coalesced: one task per message; a request while it runs only marks it dirty, and it
+runs once more with the newest state. Each message remembers the state it last showed (a key),
+so nothing is edited twice for the same state, and an interaction reply that already showed it
+(the clicking player's own hand) saves the edit. Failures are logged and never touch the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import rendering
+from game.view import Stage, TableView
+
+from . import images, messages
+from .service import LiveTable, TableService
+
+if TYPE_CHECKING:
+    from .bot import BeloteBot
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007
+
+
+class Coalescer:
+    def __init__(self) -> None:
+        self._dirty: dict[Hashable, bool] = {}
+
+    def request(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
+        if key in self._dirty:
+            self._dirty[key] = True
+            return
+        self._dirty[key] = False
+        asyncio.get_running_loop().create_task(self._run(key, job), name=f"belote-send-{key}")
+
+    async def _run(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
+        try:
+            while True:
+                self._dirty[key] = False
+                try:
+                    await job()
+                except Exception:
+                    log.exception("delivery %s failed", key)
+                if not self._dirty[key]:
+                    return
+        finally:
+            del self._dirty[key]
+
+
+def hand_key(live: LiveTable, view: TableView) -> Hashable:
+    """What a hand message shows; equal keys need no edit."""
+    seat = live.seats[view.viewer] if view.viewer is not None else None
+    return (live.row.status, view.deal_number, view.stage, view.hand,
+            view.legal_actions, live.seq if view.is_my_turn else None,
+            seat.computer if seat is not None else None)
+
+
+class Delivery:
+    """The service's listener for a running bot."""
+
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+        self.jobs = Coalescer()
+        self.hand_shown: dict[tuple[int, int], Hashable] = {}
+        self.table_shown: dict[int, Hashable] = {}
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service
+
+    # ---- the TableListener interface ------------------------------------------------------
+    def table_changed(self, live: LiveTable) -> None:
+        self.jobs.request(("table", live.id), lambda: self.update_table(live))
+
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
+        for seat in seats:
+            s = live.seats.get(seat)
+            if s is None or s.user_id is None or s.dm_closed:
+                continue
+            self.jobs.request(("hand", live.id, seat), lambda seat=seat: self.update_hand(
+                live, seat))
+
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None:
+        self.jobs.request(("deal", live.id, deal_index),
+                          lambda: self.post_deal_sheet(live, deal_index))
+
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
+        self.jobs.request(("match", live.id), lambda: self.post_match_result(live, ratings))
+
+    def table_closed(self, live: LiveTable, reason: str) -> None:
+        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason))
+
+    # ---- the table message ----------------------------------------------------------------
+    async def table_payload(self, live: LiveTable, closed: str | None = None) -> dict[str, Any]:
+        """Content, attachments and controls of the table message as it should be now."""
+        if closed is not None:
+            return {"content": messages.header(live) + f"\nTable closed: {closed}.",
+                    "view": None}
+        view = live.view()
+        if view is None:
+            return {"content": messages.lobby_text(live), "view": messages.lobby_view(live),
+                    "attachments": []}
+        return {"content": messages.table_text(live, view),
+                "view": messages.table_view_controls(live),
+                "attachments": [await images.table_image(view)]}
+
+    def table_key(self, live: LiveTable, closed: str | None = None) -> Hashable:
+        return (live.row.status, live.seq, live.row.host_id, closed,
+                tuple((s.seat, s.user_id, s.name, s.computer, s.dm_closed)
+                      for s in live.seats.values()))
+
+    def table_answered(self, live: LiveTable) -> None:
+        """An interaction reply has just shown the table message as it is now."""
+        self.table_shown[live.id] = self.table_key(live)
+
+    async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
+        if live.row.message_id is None:
+            return
+        key = self.table_key(live, closed)
+        if self.table_shown.get(live.id) == key:
+            return
+        self.table_shown[live.id] = key
+        payload = await self.table_payload(live, closed)
+        message = self.bot.get_partial_messageable(live.row.home_id).get_partial_message(
+            live.row.message_id)
+        await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+        if closed is not None or live.row.status == "finished":
+            self.forget(live)
+
+    # ---- hands ------------------------------------------------------------------------------
+    async def hand_payload(self, live: LiveTable, seat: int) -> dict[str, Any]:
+        view = live.view(seat)
+        assert view is not None
+        payload: dict[str, Any] = {"content": messages.hand_text(live, view),
+                                   "view": messages.hand_controls(live, view)}
+        payload["attachments"] = [await images.hand_image(view)] if view.hand else []
+        return payload
+
+    def hand_answered(self, live: LiveTable, seat: int) -> None:
+        """An interaction reply on the DM has just shown this hand as it is now."""
+        view = live.view(seat)
+        if view is not None:
+            self.hand_shown[(live.id, seat)] = hand_key(live, view)
+
+    async def update_hand(self, live: LiveTable, seat: int) -> None:
+        s = live.seats.get(seat)
+        view = live.view(seat)
+        if s is None or s.user_id is None or s.dm_closed or view is None:
+            return
+        key = hand_key(live, view)
+        if self.hand_shown.get((live.id, seat)) == key:
+            return
+        self.hand_shown[(live.id, seat)] = key
+        payload = await self.hand_payload(live, seat)
+        if s.dm_message_id is not None and s.dm_channel_id is not None:
+            message = self.bot.get_partial_messageable(
+                s.dm_channel_id, type=discord.ChannelType.private).get_partial_message(
+                    s.dm_message_id)
+            try:
+                await message.edit(**payload)
+                return
+            except discord.NotFound:
+                pass  # the player deleted it: send a new one
+        if view.stage is Stage.OVER:
+            return
+        try:
+            channel = await self.bot.create_dm(discord.Object(s.user_id))
+            payload.pop("attachments")
+            sent = await channel.send(files=[await images.hand_image(view)] if view.hand
+                                      else discord.utils.MISSING, **payload)
+        except discord.Forbidden as e:
+            if e.code != DMS_CLOSED:
+                raise
+            self.hand_shown.pop((live.id, seat), None)
+            s.dm_closed = True
+            await self.service.db.tables.put_seat(s)
+            await self.notice(live, f"<@{s.user_id}>, your direct messages are closed, so I "
+                                    "cannot send you your hand: use the **My hand** button on "
+                                    "the table message.", mention=s.user_id)
+            self.table_changed(live)
+            return
+        s.dm_channel_id, s.dm_message_id = sent.channel.id, sent.id
+        await self.service.db.tables.put_seat(s)
+
+    # ---- posts in the thread ----------------------------------------------------------------
+    async def notice(self, live: LiveTable, text: str, *, mention: int | None = None,
+                     files: list[discord.File] | None = None) -> None:
+        channel = self.bot.get_partial_messageable(live.row.home_id)
+        mentions = discord.AllowedMentions(users=[discord.Object(mention)]) \
+            if mention is not None else messages.NO_MENTIONS
+        await channel.send(text, allowed_mentions=mentions, files=files or discord.utils.MISSING)
+
+    async def post_deal_sheet(self, live: LiveTable, index: int) -> None:
+        match = live.match
+        if match is None or index >= len(match.results):
+            return
+        result = match.results[index]
+        image = await images.deal_sheet_image(result, match.variant, live.names(), index + 1)
+        await self.notice(live, messages.deal_sheet_text(live, index, result), files=[image])
+
+    async def post_match_result(self, live: LiveTable,
+                                ratings: dict[int, tuple[float, float]]) -> None:
+        match = live.match
+        if match is None or match.winner is None:
+            return
+        summary = rendering.MatchResult.from_results(
+            match.variant, live.names(), match.options.target, match.results, match.winner)
+        image = await images.match_image(summary)
+        text = messages.match_text(live, match.winner, (match.totals[0], match.totals[1]),
+                                   ratings)
+        await self.notice(live, text, files=[image])
+
+    def forget(self, live: LiveTable) -> None:
+        self.table_shown.pop(live.id, None)
+        for seat in range(4):
+            self.hand_shown.pop((live.id, seat), None)

@@ -1,0 +1,228 @@
+"""The /belote commands: new, invite, hand, leave, rules, end, leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import images, messages
+from bot.bot import BeloteBot
+from bot.service import LiveTable, NewTable, Refusal
+from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
+from rendering import LeaderboardRow
+
+from .common import display_name, refuse
+from .play import send_hand
+
+VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
+SHUFFLES = [app_commands.Choice(name="random: a fresh shuffle each deal", value="random"),
+            app_commands.Choice(name="cut: the last deal's cards, cut", value="cut")]
+
+# Without these in the channel the table cannot be shown at all.
+REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
+# Without these the table goes in the channel instead of its own thread.
+FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+
+
+def permission_name(flag: str) -> str:
+    return flag.replace("_", " ").title().replace("In ", "in ")
+
+
+@app_commands.guild_only()
+class Belote(commands.GroupCog, group_name="belote", group_description="Play Belote"):
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    def my_table(self, interaction: discord.Interaction[Any], *,
+                 held: bool = True) -> LiveTable | None:
+        assert interaction.guild_id is not None
+        return self.bot.service.table_of(interaction.guild_id, interaction.user.id, held=held)
+
+    def channel_table(self, interaction: discord.Interaction[Any]) -> LiveTable | None:
+        """The open table whose thread (or channel, if only one) this command was used in."""
+        here = [t for t in self.bot.service.live.values()
+                if t.row.thread_id == interaction.channel_id]
+        if not here:
+            here = [t for t in self.bot.service.live.values()
+                    if t.row.thread_id is None and t.row.channel_id == interaction.channel_id]
+        return here[0] if len(here) == 1 else None
+
+    # ---- /belote new -----------------------------------------------------------------------
+    @app_commands.command(name="new", description="Open a Belote table in this channel")
+    @app_commands.describe(
+        variant="Which Belote to play",
+        target=f"Points to win (suggested: classic 501/1001, coinche 701/1000/2000, "
+               f"bulgarian 151; 1 to {MAX_TARGET})",
+        private="Only people you invite (/belote invite) may sit",
+        announcements="Count announcements (sequences, carrés); default depends on the variant",
+        must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
+        shuffle="How the cards are shuffled between deals",
+        computers="Computers sit in the other seats now (people may still take them)")
+    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES)
+    async def new(self, interaction: discord.Interaction[Any],
+                  variant: app_commands.Choice[str],
+                  target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
+                  private: bool = False, announcements: bool | None = None,
+                  must_undertrump: bool | None = None,
+                  shuffle: app_commands.Choice[str] | None = None,
+                  computers: bool = False) -> None:
+        v = Variant(variant.value)
+        given: dict[str, Any] = {"target": target, "announcements": announcements,
+                                 "must_undertrump": must_undertrump,
+                                 "shuffle": shuffle.value if shuffle else None}
+        for key, value in list(given.items()):
+            if value is None:
+                del given[key]
+            elif key not in OPTION_NAMES[v]:
+                await refuse(interaction, f"{messages.VARIANT_TITLES[v]} has no "
+                                          f"`{key}` option.")
+                return
+        perms = interaction.app_permissions
+        missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
+        if missing:
+            await refuse(interaction, "I cannot host a table in this channel: I am missing "
+                                      f"the permission(s) {', '.join(missing)}. Ask a server "
+                                      "admin to grant them to me here, or use another channel.")
+            return
+        channel = interaction.channel
+        in_thread = isinstance(channel, discord.Thread)
+        no_thread = [permission_name(p) for p in FOR_THREADS if not getattr(perms, p)]
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        try:
+            live = await self.bot.service.create(NewTable(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host_id=interaction.user.id, host_name=display_name(interaction.user),
+                variant=v.value, options=given, private=private, fill=computers))
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await interaction.response.defer(thinking=True)
+        thread: discord.Thread | None = None
+        note = ""
+        if not in_thread and not no_thread and isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(
+                    name=f"Belote #{live.id} · {v.value}", auto_archive_duration=1440,
+                    type=discord.ChannelType.public_thread)
+            except discord.HTTPException:
+                note = " (I could not open a thread, so the table is here)"
+        elif no_thread and not in_thread:
+            note = f" (no thread: I lack {', '.join(no_thread)})"
+        home = thread if thread is not None else self.bot.get_partial_messageable(
+            interaction.channel_id)
+        try:
+            message = await home.send(messages.lobby_text(live), view=messages.lobby_view(live),
+                                      allowed_mentions=messages.NO_MENTIONS)
+        except discord.HTTPException:
+            await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
+            await interaction.followup.send("I could not post the table here; it is closed.")
+            return
+        await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
+                                      message_id=message.id)
+        where = thread.mention if thread else "here"
+        await interaction.followup.send(
+            f"{interaction.user.mention} opened Belote table #{live.id} "
+            f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
+            "Pick a seat there!", allowed_mentions=messages.NO_MENTIONS)
+
+    @new.autocomplete("target")
+    async def target_choices(self, interaction: discord.Interaction[Any],
+                             current: int | str) -> list[app_commands.Choice[int]]:
+        chosen = getattr(interaction.namespace, "variant", None)
+        variants = [Variant(chosen)] if chosen in {v.value for v in Variant} else list(Variant)
+        values = sorted({t for v in variants for t in SUGGESTED_TARGETS[v]})
+        return [app_commands.Choice(name=str(t), value=t) for t in values
+                if str(t).startswith(str(current or ""))][:25]
+
+    # ---- the rest ---------------------------------------------------------------------------
+    @app_commands.command(name="invite", description="Invite someone to your private table")
+    async def invite(self, interaction: discord.Interaction[Any], user: discord.User) -> None:
+        live = self.my_table(interaction)
+        if live is None or live.row.host_id != interaction.user.id:
+            await refuse(interaction, "You host no open table in this server.")
+            return
+        await self.bot.service.invite(live.id, interaction.user.id, user.id)
+        await refuse(interaction, f"{user.mention} may now sit at table #{live.id}.")
+        await self.bot.delivery.notice(
+            live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
+                  "seat on the table message.", mention=user.id)
+
+    @app_commands.command(name="hand", description="Show your hand and controls (only to you)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        live = self.my_table(interaction)
+        if live is None:
+            await refuse(interaction, "You are not playing at any table in this server.")
+            return
+        await send_hand(interaction, live)
+
+    @app_commands.command(name="leave", description="Leave your table (a computer takes over "
+                                                    "a started game)")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        live = self.my_table(interaction, held=False)
+        if live is None:
+            await refuse(interaction, "You are not playing at any table in this server.")
+            return
+        try:
+            await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
+        except Refusal as r:
+            await refuse(interaction, str(r))
+
+    @app_commands.command(name="rules", description="The rules of a variant, or of your table")
+    @app_commands.choices(variant=VARIANTS)
+    async def rules(self, interaction: discord.Interaction[Any],
+                    variant: app_commands.Choice[str] | None = None) -> None:
+        if variant is not None:
+            text = messages.variant_rules(Variant(variant.value))
+        else:
+            live = self.my_table(interaction) or self.channel_table(interaction)
+            text = messages.rules_card(live, self.bot.settings.computer_level) if live else \
+                "\n\n".join(messages.variant_rules(v) for v in Variant)
+        await refuse(interaction, text)
+
+    @app_commands.command(name="end", description="End a table (its host, or Manage Server)")
+    @app_commands.describe(table="The table number (default: the table here, or yours)")
+    async def end(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
+        live = self.bot.service.live.get(table) if table is not None else (
+            self.channel_table(interaction) or self.my_table(interaction))
+        if live is None or live.row.guild_id != interaction.guild_id:
+            await refuse(interaction, "No open table to end here.")
+            return
+        # Checked here, not only by the command's default permissions: servers can change those.
+        can_manage = bool(interaction.permissions.manage_guild)
+        try:
+            await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await interaction.response.send_message(
+            f"Table #{live.id} was ended by {interaction.user.mention}.",
+            allowed_mentions=messages.NO_MENTIONS)
+
+    @app_commands.command(name="leaderboard", description="The best players of this server")
+    @app_commands.choices(variant=VARIANTS)
+    async def leaderboard(self, interaction: discord.Interaction[Any],
+                          variant: app_commands.Choice[str] | None = None) -> None:
+        assert interaction.guild_id is not None
+        v = Variant(variant.value) if variant else Variant.CLASSIC
+        rows = await self.bot.service.db.results.leaderboard(interaction.guild_id, v.value)
+        title = f"{messages.VARIANT_TITLES[v]} leaderboard"
+        if not rows:
+            await interaction.response.send_message(f"**{title}**: no finished match yet.")
+            return
+        await interaction.response.defer(thinking=True)
+        names = await self.bot.service.db.tables.names([r.user_id for r in rows])
+        board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
+                                r.matches, r.wins) for i, r in enumerate(rows)]
+        lines = [f"**{title}**"] + [
+            f"{b.rank}. <@{r.user_id}> — {b.rating:.0f} ({b.wins} won of {b.games})"
+            for b, r in zip(board, rows, strict=True)]
+        await interaction.followup.send("\n".join(lines),
+                                        file=await images.leaderboard_image(board, title),
+                                        allowed_mentions=messages.NO_MENTIONS)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Belote(bot))

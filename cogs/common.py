@@ -1,0 +1,28 @@
+"""Small helpers the cogs share: the bot's parts and private answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.bot import BeloteBot
+from bot.messages import NO_MENTIONS
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
+    client: BeloteBot = interaction.client  # type: ignore[assignment]
+    return client
+
+
+async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
+    """Say privately why nothing happened."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:32]

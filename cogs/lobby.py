@@ -1,0 +1,93 @@
+"""The lobby and table-message buttons: sit, add a computer, leave, start, rules, take back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.bot import BeloteBot
+from bot.components import Address
+from bot.messages import NO_MENTIONS, rules_card
+from bot.service import LiveTable, Refusal
+
+from .common import bot_of, display_name, refuse
+
+
+async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """Answer a click on the table message by editing it to the table as it is now."""
+    delivery = bot_of(interaction).delivery
+    delivery.table_answered(live)
+    payload = await delivery.table_payload(live)
+    await interaction.response.edit_message(allowed_mentions=NO_MENTIONS, **payload)
+
+
+class Lobby(commands.Cog):
+    KINDS = ("sit", "cpu", "leave", "start", "rules", "back")
+
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        for kind in self.KINDS:
+            self.bot.router.add(kind, getattr(self, f"on_{kind}"))
+
+    async def cog_unload(self) -> None:
+        for kind in self.KINDS:
+            self.bot.router.remove(kind)
+
+    async def on_sit(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = await self.bot.service.sit(address.table_id, interaction.user.id,
+                                              display_name(interaction.user),
+                                              int(address.args[0]) & 3)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await show_table(interaction, live)
+
+    async def on_cpu(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
+                                                       int(address.args[0]) & 3)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await show_table(interaction, live)
+
+    async def on_leave(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            text = await self.bot.service.leave(address.table_id, interaction.user.id)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await refuse(interaction, text)
+
+    async def on_start(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = await self.bot.service.start(address.table_id, interaction.user.id)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await show_table(interaction, live)
+
+    async def on_back(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = await self.bot.service.reclaim(address.table_id, interaction.user.id)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await show_table(interaction, live)
+
+    async def on_rules(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = self.bot.service.get(address.table_id)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await refuse(interaction, rules_card(live, self.bot.settings.computer_level))
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Lobby(bot))

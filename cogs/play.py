@@ -1,0 +1,80 @@
+"""Playing: bidding and card controls (in a DM or an ephemeral reply) and "My hand"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.bot import BeloteBot
+from bot.components import Address, decode_action
+from bot.service import LiveTable, Refusal
+
+from .common import bot_of, refuse
+
+
+async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """The player's hand and controls as an ephemeral reply (closed DMs, or on request)."""
+    seat = live.held_seat(interaction.user.id)
+    if seat is None:
+        await refuse(interaction, "You are not playing at this table; anyone can watch it.")
+        return
+    if live.view(seat) is None:
+        await refuse(interaction, "The game has not started yet.")
+        return
+    payload = await bot_of(interaction).delivery.hand_payload(live, seat)
+    payload["files"] = payload.pop("attachments")
+    if payload["view"] is None:
+        del payload["view"]
+    await interaction.response.send_message(ephemeral=True, **payload)
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.router.add("act", self.on_act)
+        self.bot.router.add("bid", self.on_act)
+        self.bot.router.add("hand", self.on_hand)
+
+    async def cog_unload(self) -> None:
+        for kind in ("act", "bid", "hand"):
+            self.bot.router.remove(kind)
+
+    async def on_hand(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        try:
+            live = self.bot.service.get(address.table_id)
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        await send_hand(interaction, live)
+
+    async def on_act(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        service = self.bot.service
+        try:
+            live = service.get(address.table_id)
+            seq = int(address.args[0])
+            code = address.values[0] if address.kind == "bid" else address.args[1]
+            try:
+                action = decode_action(live.variant, code)
+            except (ValueError, IndexError):
+                raise Refusal("That control does not name an action.") from None
+            live = await service.act(address.table_id, interaction.user.id, seq, action)
+        except (Refusal, ValueError, IndexError) as r:
+            await refuse(interaction, str(r) if isinstance(r, Refusal) else
+                         "That control does not name an action.")
+            return
+        seat = live.held_seat(interaction.user.id)
+        assert seat is not None
+        delivery = self.bot.delivery
+        s = live.seats[seat]
+        if interaction.message is not None and interaction.message.id == s.dm_message_id:
+            delivery.hand_answered(live, seat)  # this reply is the DM's edit
+        payload = await delivery.hand_payload(live, seat)
+        await interaction.response.edit_message(**payload)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Play(bot))

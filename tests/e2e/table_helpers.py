@@ -1,0 +1,69 @@
+"""Driving Belote tables through the fake Discord: open, sit, start, and play by clicks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.components import button_id, encode_action, select_id
+from game.actions import CoincheBid
+from game.players import RandomPlayer
+from game.view import table_view
+from tests.fakediscord import FakeDiscord
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: Any
+    guild: Any
+    channel: Any
+    members: list[Any]
+
+
+async def open_table(w: World, host: Any, **options: Any) -> tuple[int, Any]:
+    """/belote new; returns the table id and its table message (in its thread)."""
+    result = await w.fake.slash(w.bot, host, w.channel, "belote new", **options)
+    assert result.callback_type == 5, result.text
+    live = w.bot.service.table_of(w.guild.id, host.id)
+    assert live is not None, result.text
+    return live.id, w.fake.message(live.row.message_id)
+
+
+async def seat_everyone(w: World, table_id: int, message: Any, members: list[Any]) -> None:
+    for seat, member in enumerate(members):
+        if seat == 0:
+            continue
+        result = await w.fake.click(w.bot, member, message, button_id("sit", table_id, seat))
+        assert result.callback_type == 7, result.text
+
+
+def member_of(w: World, user_id: int) -> Any:
+    return next(m for m in w.members if m.id == user_id)
+
+
+async def play_turn(w: World, table_id: int, rng: RandomPlayer) -> Any:
+    """The player to act chooses at random among legal actions and clicks it in their DM."""
+    live = w.bot.service.live[table_id]
+    seat = live.match.to_act
+    s = live.seats[seat]
+    member = member_of(w, s.user_id)
+    action = rng.choose(table_view(live.match, seat))
+    code = encode_action(action)
+    message = w.fake.message(s.dm_message_id)
+    if isinstance(action, CoincheBid):
+        return await w.fake.select(w.bot, member, message,
+                                   select_id("bid", table_id, live.seq, action.suit), [code])
+    return await w.fake.click(w.bot, member, message,
+                              button_id("act", table_id, live.seq, code))
+
+
+async def play_out(w: World, table_id: int, seed: int = 1, limit: int = 5000) -> int:
+    """Click until the match is over; returns the number of clicks."""
+    rng = RandomPlayer(seed)
+    for n in range(limit):
+        if table_id not in w.bot.service.live:
+            return n
+        result = await play_turn(w, table_id, rng)
+        assert result.callback_type == 7, result.text
+    raise AssertionError("the match did not end")
