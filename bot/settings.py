@@ -43,11 +43,11 @@ class Settings:
 
         return cls.build(
             token=get("DISCORD_TOKEN"),
-            database_path=get("DATABASE_PATH") or cls.database_path,
+            database_path=get("DATABASE_PATH"),
             dev_guild_id=get("DEV_GUILD_ID"),
-            log_level=get("LOG_LEVEL") or cls.log_level,
-            computer_delay=get("COMPUTER_DELAY") or cls.computer_delay,
-            computer_level=get("COMPUTER_LEVEL") or cls.computer_level,
+            log_level=get("LOG_LEVEL"),
+            computer_delay=get("COMPUTER_DELAY"),
+            computer_level=get("COMPUTER_LEVEL"),
             application_id=get("DISCORD_APPLICATION_ID"),
         )
 
@@ -78,6 +78,8 @@ class Settings:
             raise SettingsError("COMPUTER_DELAY must be a number of seconds") from None
         if not 0 <= delay <= 30:
             raise SettingsError("COMPUTER_DELAY must be between 0 and 30 seconds")
+        if self.computer_level not in ("random", "easy", "hard"):
+            raise SettingsError("COMPUTER_LEVEL must be random, easy or hard")
         return replace(self, log_level=level, computer_delay=delay,
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),

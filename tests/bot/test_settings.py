@@ -1,0 +1,87 @@
+"""Settings, the command line without a token, the invite link, logging without the token."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from bot import Settings, create_bot
+from bot.__main__ import client_id_from_token, invite_url
+from bot.bot import NEEDED_PERMISSIONS
+from bot.components import decode_action, encode_action
+from bot.logs import RedactToken
+from bot.settings import SettingsError
+from game.actions import CoincheBid, ContractBid, Pass, Play, Take
+from game.rules import Trump, Variant
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.secret-part-of-the-token"
+
+
+def test_environment_then_dotenv_then_defaults(tmp_path: Path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=42\nCOMPUTER_DELAY=0.5\n")
+    s = Settings.from_env({"DISCORD_TOKEN": "from-env", "LOG_LEVEL": "debug"}, env_file)
+    assert (s.token, s.dev_guild_id, s.log_level, s.computer_delay) == (
+        "from-env", 42, "DEBUG", 0.5)
+    assert s.database_path == "belote.sqlite3"
+    assert "from-env" not in repr(s)
+    with pytest.raises(SettingsError, match="DEV_GUILD_ID"):
+        Settings.from_env({"DEV_GUILD_ID": "abc"}, None)
+    with pytest.raises(SettingsError, match="LOG_LEVEL"):
+        Settings.from_env({"LOG_LEVEL": "loud"}, None)
+
+
+def test_create_bot_builds_without_connecting(tmp_path: Path):
+    bot = create_bot(tmp_path / "x.sqlite3", computer_delay=0)
+    assert bot.settings.database_path.endswith("x.sqlite3")
+    assert not bot.intents.members and not bot.intents.message_content
+    assert not bot.intents.presences
+    with pytest.raises(SettingsError, match="unknown"):
+        create_bot(tmp_path / "x.sqlite3", colour="red")
+
+
+def test_without_a_token_it_says_how_to_get_one(tmp_path: Path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert "DISCORD_TOKEN" in out.stderr and "discord.com/developers" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_invite_url_has_the_scopes_and_permissions(tmp_path: Path):
+    assert client_id_from_token(TOKEN) == 123456789012345678
+    query = parse_qs(urlparse(invite_url(123)).query)
+    assert query["client_id"] == ["123"]
+    assert set(query["scope"][0].split()) == {"bot", "applications.commands"}
+    assert int(query["permissions"][0]) == NEEDED_PERMISSIONS.value
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN}
+    out = subprocess.run([sys.executable, "-m", "bot", "invite-url"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "client_id=123456789012345678" in out.stdout
+    assert TOKEN not in out.stdout + out.stderr
+
+
+def test_the_token_never_reaches_a_log_line(caplog: pytest.LogCaptureFixture):
+    logger = logging.getLogger("belote.test")
+    logger.addFilter(RedactToken(TOKEN))
+    with caplog.at_level(logging.INFO):
+        logger.info("logging in with %s", TOKEN)
+    assert TOKEN not in caplog.text and "[token]" in caplog.text
+
+
+@pytest.mark.parametrize(("variant", "action"), [
+    (Variant.CLASSIC, Take(2)), (Variant.CLASSIC, Take()), (Variant.CLASSIC, Pass()),
+    (Variant.COINCHE, CoincheBid(90, 1)), (Variant.COINCHE, CoincheBid(250, 3)),
+    (Variant.BULGARIAN, ContractBid(Trump.NO_TRUMPS)), (Variant.BULGARIAN, Play(13)),
+])
+def test_action_codes_round_trip(variant: Variant, action):
+    code = encode_action(action)
+    assert len(code) <= 20 and ":" not in code
+    assert decode_action(variant, code) == action
