@@ -31,6 +31,11 @@ class Transaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """One statement, atomic by itself (autocommit), in a single trip to the db thread."""
+        async with self._lock:
+            await self._conn.execute(sql, tuple(params))
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
         """Run one statement; returns the last row id (for INSERTs)."""
         cursor = await self._conn.execute(sql, tuple(params))
@@ -111,6 +116,11 @@ class Database:
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
+
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """One statement, atomic by itself (autocommit), in a single trip to the db thread."""
+        async with self._lock:
+            await self._conn.execute(sql, tuple(params))
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
         """One statement in its own transaction; returns the last row id."""

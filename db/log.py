@@ -29,13 +29,17 @@ class ActionLog:
         self.db = db
 
     async def append(self, table_id: int, entries: list[LogEntry]) -> None:
-        """Append steps in one transaction (all or none)."""
-        async with self.db.transaction() as tx:
-            await tx.executemany(
-                "INSERT INTO actions (table_id, seq, kind, payload, user_id)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
-                  e.user_id) for e in entries])
+        """Append steps atomically: one INSERT statement (its own transaction, all or none),
+        so a card played costs one trip to the database thread."""
+        if not entries:
+            return
+        rows = ", ".join(["(?, ?, ?, ?, ?)"] * len(entries))
+        params: list[object] = []
+        for e in entries:
+            params += [table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
+                       e.user_id]
+        await self.db.write(
+            f"INSERT INTO actions (table_id, seq, kind, payload, user_id) VALUES {rows}", params)
 
     async def entries(self, table_id: int) -> list[LogEntry]:
         rows = await self.db.fetchall(
