@@ -73,7 +73,13 @@ class Play(commands.Cog):
         if interaction.message is not None and interaction.message.id == s.dm_message_id:
             delivery.hand_answered(live, seat)  # this reply is the DM's edit
         payload = await delivery.hand_payload(live, seat)
-        await interaction.response.edit_message(**payload)
+        try:
+            await interaction.response.edit_message(**payload)
+        except discord.HTTPException:
+            # Too late (10062) or refused: the action stands (it is logged); show the hand
+            # through the ordinary DM edit instead.
+            delivery.hand_shown.pop((live.id, seat), None)
+            delivery.hands_changed(live, [seat])
 
 
 async def setup(bot: BeloteBot) -> None:
