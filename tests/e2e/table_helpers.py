@@ -50,7 +50,13 @@ async def play_turn(w: World, table_id: int, rng: RandomPlayer) -> Any:
     member = member_of(w, s.user_id)
     action = rng.choose(table_view(live.match, seat))
     code = encode_action(action)
-    message = w.fake.message(s.dm_message_id)
+    if s.dm_closed:  # no DM: the same controls come as an ephemeral reply to "My hand"
+        mine = await w.fake.click(w.bot, member, w.fake.message(live.row.message_id),
+                                  button_id("hand", table_id))
+        assert mine.ephemeral and mine.callback_type == 4, mine.text
+        message = mine.message
+    else:
+        message = w.fake.message(s.dm_message_id)
     if isinstance(action, CoincheBid):
         return await w.fake.select(w.bot, member, message,
                                    select_id("bid", table_id, live.seq, action.suit), [code])
