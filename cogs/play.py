@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.bot import BeloteBot
 from bot.components import Address, decode_action
+from bot.delivery import hand_key
 from bot.service import LiveTable, Refusal
 
 from .common import bot_of, refuse
@@ -72,12 +73,22 @@ class Play(commands.Cog):
         s = live.seats[seat]
         if interaction.message is not None and interaction.message.id == s.dm_message_id:
             delivery.hand_answered(live, seat)  # this reply is the DM's edit
+        view = live.view(seat)
+        assert view is not None
+        shown = hand_key(live, view)
         payload = await delivery.hand_payload(live, seat)
         try:
             await interaction.response.edit_message(**payload)
         except discord.HTTPException:
             # Too late (10062) or refused: the action stands (it is logged); show the hand
             # through the ordinary DM edit instead.
+            delivery.hand_shown.pop((live.id, seat), None)
+            delivery.hands_changed(live, [seat])
+            return
+        now = live.view(seat)
+        if now is not None and hand_key(live, now) != shown:
+            # Computers moved while this reply was on its way, and a DM edit showing their
+            # moves may have landed before it: edit once more with the newest state.
             delivery.hand_shown.pop((live.id, seat), None)
             delivery.hands_changed(live, [seat])
 
