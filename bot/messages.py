@@ -7,6 +7,7 @@ name a hidden card. The hand text and controls are built for one seat and go to 
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import combinations
 
 import discord
 
@@ -23,13 +24,14 @@ from game.actions import (
     Surcontre,
     Take,
 )
-from game.cards import Card
-from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Variant
+from game.announcements import Announcement, best_announcements, possible_choices
+from game.cards import Card, Rank, card_str, parse_card, to_set
+from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Trump, Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
 
 from .components import TableButton, TableSelect, button_id, encode_action, select_id
-from .service import SEAT_NAMES, TEAM_NAMES, LiveTable
+from .service import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -147,6 +149,96 @@ def table_view_controls(live: LiveTable) -> discord.ui.View | None:
 
 
 # ---- a player's hand ----------------------------------------------------------------------
+def announcement_label(a: Announcement) -> str:
+    if a.carre_rank is not None:
+        return f"{a.name()} ({a.points})"
+    return f"{a.name()} {SUIT_SYMBOLS[a.suit or 0]} to {RANK_LABELS[a.top]} ({a.points})"
+
+
+def declaration_label(anns: list[Announcement]) -> str:
+    return " + ".join(announcement_label(a) for a in anns) if anns else "nothing"
+
+
+def declaration_code(anns: list[Announcement]) -> str:
+    """A select value: the announced cards, ``JC.JD.JH.JS-7H.8H.9H``; ``none`` for nothing."""
+    return "-".join(".".join(card_str(c) for c in a.cards) for a in anns) or "none"
+
+
+def announce_choices(view: TableView) -> list[tuple[str, str]]:
+    """(value, label) of every declaration the viewer may make with their first card, the
+    best (the default) first, then by points; empty when there is nothing to announce.
+    RULES.md: some carrés, then some of the whole runs of the cards left over."""
+    if not view_may_announce(view):
+        return []
+    seat = view.viewer
+    assert seat is not None
+    hand = to_set(view.hand)
+    best = best_announcements(seat, hand)
+    if not best:
+        return []
+    seen: dict[str, list[Announcement]] = {}
+    for full in possible_choices(seat, hand):
+        carres = [a for a in full if a.is_carre]
+        runs = [a for a in full if not a.is_carre]
+        for k in range(len(runs) + 1):
+            for some in combinations(runs, k):
+                anns = carres + list(some)
+                seen.setdefault(declaration_code(anns), anns)
+    best_code = declaration_code(best)
+    others = sorted((c for c in seen if c not in (best_code, "none")),
+                    key=lambda c: -sum(a.points for a in seen[c]))
+    out = [("best", f"Announce the best: {declaration_label(best)}"[:100])]
+    out += [(c, f"Only {declaration_label(seen[c])}"[:100]) for c in others[:23]]
+    out.append(("none", "Announce nothing"))
+    return out
+
+
+def view_may_announce(view: TableView) -> bool:
+    """The viewer is about to play their first card in a deal with announcements."""
+    return (view.stage is Stage.PLAY and view.options.announcements and
+            view.contract is not None and view.contract.trump is not Trump.NO_TRUMPS and
+            len(view.hand) == 8)
+
+
+def declare_from_code(code: str) -> tuple[tuple[Card, ...], ...] | None:
+    """The ``declare`` of a Play for a select value (None: the best)."""
+    if code == "best":
+        return None
+    if code == "none":
+        return ()
+    return tuple(tuple(parse_card(c) for c in group.split(".")) for group in code.split("-"))
+
+
+def holds_belote(view: TableView) -> bool:
+    """The viewer holds (what is left of) king and queen of a trump and may still announce."""
+    if view.stage is not Stage.PLAY or view.contract is None or view.viewer is None:
+        return False
+    trump = view.contract.trump
+    suits = range(4) if trump is Trump.ALL_TRUMPS else [int(trump)] if trump.is_suit else []
+    hand = set(view.hand)
+    for suit in suits:
+        k, q = suit * 8 + Rank.KING, suit * 8 + Rank.QUEEN
+        called = any(b.seat == view.viewer and b.card >> 3 == suit for b in view.belote_calls)
+        if (k in hand and q in hand) or (called and (k in hand or q in hand)):
+            return True
+    return False
+
+
+def choice_lines(view: TableView, choice: SeatChoice) -> list[str]:
+    lines = []
+    if view_may_announce(view) and best_announcements(view.viewer or 0, to_set(view.hand)):
+        if choice.declare is None:
+            what = declaration_label(best_announcements(view.viewer or 0, to_set(view.hand)))
+        else:
+            what = " + ".join(" ".join(card_label(c) for c in g) for g in choice.declare) \
+                or "nothing"
+        lines.append(f"With your first card you announce: **{what}** (change it below).")
+    if holds_belote(view):
+        lines.append("Belote: " + ("announced when you play the king or queen of trumps."
+                                   if choice.belote else "**not** announced."))
+    return lines
+
+
 def hand_text(live: LiveTable, view: TableView) -> str:
     where = f"<#{live.row.home_id}>"
     lines = [f"**Your hand** at table #{live.id} ({VARIANT_TITLES[live.variant]}, "
@@ -154,24 +246,33 @@ def hand_text(live: LiveTable, view: TableView) -> str:
     lines.append(" ".join(card_label(c) for c in view.hand) or "(no cards)")
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if seat is not None and seat.computer is not None:
-        lines.append("A computer plays this seat since you left; take it back on the table.")
+        lines.append("A computer plays this seat since you left: **Take my seat back** below "
+                     "(or on the table message) to play again.")
     elif view.winner is not None:
         lines.append("The match is over.")
-    elif view.is_my_turn:
-        lines.append("▶ **Your turn**: " + ("bid or pass." if view.stage is Stage.BIDDING
-                                           else "play a card."))
-    elif view.to_act is not None:
-        lines.append(f"Waiting for {view.players[view.to_act]}.")
+    else:
+        if view.viewer is not None:
+            lines += choice_lines(view, live.choice(view.viewer))
+        if view.is_my_turn:
+            lines.append("▶ **Your turn**: " + ("bid or pass." if view.stage is Stage.BIDDING
+                                               else "play a card."))
+        elif view.to_act is not None:
+            lines.append(f"Waiting for {view.players[view.to_act]}.")
     return "\n".join(lines)
 
 
 def hand_controls(live: LiveTable, view: TableView) -> discord.ui.View | None:
-    """Bidding controls on the holder's turn; card buttons during the play."""
+    """Bidding controls on the holder's turn; card buttons during the play, with the
+    announcement and belote choices when they apply; "take my seat back" after leaving."""
     seq = live.seq
     out = discord.ui.View(timeout=None)
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
-    if view.winner is not None or seat is None or seat.computer is not None:
+    if view.winner is not None or seat is None:
         return None
+    if seat.computer is not None:
+        out.add_item(TableButton(button_id("back", live.id), label="Take my seat back",
+                                 style=discord.ButtonStyle.primary))
+        return out
     if view.stage is Stage.BIDDING:
         if not view.is_my_turn:
             return None
@@ -209,6 +310,22 @@ def hand_controls(live: LiveTable, view: TableView) -> discord.ui.View | None:
             button_id("act", live.id, seq, encode_action(Play(c))), label=card_label(c),
             style=discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
             disabled=c not in legal, row=i // 4))
+    choice = live.choice(seat.seat)
+    choices = announce_choices(view)
+    if choices:
+        chosen = "best" if choice.declare is None else \
+            "-".join(".".join(card_str(c) for c in g) for g in choice.declare) or "none"
+        options = [discord.SelectOption(label=label, value=value, default=value == chosen)
+                   for value, label in choices]
+        out.add_item(TableSelect(select_id("ann", live.id, view.deal_number),
+                                 placeholder="Announcements with your first card…",
+                                 options=options, row=2))
+    if holds_belote(view):
+        out.add_item(TableButton(
+            button_id("blt", live.id, view.deal_number, 0 if choice.belote else 1),
+            label="Belote: announce ✓" if choice.belote else "Belote: don't announce ✗",
+            style=discord.ButtonStyle.success if choice.belote
+            else discord.ButtonStyle.secondary, row=3))
     return out
 
 

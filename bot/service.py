@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
-from game.actions import Action
-from game.cards import card_str
+from game.actions import Action, Declaration, Play
+from game.cards import Rank, card_str
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
@@ -29,7 +29,9 @@ from .computers import computer_name, make_player, seat_seed
 
 log = logging.getLogger(__name__)
 
-SEAT_NAMES = ("North", "East", "South", "West")
+# Seat 0 sits at the bottom of the table image and play goes counter-clockwise
+# (rendering and game.view agree), so seat 1 is on the right and seat 2 at the top.
+SEAT_NAMES = ("South", "East", "North", "West")
 TEAM_NAMES = ("North–South", "East–West")
 
 
@@ -68,7 +70,8 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("computers", "invited", "lock", "match", "row", "seats", "seq", "task")
+    __slots__ = ("choices", "computers", "invited", "lock", "match", "row", "seats", "seq",
+                 "task")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
         self.row = row
@@ -79,6 +82,9 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None  # computer turns in progress
         self.computers: dict[int, Player] = {}
+        # What each person chose ahead of their cards this deal (kept in memory: after a
+        # restart the defaults apply, the best announcements and belote announced).
+        self.choices: dict[int, SeatChoice] = {}
 
     @property
     def id(self) -> int:
@@ -122,6 +128,25 @@ class LiveTable:
                 out.append(s.name)
         return out
 
+    def choice(self, seat: int) -> SeatChoice:
+        """The seat's choices for the current deal (the defaults if none were made)."""
+        deal = len(self.match.deals) if self.match is not None else 0
+        c = self.choices.get(seat)
+        return c.for_deal(deal) if c is not None else SeatChoice(deal)
+
+    def first_card(self, seat: int) -> bool:
+        """Whether the seat has yet to play its first card of this deal's play."""
+        deal = self.match.deal if self.match is not None else None
+        return deal is not None and deal.hands[seat].bit_count() == 8
+
+    def may_call_belote(self, card: int) -> bool:
+        """Whether playing ``card`` could call belote (a king or queen of a trump), so that
+        declining belote is recorded only on the cards it is about."""
+        deal = self.match.deal if self.match is not None else None
+        if deal is None or deal.contract is None or (card & 7) not in (Rank.KING, Rank.QUEEN):
+            return False
+        return bool(deal.trump_cards >> card & 1)
+
     def view(self, seat: int | None = None) -> TableView | None:
         return table_view(self.match, seat) if self.match is not None else None
 
@@ -135,6 +160,18 @@ class LiveTable:
         if p is None:
             p = self.computers[seat] = make_player(s.computer, seat_seed(self.row.seed, seat))
         return p
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChoice:
+    """A player's choices for the coming cards of one deal."""
+
+    deal: int  # the deal number (1-based) they were made in
+    declare: tuple[Declaration, ...] | None = None  # None: the best announcements
+    belote: bool = True
+
+    def for_deal(self, deal: int) -> SeatChoice:
+        return self if self.deal == deal else SeatChoice(deal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,8 +374,9 @@ class TableService:
                 if not live.humans():
                     await self._close(live, "ended", "every player left")
                     return "You left; the game is closed since no person plays any more."
-                message = ("You left: a computer plays your seat. Click your seat on the "
-                           "table message to take it back.")
+                message = ("You left: a computer plays your seat. **Take my seat back** on "
+                           "the table message or in your hand (`/belote hand`) to play again.")
+                self.listener.hands_changed(live, [seat])
         self.listener.table_changed(live)
         self._schedule_computer(live)
         return message
@@ -387,7 +425,7 @@ class TableService:
             if seat is None:
                 if live.held_seat(user_id) is not None:
                     raise Refusal("A computer plays your seat since you left: take it back "
-                                  "with your seat's button on the table message.")
+                                  "with **Take my seat back** (table message or your hand).")
                 raise Refusal("You are not playing at this table.")
             if seq != live.seq:
                 raise Refusal("That button is out of date: the game has moved on since. "
@@ -395,8 +433,40 @@ class TableService:
             if match.to_act != seat:
                 raise Refusal(f"It is not your turn: it is {live.names()[match.to_act]}'s "
                               "turn." if match.to_act is not None else "Nobody can act now.")
+            if isinstance(action, Play):
+                # The card buttons name only the card; the announcements and belote chosen
+                # beforehand (``choose``) go with it.
+                choice = live.choice(seat)
+                action = Play(action.card,
+                              belote=choice.belote or not live.may_call_belote(action.card),
+                              declare=choice.declare if live.first_card(seat) else None)
             await self._commit(live, seat, action, user_id)
         self._schedule_computer(live)
+        return live
+
+    async def choose(self, table_id: int, user_id: int, deal: int, *,
+                     declare: tuple[Declaration, ...] | bool | None = False,
+                     belote: bool | None = None) -> LiveTable:
+        """Remember what a player will announce with their first card (``declare``; False
+        keeps the earlier choice) and whether they announce belote, for the current deal."""
+        live = self.get(table_id)
+        async with live.lock:
+            if not live.playing or live.match is None:
+                raise Refusal("This game is not being played.")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            if deal != len(live.match.deals):
+                raise Refusal("That control is from an earlier deal.")
+            choice = live.choice(seat)
+            if declare is not False:
+                if not live.first_card(seat):
+                    raise Refusal("Announcements are made with your first card only, and "
+                                  "you have played it.")
+                choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
+            if belote is not None:
+                choice = SeatChoice(choice.deal, choice.declare, belote)
+            live.choices[seat] = choice
         return live
 
     async def _commit(self, live: LiveTable, seat: int, action: Action,

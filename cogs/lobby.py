@@ -13,6 +13,7 @@ from bot.messages import NO_MENTIONS, rules_card
 from bot.service import LiveTable, Refusal
 
 from .common import bot_of, display_name, refuse
+from .play import show_hand
 
 
 async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -78,7 +79,10 @@ class Lobby(commands.Cog):
         except Refusal as r:
             await refuse(interaction, str(r))
             return
-        await show_table(interaction, live)
+        if interaction.message is not None and interaction.message.id == live.row.message_id:
+            await show_table(interaction, live)
+        else:  # clicked on the player's own hand (DM or "My hand"): show the controls there
+            await show_hand(interaction, live)
 
     async def on_rules(self, interaction: discord.Interaction[Any], address: Address) -> None:
         try:

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address, decode_action
 from bot.delivery import hand_key
+from bot.messages import declare_from_code
 from bot.service import LiveTable, Refusal
 
 from .common import bot_of, refuse
@@ -31,6 +32,34 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     await interaction.response.send_message(ephemeral=True, **payload)
 
 
+async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """Answer a click on a hand message (DM or ephemeral) by editing it to the hand now."""
+    seat = live.held_seat(interaction.user.id)
+    assert seat is not None
+    delivery = bot_of(interaction).delivery
+    s = live.seats[seat]
+    if interaction.message is not None and interaction.message.id == s.dm_message_id:
+        delivery.hand_answered(live, seat)  # this reply is the DM's edit
+    view = live.view(seat)
+    assert view is not None
+    shown = hand_key(live, view)
+    payload = await delivery.hand_payload(live, seat)
+    try:
+        await interaction.response.edit_message(**payload)
+    except discord.HTTPException:
+        # Too late (10062) or refused: the action stands (it is logged); show the hand
+        # through the ordinary DM edit instead.
+        delivery.hand_shown.pop((live.id, seat), None)
+        delivery.hands_changed(live, [seat])
+        return
+    now = live.view(seat)
+    if now is not None and hand_key(live, now) != shown:
+        # Computers moved while this reply was on its way, and a DM edit showing their
+        # moves may have landed before it: edit once more with the newest state.
+        delivery.hand_shown.pop((live.id, seat), None)
+        delivery.hands_changed(live, [seat])
+
+
 class Play(commands.Cog):
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
@@ -39,10 +68,31 @@ class Play(commands.Cog):
         self.bot.router.add("act", self.on_act)
         self.bot.router.add("bid", self.on_act)
         self.bot.router.add("hand", self.on_hand)
+        self.bot.router.add("ann", self.on_choice)
+        self.bot.router.add("blt", self.on_choice)
 
     async def cog_unload(self) -> None:
-        for kind in ("act", "bid", "hand"):
+        for kind in ("act", "bid", "hand", "ann", "blt"):
             self.bot.router.remove(kind)
+
+    async def on_choice(self, interaction: discord.Interaction[Any], address: Address) -> None:
+        """The announcements to make with the first card (a select), or belote on/off."""
+        try:
+            deal = int(address.args[0])
+            if address.kind == "ann":
+                declare = declare_from_code(address.values[0])
+                live = await self.bot.service.choose(address.table_id, interaction.user.id,
+                                                     deal, declare=declare)
+            else:
+                live = await self.bot.service.choose(address.table_id, interaction.user.id,
+                                                     deal, belote=address.args[1] == "1")
+        except Refusal as r:
+            await refuse(interaction, str(r))
+            return
+        except (ValueError, IndexError):
+            await refuse(interaction, "That control does not name a choice.")
+            return
+        await show_hand(interaction, live)
 
     async def on_hand(self, interaction: discord.Interaction[Any], address: Address) -> None:
         try:
@@ -67,30 +117,7 @@ class Play(commands.Cog):
             await refuse(interaction, str(r) if isinstance(r, Refusal) else
                          "That control does not name an action.")
             return
-        seat = live.held_seat(interaction.user.id)
-        assert seat is not None
-        delivery = self.bot.delivery
-        s = live.seats[seat]
-        if interaction.message is not None and interaction.message.id == s.dm_message_id:
-            delivery.hand_answered(live, seat)  # this reply is the DM's edit
-        view = live.view(seat)
-        assert view is not None
-        shown = hand_key(live, view)
-        payload = await delivery.hand_payload(live, seat)
-        try:
-            await interaction.response.edit_message(**payload)
-        except discord.HTTPException:
-            # Too late (10062) or refused: the action stands (it is logged); show the hand
-            # through the ordinary DM edit instead.
-            delivery.hand_shown.pop((live.id, seat), None)
-            delivery.hands_changed(live, [seat])
-            return
-        now = live.view(seat)
-        if now is not None and hand_key(live, now) != shown:
-            # Computers moved while this reply was on its way, and a DM edit showing their
-            # moves may have landed before it: edit once more with the newest state.
-            delivery.hand_shown.pop((live.id, seat), None)
-            delivery.hands_changed(live, [seat])
+        await show_hand(interaction, live)
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -82,7 +82,7 @@ async def test_lobby_rules(db: Database):
         await service.sit(live.id, 1, "ana", 1)
     with pytest.raises(Refusal, match="Only the host"):
         await service.start(live.id, 2)
-    with pytest.raises(Refusal, match="South, West are empty"):
+    with pytest.raises(Refusal, match="North, West are empty"):
         await service.start(live.id, 1)
     with pytest.raises(Refusal, match="already sit at table"):  # one table per server
         await service.create(NewTable(GUILD, CHANNEL, 2, "bo", "classic", {}))
