@@ -5,6 +5,11 @@ keeps text crisp but its per-row filter search costs about 10 ms; JPEG is fast b
 text and is bigger here; WebP lossless sits in between. Our images are flat colours, a few
 suit colours and anti-aliased edges, so a 256-colour palette (fast octree, deterministic) loses
 nothing visible and makes PNG both the fastest and the smallest: that is the choice for every kind.
+
+Choosing the palette is most of that cost (octree: ~4 ms on the table), so the images the bot
+makes on every action, tables and hands, map onto one shared palette built once from everything
+they are drawn with (palette.py: ~0.5 ms, error within a few levels of a per-image palette).
+Sheets, results and leaderboards, made once per deal or less, keep their own palette.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from enum import Enum
 from typing import Final
 
 from PIL import Image
+
+from .palette import palette
 
 
 class Kind(Enum):
@@ -25,17 +32,19 @@ class Kind(Enum):
 
 
 class Format(Enum):
-    PNG8 = "png8"  # palette PNG: 256 colours
+    PNG8 = "png8"  # palette PNG: 256 colours chosen for the image
+    PNG8_SHARED = "png8-shared"  # palette PNG on the shared palette of palette.py
     PNG = "png"  # truecolour PNG
     JPEG = "jpeg"
     WEBP = "webp"  # lossless
 
     @property
     def extension(self) -> str:
-        return {"png8": "png", "png": "png", "jpeg": "jpg", "webp": "webp"}[self.value]
+        return "jpg" if self is Format.JPEG else "webp" if self is Format.WEBP else "png"
 
 
-FORMAT_FOR: Final[dict[Kind, Format]] = {kind: Format.PNG8 for kind in Kind}
+FORMAT_FOR: Final[dict[Kind, Format]] = {
+    kind: Format.PNG8_SHARED if kind in (Kind.TABLE, Kind.HAND) else Format.PNG8 for kind in Kind}
 
 
 def encode(img: Image.Image, fmt: Format) -> bytes:
@@ -43,6 +52,9 @@ def encode(img: Image.Image, fmt: Format) -> bytes:
     out = io.BytesIO()
     if fmt is Format.PNG8:
         img.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=1)
+    elif fmt is Format.PNG8_SHARED:
+        img.quantize(palette=palette(), dither=Image.Dither.NONE).save(out, "PNG",
+                                                                       compress_level=1)
     elif fmt is Format.PNG:
         img.save(out, "PNG", compress_level=1)
     elif fmt is Format.JPEG:
