@@ -1,14 +1,26 @@
 """The bot under load: many tables playing at once through the fake Discord (tests/fakediscord).
 
-    python bench/bench_bot.py [--tables 200] [--rounds 40] [--rate-limits]
+    python bench/bench_bot.py [--tables 200] [--seconds 60] [--think 1 4]    # realistic load
+    python bench/bench_bot.py --burst --rounds 30                             # stress case
 
-Each round, the player to act at every table clicks at the same moment. Reports:
-- click-to-acknowledgement latency (p50/p99), measured by the fake Discord on its own thread;
-- REST calls per action (bids and cards) and per card played, and how many count against
-  Discord's global rate limit (interaction callbacks and webhooks do not);
-- event-loop lag p99 (a 10 ms sleeper's overshoot while the load runs);
-- memory per live table (tracemalloc over restoring every table from the database).
-Targets (issue 4): p99 ack <= 100 ms, <= 3 calls per card with <= 2 global, lag p99 <= 25 ms,
+The bot runs in a process of its own (as in production, where Discord's servers are elsewhere):
+it gets its gateway events over a loopback socket and makes its REST calls to the fake over HTTP
+(tests/fakediscord/remote.py). The fake Discord and the users' clicks run in this process.
+
+Realistic load: every table has four people. When a player's DM shows their controls enabled
+(their turn), they think for a uniform random time (--think, 1 to 4 s) and click a random enabled
+control (a card, a bid button, a value in a bid menu). With --computers N, N seats per table are
+computers at their normal delay (COMPUTER_DELAY, 1 s). Burst (--burst): every table's player
+clicks at the same instant, round after round: a stress figure, not normal play.
+
+Reports, over the measured period:
+- click-to-acknowledgement latency p50/p99/max: from the click's dispatch to the fake receiving
+  the interaction callback (measured in this process; the bot cannot stall its clock);
+- REST calls per card played and per action (bids and cards), how many count against Discord's
+  global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
+- the bot process's CPU time per action, and its event-loop lag p50/p99 (a 10 ms sleeper);
+- memory per live table (tracemalloc while restoring every table from the database).
+Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
 """
 
@@ -16,21 +28,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import io
+import pstats
+import random
 import sys
 import tempfile
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import create_bot
-from bot.components import button_id, encode_action, select_id
-from bot.service import TableService
-from game.actions import CoincheBid, Play
-from game.players import RandomPlayer
-from game.view import table_view
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+from tests.fakediscord.remote import RemoteBot, serve_bot
+
+VARIANTS = ("classic", "coinche", "bulgarian")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -38,80 +53,59 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def lag_sampler(samples: list[float], stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        t = time.perf_counter()
-        await asyncio.sleep(0.01)
-        samples.append(time.perf_counter() - t - 0.01)
+# ---- the bot's process ----------------------------------------------------------------------
+class Probe:
+    """What the bot's process measures about itself: loop lag, CPU time, a profile."""
+
+    def __init__(self, profile: str | None) -> None:
+        self.lag: list[float] = []
+        self.stop = asyncio.Event()
+        self.cpu = 0.0
+        self.wall = 0.0
+        self.task: asyncio.Task[None] | None = None
+        self.profile_path = profile
+        self.profiler: cProfile.Profile | None = None
+
+    async def sample(self) -> None:
+        while not self.stop.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lag.append(time.perf_counter() - t - 0.01)
+
+    async def start(self, bot: Any) -> None:
+        self.lag.clear()
+        self.stop.clear()
+        self.cpu, self.wall = time.process_time(), time.perf_counter()
+        self.task = asyncio.create_task(self.sample(), name="fakediscord-lag")
+        if self.profile_path:
+            self.profiler = cProfile.Profile()
+            self.profiler.enable()
+
+    async def finish(self, bot: Any) -> dict[str, Any]:
+        cpu, wall = time.process_time() - self.cpu, time.perf_counter() - self.wall
+        if self.profiler is not None:
+            self.profiler.disable()
+            self.profiler.dump_stats(self.profile_path)
+        self.stop.set()
+        if self.task is not None:
+            await self.task
+        return {"lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
+                "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall}
 
 
-async def run(tables: int, rounds: int, rate_limits: bool) -> None:
-    fake = FakeDiscord().start()
-    fake.install()
-    fake.keep_upload_bytes = False
-    fake.rate_limits = rate_limits
-    tmp = tempfile.mkdtemp()
-    db_path = Path(tmp) / "bench.sqlite3"
-    guild = fake.add_guild("Bench")
-    bot = await fake.start_bot(create_bot, db_path, computer_delay=0)
-    variants = ("classic", "coinche", "bulgarian")
-    ids: list[int] = []
-    members = {}
-    for t in range(tables):
-        channel = guild.add_text_channel(f"t{t}")
-        four = [guild.add_member(f"p{t}_{i}") for i in range(4)]
-        for m in four:
-            members[m.id] = m
-        r = await fake.slash(bot, four[0], channel, "belote new", variant=variants[t % 3])
-        live = bot.service.table_of(guild.id, four[0].id)
-        assert live is not None, r.text
-        lobby = fake.message(live.row.message_id)
-        for seat in (1, 2, 3):
-            await fake.click(bot, four[seat], lobby, button_id("sit", live.id, seat))
-        await fake.click(bot, four[0], lobby, button_id("start", live.id))
-        ids.append(live.id)
-    print(f"{tables} tables open and dealt", flush=True)
+async def count_cards(bot: Any) -> dict[str, int]:
+    rows = await bot.db.fetchall(
+        "SELECT json_extract(payload, '$.action.action') AS a, count(*) AS n FROM actions "
+        "WHERE kind = 'action' GROUP BY a")
+    deals = await bot.db.fetchall("SELECT count(*) AS n FROM actions WHERE kind = 'deal'")
+    out = {str(r["a"]): int(r["n"]) for r in rows}
+    out["<deals>"] = int(deals[0]["n"])
+    return out
 
-    rng = RandomPlayer(1)
-    latencies: list[float] = []
-    lag: list[float] = []
-    stop = asyncio.Event()
-    sampler = asyncio.create_task(lag_sampler(lag, stop))
-    mark = fake.mark()
-    cards = 0
 
-    async def turn(table_id: int) -> bool:
-        live = bot.service.live.get(table_id)
-        if live is None:
-            return False
-        seat = live.match.to_act
-        s = live.seats[seat]
-        action = rng.choose(table_view(live.match, seat))
-        code = encode_action(action)
-        message = fake.message(s.dm_message_id)
-        if isinstance(action, CoincheBid):
-            result = await fake.select(bot, members[s.user_id], message,
-                                       select_id("bid", table_id, live.seq, action.suit), [code])
-        else:
-            result = await fake.click(bot, members[s.user_id], message,
-                                      button_id("act", table_id, live.seq, code))
-        if result.latency is not None:
-            latencies.append(result.latency)
-        return isinstance(action, Play)
-
-    started = time.perf_counter()
-    for _ in range(rounds):
-        played = await asyncio.gather(*(turn(t) for t in ids))
-        cards += sum(played)
-    elapsed = time.perf_counter() - started
-    stop.set()
-    await sampler
-    requests = fake.requests_to(since=mark)
-    rest = len(requests)
-    global_rest = sum(1 for r in requests if r.counts_against_global_limit)
-    card_mark_note = "(bids and cards together)"
-
-    # Memory: restore every open table into a fresh service from the same database.
+async def memory_per_table(bot: Any) -> dict[str, float]:
+    """Restore every open table into a fresh service from the same database, measured."""
+    from bot.service import TableService
     open_now = len(bot.service.live)
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
@@ -120,24 +114,234 @@ async def run(tables: int, rounds: int, rate_limits: bool) -> None:
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
-    per_table = grown / max(1, len(restored))
+    return {"per_table": grown / max(1, len(restored)), "restored": len(restored),
+            "open": open_now}
 
-    print(f"rounds: {rounds}, clicks: {len(latencies)}, cards played: {cards}, "
-          f"in {elapsed:.1f} s ({len(latencies) / elapsed:.0f} clicks/s)")
-    print(f"click-to-ack: p50 {pct(latencies, .5) * 1000:.1f} ms, "
-          f"p99 {pct(latencies, .99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
-    print(f"REST calls per action: {rest / max(1, len(latencies)):.2f} "
-          f"({global_rest / max(1, len(latencies)):.2f} against the global limit) "
-          f"{card_mark_note}")
-    by_route: dict[str, int] = {}
-    for r in requests:
-        key = f"{r.method} {r.route}"
-        by_route[key] = by_route.get(key, 0) + 1
-    for key, n in sorted(by_route.items(), key=lambda kv: -kv[1]):
-        print(f"    {n / max(1, len(latencies)):.2f} per action  {key}")
-    print(f"event-loop lag: p50 {pct(lag, .5) * 1000:.1f} ms, p99 {pct(lag, .99) * 1000:.1f} ms")
-    print(f"memory per live table: {per_table / 1024:.1f} KB "
-          f"({len(restored)} tables restored; {open_now} still open)")
+
+def child(args: argparse.Namespace) -> None:
+    from bot import create_bot
+    probe = Probe(args.profile)
+    handlers = {"start": probe.start, "finish": probe.finish, "cards": count_cards,
+                "memory": memory_per_table}
+    asyncio.run(serve_bot(create_bot, handlers, args.child,
+                          computer_delay=args.computer_delay))
+
+
+# ---- this process: the fake Discord and the players --------------------------------------
+class Table:
+    def __init__(self, table_id: int, message_id: int, humans: list[FakeMember]) -> None:
+        self.id = table_id
+        self.message_id = message_id
+        self.humans = humans
+        self.hand_message: dict[int, int] = {}  # member id -> their DM hand message
+        self.last_seq = -1
+
+
+def controls(message: FakeMessage, table_id: int) -> list[dict[str, Any]]:
+    """The enabled action controls (cards, bids) this table's hand message shows."""
+    prefixes = (f"bt:act:{table_id}:", f"bs:bid:{table_id}:")
+    return [c for c in message.walk_components()
+            if c.get("type") in (2, 3) and not c.get("disabled")
+            and str(c.get("custom_id", "")).startswith(prefixes)]
+
+
+class Players:
+    def __init__(self, fake: FakeDiscord, remote: RemoteBot, seed: int) -> None:
+        self.fake = fake
+        self.remote = remote
+        self.rng = random.Random(seed)
+        self.clicks: list[tuple[InteractionResult, str]] = []
+
+    def turn(self, table: Table) -> tuple[FakeMember, int, int] | None:
+        """(member, hand message id, seq) of the player whose controls are up, if any."""
+        for m in table.humans:
+            mid = table.hand_message.get(m.id)
+            if mid is None:
+                continue
+            found = controls(self.fake.message(mid), table.id)
+            if found:
+                seq = int(found[0]["custom_id"].split(":")[3])
+                if seq > table.last_seq:
+                    return m, mid, seq
+        return None
+
+    def over(self, table: Table) -> bool:
+        return "win the match" in self.fake.message(table.message_id).content
+
+    async def wait_turn(self, table: Table, until: float) -> tuple[FakeMember, int, int] | None:
+        while time.perf_counter() < until:
+            found = self.turn(table)
+            if found is not None:
+                return found
+            if self.over(table):
+                return None
+            await asyncio.sleep(0.02)
+        return None
+
+    async def click(self, table: Table, member: FakeMember, mid: int, seq: int) -> None:
+        """A random enabled control: a card, a bid button, or a value in a bid menu."""
+        table.last_seq = seq
+        message = self.fake.message(mid)
+        choice = self.rng.choice(controls(message, table.id))
+        if choice["type"] == 3:
+            value = self.rng.choice(choice["options"])["value"]
+            r = await self.fake.select(self.remote, member, message, choice["custom_id"],
+                                       [value], wait=False)  # type: ignore[arg-type]
+            self.clicks.append((r, "bid"))
+        else:
+            r = await self.fake.click(self.remote, member, message, choice["custom_id"],
+                                      wait=False)  # type: ignore[arg-type]
+            self.clicks.append((r, "card" if ":play." in choice["custom_id"] else "bid"))
+
+    async def realistic(self, table: Table, until: float, think: tuple[float, float]) -> None:
+        while True:
+            found = await self.wait_turn(table, until)
+            if found is None:
+                return
+            await asyncio.sleep(self.rng.uniform(*think))
+            if time.perf_counter() >= until:
+                return
+            await self.click(table, *found)
+
+    async def burst(self, tables: list[Table], rounds: int) -> None:
+        for _ in range(rounds):
+            deadline = time.perf_counter() + 10
+            turns = await asyncio.gather(*(self.wait_turn(t, deadline) for t in tables))
+            pairs = zip(tables, turns, strict=True)
+            await asyncio.gather(*(self.click(t, *found) for t, found in pairs if found))
+            await self.remote.settle()
+
+
+async def open_tables(fake: FakeDiscord, remote: RemoteBot, guild: Any, channels: list[Any],
+                      computers: int) -> list[Table]:
+    """/belote new, sit, (computers), start: through the bot, 20 tables at a time."""
+    async def one(t: int) -> Table:
+        channel = channels[t]
+        people = [guild.add_member(f"p{t}_{i}") for i in range(4 - computers)]
+        await fake.slash(remote, people[0], channel, "belote new",  # type: ignore[arg-type]
+                         variant=VARIANTS[t % 3], wait=False)
+        await remote.settle()
+        lobby = next(m for th in fake.threads(channel) for m in fake.messages(th)
+                     if any(c.startswith("bt:sit:") for c in m.custom_ids))
+        table_id = int(next(c for c in lobby.custom_ids if c.startswith("bt:sit:")).split(":")[2])
+        for seat, who in enumerate(people[1:], start=1):
+            await fake.click(remote, who, lobby, f"bt:sit:{table_id}:{seat}",  # type: ignore
+                             wait=False)
+            await remote.settle()
+        for seat in range(4 - computers, 4):
+            await fake.click(remote, people[0], lobby, f"bt:cpu:{table_id}:{seat}",  # type: ignore
+                             wait=False)
+            await remote.settle()
+        await fake.click(remote, people[0], lobby, f"bt:start:{table_id}",  # type: ignore
+                         wait=False)
+        await remote.settle()
+        table = Table(table_id, lobby.id, people)
+        for m in people:
+            dms = [d for d in fake.dm_messages(m) if any(
+                c.startswith((f"bt:act:{table_id}:", f"bs:bid:{table_id}:"))
+                for c in d.custom_ids) or f"table #{table_id}" in d.content]
+            if dms:
+                table.hand_message[m.id] = dms[-1].id
+        return table
+
+    out: list[Table] = []
+    for start in range(0, len(channels), 20):
+        out += await asyncio.gather(*(one(t) for t in range(start, min(len(channels),
+                                                                         start + 20))))
+    return out
+
+
+def kind_of(fake: FakeDiscord, r: Any) -> str:
+    """A short name for what a request did."""
+    if r.route.startswith("/interactions/"):
+        body = r.json if isinstance(r.json, dict) else {}
+        return f"interaction callback type {body.get('type')}"
+    if r.route.startswith("/webhooks/"):
+        return f"webhook {r.method} (ephemeral/follow-up)"
+    if r.route == "/channels/{channel_id}/messages/{message_id}" and r.method == "PATCH":
+        cid = int(r.path.split("/")[2])
+        dm = fake.channel(cid).guild is None
+        return "edit DM hand" if dm else "edit table message"
+    if r.route == "/channels/{channel_id}/messages" and r.method == "POST":
+        cid = int(r.path.split("/")[2])
+        return "new DM message" if fake.channel(cid).guild is None else "post in thread"
+    return f"{r.method} {r.route}"
+
+
+async def run(args: argparse.Namespace) -> None:
+    fake = FakeDiscord().start()
+    fake.install()
+    fake.keep_upload_bytes = False
+    fake.rate_limits = args.rate_limits
+    guild = fake.add_guild("Bench")
+    channels = [guild.add_text_channel(f"t{t}") for t in range(args.tables)]
+    db_path = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    argv = [sys.executable, __file__, "--child", str(db_path),
+            "--computer-delay", str(args.computer_delay)]
+    if args.profile:
+        argv += ["--profile", args.profile]
+    remote = await RemoteBot.spawn(fake, argv)
+    t0 = time.perf_counter()
+    tables = await open_tables(fake, remote, guild, channels, args.computers)
+    print(f"{len(tables)} tables open and dealt in {time.perf_counter() - t0:.0f} s "
+          f"({4 - args.computers} people per table)", flush=True)
+
+    players = Players(fake, remote, seed=1)
+    cards_before = await remote.call("cards")
+    mark = fake.mark()
+    await remote.call("start")
+    started = time.perf_counter()
+    if args.burst:
+        await players.burst(tables, args.rounds)
+        load = f"burst: every table clicks at once, {args.rounds} rounds"
+    else:
+        until = started + args.seconds
+        await asyncio.gather(*(players.realistic(t, until, tuple(args.think)) for t in tables))
+        load = (f"realistic: think time uniform {args.think[0]:g}-{args.think[1]:g} s, "
+                f"{args.seconds:g} s")
+    clicked_for = time.perf_counter() - started
+    await remote.settle()
+    probe = await remote.call("finish")
+    cards_after = await remote.call("cards")
+    requests = fake.requests_to(since=mark)
+
+    played = {k: cards_after.get(k, 0) - cards_before.get(k, 0) for k in cards_after}
+    cards = played.get("play", 0)
+    deals = played.pop("<deals>", 0)
+    actions = sum(played.values())
+    acked = [r.latency for r, _ in players.clicks if r.latency is not None]
+    lost = len(players.clicks) - len(acked)
+    refused = sum(1 for r, _ in players.clicks if r.callback_type not in (7, None))
+    rest = len(requests)
+    glob = sum(1 for r in requests if r.counts_against_global_limit)
+    print(f"load: {load}; {len(tables)} tables")
+    print(f"clicks: {len(players.clicks)} in {clicked_for:.1f} s "
+          f"({len(players.clicks) / clicked_for:.0f}/s); actions applied: {actions} "
+          f"(cards {cards}, new deals {deals}); unanswered {lost}, refused {refused}")
+    if acked:
+        print(f"click-to-ack: p50 {pct(acked, .5) * 1000:.1f} ms, "
+              f"p99 {pct(acked, .99) * 1000:.1f} ms, max {max(acked) * 1000:.1f} ms")
+    print(f"REST calls per card played: {rest / max(1, cards):.2f} "
+          f"({glob / max(1, cards):.2f} against the global limit); per action: "
+          f"{rest / max(1, actions):.2f} ({glob / max(1, actions):.2f} global)")
+    by_kind = Counter(kind_of(fake, r) for r in requests)
+    for key, n in by_kind.most_common():
+        print(f"    {n / max(1, cards):.3f} per card, {n / max(1, actions):.3f} per action"
+              f"  {key} ({n})")
+    errors = Counter(r.error_code or r.status for r in requests if r.status >= 400)
+    if errors:
+        print(f"    refused by the fake: {dict(errors)}")
+    print(f"bot process: CPU {probe['cpu'] / max(1, actions) * 1000:.1f} ms per action "
+          f"({probe['cpu'] / probe['wall'] * 100:.0f}% of a core); event-loop lag: "
+          f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
+          f"max {probe['lag_max'] * 1000:.1f} ms")
+    memory = await remote.call("memory")
+    print(f"memory per live table: {memory['per_table'] / 1024:.1f} KB "
+          f"({memory['restored']} tables restored; {memory['open']} still open)")
+    if args.profile:
+        out = io.StringIO()
+        pstats.Stats(args.profile, stream=out).sort_stats("cumulative").print_stats(40)
+        print(out.getvalue())
     await fake.close_bots()
     fake.close()
 
@@ -145,11 +349,25 @@ async def run(tables: int, rounds: int, rate_limits: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="how long the realistic load runs")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0),
+                        metavar=("MIN", "MAX"), help="a person's think time, seconds")
+    parser.add_argument("--burst", action="store_true",
+                        help="stress: every table's player clicks at the same instant")
+    parser.add_argument("--rounds", type=int, default=30, help="rounds of the burst")
+    parser.add_argument("--computers", type=int, default=0, choices=range(4),
+                        help="computer seats per table")
+    parser.add_argument("--computer-delay", type=float, default=1.0)
     parser.add_argument("--rate-limits", action="store_true",
-                        help="apply Discord's rate limits in the fake (slower, realistic)")
+                        help="apply Discord's rate limits in the fake")
+    parser.add_argument("--profile", help="cProfile the bot process into this file")
+    parser.add_argument("--child", help=argparse.SUPPRESS)  # the bot's process: its database
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.rounds, args.rate_limits))
+    if args.child:
+        child(args)
+    else:
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -209,19 +209,7 @@ class Driver:
         state.guild_ready_timeout = 0.01  # all guilds arrive at once; do not wait 2 s for more
         await bot.login(token or self.token)
         bot.ws = FakeGateway()  # type: ignore[assignment]
-        with self.lock:
-            all_members = bool(bot.intents.members)
-            guilds = [g.payload(all_members=all_members) for g in self._guilds.values()]
-            ready: dict[str, Any] = {
-                "v": 10,
-                "user": self.bot_user.payload(),
-                "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
-                "session_id": secrets.token_hex(16),
-                "resume_gateway_url": "ws://127.0.0.1:9",
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-            }
+        ready, guilds = self.hello_payloads(all_members=bool(bot.intents.members))
         state.parse_ready(ready)  # type: ignore[arg-type]
         for guild in guilds:
             state.parse_guild_create(guild)
@@ -235,6 +223,24 @@ class Driver:
         await self.settle(before)
         self._baseline = set(asyncio.all_tasks())
         return bot
+
+    def hello_payloads(
+        self, *, all_members: bool
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """READY and the GUILD_CREATE payloads a bot receives when it connects."""
+        with self.lock:
+            guilds = [g.payload(all_members=all_members) for g in self._guilds.values()]
+            ready: dict[str, Any] = {
+                "v": 10,
+                "user": self.bot_user.payload(),
+                "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
+                "session_id": secrets.token_hex(16),
+                "resume_gateway_url": "ws://127.0.0.1:9",
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+            }
+        return ready, guilds
 
     async def start_bot(self, factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Build a bot with factory(*args, **kwargs) (e.g. create_bot, db_path), connect it."""
