@@ -99,10 +99,26 @@ class Router:
     async def dispatch(self, interaction: discord.Interaction[Any], address: Address) -> None:
         handler = self.handlers.get(address.kind)
         if handler is None:
-            await interaction.response.send_message(
-                "This control no longer does anything.", ephemeral=True)
+            await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
             return
-        await handler(interaction, address)
+        try:
+            await handler(interaction, address)
+        except (ValueError, IndexError):
+            # The address has the right shape but not the right parts (a message from an
+            # older version, or a forged click): say so, privately, and change nothing.
+            log.info("malformed control %s", address.custom_id())
+            if not interaction.response.is_done():
+                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+
+
+UNKNOWN_CONTROL = ("I do not know this control (it may be from an older version of the "
+                   "table): nothing changed. Use the newest table message or `/belote hand`.")
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a custom_id is one our persistent items answer."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
+               for item in (TableButton, TableSelect))
 
 
 def _router(interaction: discord.Interaction[Any]) -> Router:

@@ -9,7 +9,8 @@ from game.players import Player, RandomPlayer
 
 log = logging.getLogger(__name__)
 
-COMPUTER_MARK = "🤖"
+# A mark the table image can draw too (the shipped DejaVu Sans has no emoji).
+COMPUTER_MARK = "⚙"
 
 
 def available_levels() -> tuple[str, ...]:

@@ -235,7 +235,8 @@ class TableService:
     def get(self, table_id: int) -> LiveTable:
         live = self.live.get(table_id)
         if live is None:
-            raise Refusal("This table is closed.")
+            raise Refusal(f"Table #{table_id} is closed (or never existed): that control "
+                          "no longer does anything. `/belote new` opens a new table.")
         return live
 
     def table_of(self, guild_id: int, user_id: int, *, held: bool = False) -> LiveTable | None:

@@ -139,7 +139,9 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
 
     # ---- the rest ---------------------------------------------------------------------------
     @app_commands.command(name="invite", description="Invite someone to your private table")
-    async def invite(self, interaction: discord.Interaction[Any], user: discord.User) -> None:
+    @app_commands.describe(player="Who may sit at your table")
+    async def invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
             await refuse(interaction, "You host no open table in this server.")

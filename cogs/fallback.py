@@ -1,0 +1,32 @@
+"""Answers the clicks no component of ours matches, so nobody sees "This interaction failed"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.bot import BeloteBot
+from bot.components import UNKNOWN_CONTROL, is_ours
+
+from .common import refuse
+
+
+class Fallback(commands.Cog):
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        # Our own custom_ids are answered by the persistent items (bot/components.py); any
+        # other click on a message of ours comes from a control we no longer have.
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if not is_ours(str(custom_id)):
+            await refuse(interaction, UNKNOWN_CONTROL)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Fallback(bot))
