@@ -95,7 +95,7 @@ class Probe:
 
 async def count_cards(bot: Any) -> dict[str, int]:
     rows = await bot.db.fetchall(
-        "SELECT json_extract(payload, '$.action.action') AS a, count(*) AS n FROM actions "
+        "SELECT json_extract(payload, '$.action') AS a, count(*) AS n FROM actions "
         "WHERE kind = 'action' GROUP BY a")
     deals = await bot.db.fetchall("SELECT count(*) AS n FROM actions WHERE kind = 'deal'")
     out = {str(r["a"]): int(r["n"]) for r in rows}

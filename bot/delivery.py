@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DMS_CLOSED = 50007
+# An interaction's token edits its ephemeral reply for 15 minutes; keep a margin.
+TOKEN_LIFETIME = 14 * 60.0
 
 
 class Coalescer:
@@ -68,8 +71,14 @@ class Delivery:
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
         self.jobs = Coalescer()
+        images.warm()
         self.hand_shown: dict[tuple[int, int], Hashable] = {}
         self.table_shown: dict[int, Hashable] = {}
+        # Players with closed DMs: the newest interaction that showed their hand as an
+        # ephemeral reply (its token edits that reply), and when it came.
+        self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
+        self.known: set[int] = set()  # games whose hands this process has shown
 
     @property
     def service(self) -> TableService:
@@ -78,14 +87,22 @@ class Delivery:
     # ---- the TableListener interface ------------------------------------------------------
     def table_changed(self, live: LiveTable) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live))
+        if live.id not in self.known and live.match is not None:
+            # A game this process has not shown yet (a restart): what each DM shows is
+            # unknown, so every hand is shown again, edited in place with current controls.
+            self.known.add(live.id)
+            self.hands_changed(live, range(4))
 
     def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
+        if live.match is not None:
+            self.known.add(live.id)
         for seat in seats:
             s = live.seats.get(seat)
-            if s is None or s.user_id is None or s.dm_closed:
+            if s is None or s.user_id is None:
                 continue
             self.jobs.request(("hand", live.id, seat), lambda seat=seat: self.update_hand(
                 live, seat))
+
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:
         self.jobs.request(("deal", live.id, deal_index),
@@ -149,15 +166,33 @@ class Delivery:
         if view is not None:
             self.hand_shown[(live.id, seat)] = hand_key(live, view)
 
+    def hand_replied(self, live: LiveTable, seat: int, interaction: discord.Interaction[Any],
+                     *, new_reply: bool = False) -> None:
+        """An interaction's answer shows this player's hand as it is now: an edit of their DM,
+        or (closed DMs) a new ephemeral reply (``new_reply``) or an edit of one. Later hand
+        changes edit that ephemeral through the interaction's token while it lasts."""
+        s = live.seats.get(seat)
+        if s is None:
+            return
+        message = interaction.message
+        if not new_reply and message is not None and message.id == s.dm_message_id:
+            self.hand_answered(live, seat)
+        elif s.dm_closed and (new_reply or (message is not None and message.flags.ephemeral)):
+            self.ephemeral[(live.id, seat)] = (interaction, time.monotonic())
+            self.hand_answered(live, seat)
+
     async def update_hand(self, live: LiveTable, seat: int) -> None:
         s = live.seats.get(seat)
         view = live.view(seat)
-        if s is None or s.user_id is None or s.dm_closed or view is None:
+        if s is None or s.user_id is None or view is None:
             return
         key = hand_key(live, view)
         if self.hand_shown.get((live.id, seat)) == key:
             return
         self.hand_shown[(live.id, seat)] = key
+        if s.dm_closed:
+            await self.update_ephemeral_hand(live, seat, view)
+            return
         payload = await self.hand_payload(live, seat)
         if s.dm_message_id is not None and s.dm_channel_id is not None:
             message = self.bot.get_partial_messageable(
@@ -188,6 +223,25 @@ class Delivery:
             return
         s.dm_channel_id, s.dm_message_id = sent.channel.id, sent.id
         await self.service.db.tables.put_seat(s)
+
+    async def update_ephemeral_hand(self, live: LiveTable, seat: int, view: TableView) -> None:
+        """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
+        when their turn comes, tell them in the thread to open **My hand**."""
+        s = live.seats[seat]
+        held = self.ephemeral.get((live.id, seat))
+        if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
+            payload = await self.hand_payload(live, seat)
+            try:
+                await held[0].edit_original_response(**payload)
+                return
+            except discord.HTTPException:
+                pass  # dismissed by the player, or the token ran out: fall back to a notice
+        self.ephemeral.pop((live.id, seat), None)
+        if view.is_my_turn and view.winner is None and \
+                self.turn_noticed.get((live.id, seat)) != live.seq:
+            self.turn_noticed[(live.id, seat)] = live.seq
+            await self.notice(live, f"<@{s.user_id}>, it is your turn at table #{live.id}: "
+                                    "use **My hand** on the table message.", mention=s.user_id)
 
     # ---- posts in the thread ----------------------------------------------------------------
     async def notice(self, live: LiveTable, text: str, *, mention: int | None = None,
@@ -221,3 +275,6 @@ class Delivery:
         self.table_shown.pop(live.id, None)
         for seat in range(4):
             self.hand_shown.pop((live.id, seat), None)
+            self.ephemeral.pop((live.id, seat), None)
+            self.turn_noticed.pop((live.id, seat), None)
+        self.known.discard(live.id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,6 +24,12 @@ from game.view import TableView
 # Separate workers keep a queue of table images from delaying anybody's answer.
 _HANDS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="belote-hand")
 _OTHERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="belote-render")
+
+
+def warm() -> None:
+    """Build the shared image palette in the background now, not on the first click (it takes
+    a few hundred milliseconds, once per process)."""
+    threading.Thread(target=rendering.palette, name="belote-palette", daemon=True).start()
 
 
 async def _run(pool: ThreadPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:

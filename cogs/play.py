@@ -30,6 +30,7 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     if payload["view"] is None:
         del payload["view"]
     await interaction.response.send_message(ephemeral=True, **payload)
+    bot_of(interaction).delivery.hand_replied(live, seat, interaction, new_reply=True)
 
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -37,9 +38,7 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     seat = live.held_seat(interaction.user.id)
     assert seat is not None
     delivery = bot_of(interaction).delivery
-    s = live.seats[seat]
-    if interaction.message is not None and interaction.message.id == s.dm_message_id:
-        delivery.hand_answered(live, seat)  # this reply is the DM's edit
+    delivery.hand_replied(live, seat, interaction)  # this reply is the hand's edit
     view = live.view(seat)
     assert view is not None
     shown = hand_key(live, view)

@@ -16,6 +16,7 @@ from game.view import TableView
 from .encode import Format, Kind, encode, encode_for
 from .hand import draw_hand
 from .layout import Layout
+from .palette import palette
 from .sheet import draw_deal_sheet
 from .style import DEFAULT_STYLE, Style
 from .summary import LeaderboardRow, MatchResult, draw_leaderboard, draw_match_result
@@ -36,6 +37,7 @@ __all__ = [
     "draw_table",
     "encode",
     "encode_for",
+    "palette",
     "render_deal_sheet",
     "render_hand",
     "render_leaderboard",

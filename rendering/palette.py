@@ -28,7 +28,7 @@ FLAT = (s.FELT, s.FELT_DARK, s.FELT_RIM, s.PANEL, s.PANEL_LINE, s.TEXT, s.TEXT_D
 BACKGROUNDS = (s.FELT, s.FELT_DARK, s.PANEL, s.PAPER, *s.TEAM_DARK)
 # Card sizes drawn on tables and hands (hand, trick, the viewer's own, last trick).
 CARD_SIZES = ((92, 130), (80, 112), (60, 86), (34, 48))
-SAMPLE = tuple(suit * 8 + rank for suit in range(4) for rank in (0, 4, 7))
+SAMPLE = tuple(suit * 8 + rank for suit in range(4) for rank in (3, 7))  # a 10, an ace
 
 
 def reference_sheet() -> Image.Image:
@@ -36,7 +36,7 @@ def reference_sheet() -> Image.Image:
     from .table import _base_layer  # the felt and empty panels, cached by the table module
 
     sprites = [card_back(36, 52), card_back(52, 36)]
-    # Faces differ by colour, not by rank: a 7, a jack and an ace of each suit stand for all.
+    # Faces differ by colour, not by rank: a 10 and an ace of each suit stand for all.
     for (w, h), marks in zip(CARD_SIZES, ((Mark.PLAIN, Mark.LEGAL, Mark.DIM),
                                           (Mark.PLAIN, Mark.WINNER), (Mark.PLAIN,),
                                           (Mark.PLAIN,)), strict=True):
