@@ -244,6 +244,9 @@ def hand_text(live: LiveTable, view: TableView) -> str:
     lines = [f"**Your hand** at table #{live.id} ({VARIANT_TITLES[live.variant]}, "
              f"deal {view.deal_number}) in {where}"]
     lines.append(" ".join(card_label(c) for c in view.hand) or "(no cards)")
+    if live.lost is not None:
+        lines.append(f"⚠ {live.lost}. Your game is saved and goes on here: use "
+                     "`/belote show` in a channel where I may post to bring the table there.")
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if seat is not None and seat.computer is not None:
         lines.append("A computer plays this seat since you left: **Take my seat back** below "

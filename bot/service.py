@@ -70,8 +70,8 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("choices", "computers", "invited", "lock", "match", "row", "seats", "seq",
-                 "task")
+    __slots__ = ("choices", "computers", "invited", "lock", "lost", "match", "row", "seats",
+                 "seq", "task")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
         self.row = row
@@ -85,6 +85,9 @@ class LiveTable:
         # What each person chose ahead of their cards this deal (kept in memory: after a
         # restart the defaults apply, the best announcements and belote announced).
         self.choices: dict[int, SeatChoice] = {}
+        # Why the table message cannot be shown now (its channel deleted, a permission
+        # taken away), or None. The game goes on; the players read this in their hands.
+        self.lost: str | None = None
 
     @property
     def id(self) -> int:
@@ -272,11 +275,24 @@ class TableService:
                 await self._put_seat(live, self._computer_seat(row.id, seat))
         return live
 
-    async def attach(self, table_id: int, *, thread_id: int | None, message_id: int) -> None:
-        """Remember where the table's thread and message are."""
+    async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
+                     channel_id: int | None = None) -> None:
+        """Remember where the table's thread and message are (and its channel, if it moved)."""
         live = self.get(table_id)
         live.row.thread_id, live.row.message_id = thread_id, message_id
-        await self.db.tables.set_location(table_id, thread_id=thread_id, message_id=message_id)
+        if channel_id is not None:
+            live.row.channel_id = channel_id
+        await self.db.tables.set_location(table_id, thread_id=thread_id, message_id=message_id,
+                                          channel_id=channel_id)
+        self.set_lost(live, None)
+
+    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+        """The table message cannot be shown (``reason``), or can be again (None)."""
+        if live.lost == reason:
+            return
+        live.lost = reason
+        self.listener.table_changed(live)
+        self.listener.hands_changed(live, range(4))
 
     async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
         live = self.get(table_id)

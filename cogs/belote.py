@@ -14,6 +14,7 @@ from bot.service import LiveTable, NewTable, Refusal
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
+from .channels import Channels
 from .common import display_name, refuse
 from .play import send_hand
 
@@ -171,6 +172,31 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
         except Refusal as r:
             await refuse(interaction, str(r))
+
+    @app_commands.command(name="show", description="Post your table here (when its channel "
+                                                   "or thread is gone)")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        live = self.my_table(interaction)
+        if live is None:
+            await refuse(interaction, "You are not playing at any table in this server.")
+            return
+        if live.lost is None and live.row.message_id is not None:
+            await refuse(interaction, f"Table #{live.id} is in <#{live.row.home_id}>.")
+            return
+        perms = interaction.app_permissions
+        missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
+        if missing or isinstance(interaction.channel, discord.Thread) or \
+                interaction.channel is None:
+            await refuse(interaction, "I cannot post the table here" +
+                         (f": I am missing {', '.join(missing)}" if missing else "") +
+                         ". Use a text channel where I may post.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
+        channel = self.bot.get_partial_messageable(interaction.channel.id,
+                                                   guild_id=interaction.guild_id)
+        await channels.move_to(live, channel, f"{display_name(interaction.user)} moved it")
+        await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a variant, or of your table")
     @app_commands.choices(variant=VARIANTS)

@@ -102,9 +102,12 @@ class TableRepo:
         return [TableRow.from_row(r) for r in rows]
 
     async def set_location(self, table_id: int, *, thread_id: int | None,
-                           message_id: int | None) -> None:
-        await self.db.execute("UPDATE tables SET thread_id = ?, message_id = ? WHERE id = ?",
-                              (thread_id, message_id, table_id))
+                           message_id: int | None, channel_id: int | None = None) -> None:
+        """Where the table message is; ``channel_id`` when the table moved to another channel."""
+        await self.db.execute(
+            "UPDATE tables SET thread_id = ?, message_id = ?,"
+            " channel_id = COALESCE(?, channel_id) WHERE id = ?",
+            (thread_id, message_id, channel_id, table_id))
 
     async def set_status(self, table_id: int, status: str) -> None:
         ended = status not in OPEN_STATUSES

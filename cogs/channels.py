@@ -1,0 +1,104 @@
+"""When a table's thread or channel is deleted, or the bot loses its permissions there.
+
+Nothing of the game is lost either way: the table lives in the database and in memory. A table
+whose thread was deleted moves to the thread's channel when the bot may post there; otherwise
+the players read why in their hands, and `/belote show` brings the table to another channel.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.bot import BeloteBot
+from bot.messages import NO_MENTIONS
+from bot.service import LiveTable
+
+log = logging.getLogger(__name__)
+
+# What the table needs where it lives: see its message, post deal sheets with images.
+NEEDED = ("view_channel", "send_messages", "attach_files")
+
+
+def missing_permissions(channel: Any) -> list[str]:
+    """The permissions the table needs that the bot lacks in ``channel`` (a thread or not)."""
+    guild = getattr(channel, "guild", None)
+    if guild is None or guild.me is None:
+        return []
+    perms = channel.permissions_for(guild.me)
+    needed = list(NEEDED)
+    if isinstance(channel, discord.Thread):
+        needed[1] = "send_messages_in_threads"
+    return [p.replace("_", " ").title().replace("In ", "in ") for p in needed
+            if not getattr(perms, p)]
+
+
+class Channels(commands.Cog):
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    def tables_in(self, channel_id: int) -> list[LiveTable]:
+        return [t for t in self.bot.service.live.values()
+                if channel_id in (t.row.home_id, t.row.channel_id)]
+
+    def refresh(self, live: LiveTable) -> None:
+        """Show the table and hands again whatever they showed last (edits may have failed)."""
+        delivery = self.bot.delivery
+        delivery.table_shown.pop(live.id, None)
+        for seat in range(4):
+            delivery.hand_shown.pop((live.id, seat), None)
+
+    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+        self.refresh(live)
+        self.bot.service.set_lost(live, reason)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        for live in self.tables_in(payload.thread_id):
+            if live.row.thread_id != payload.thread_id:
+                continue
+            parent = self.bot.get_channel(payload.parent_id)
+            if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
+                await self.move_to(live, parent, "its thread was deleted")
+            else:
+                self.set_lost(live, f"The thread of table #{live.id} was deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        for live in self.tables_in(channel.id):
+            self.set_lost(live, f"The channel of table #{live.id} was deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        for live in self.tables_in(after.id):
+            home = self.bot.get_channel(live.row.home_id) or after
+            missing = missing_permissions(home)
+            if missing:
+                self.set_lost(live, f"I lost the permission(s) {', '.join(missing)} where "
+                                    f"table #{live.id} is")
+            elif live.lost is not None and "permission" in live.lost:
+                self.set_lost(live, None)  # given back: show the table as it is now
+
+    async def move_to(self, live: LiveTable, channel: discord.abc.Messageable,
+                      why: str) -> discord.Message:
+        """Post the table message in ``channel`` and make it the table's home."""
+        payload = await self.bot.delivery.table_payload(live)
+        payload["files"] = payload.pop("attachments", [])
+        if payload.get("view") is None:
+            payload.pop("view", None)
+        message = await channel.send(allowed_mentions=NO_MENTIONS, **payload)
+        self.refresh(live)
+        self.bot.delivery.table_answered(live)
+        await self.bot.service.attach(live.id, thread_id=None, message_id=message.id,
+                                      channel_id=message.channel.id)
+        await channel.send(f"Table #{live.id} goes on here: {why}.",
+                           allowed_mentions=NO_MENTIONS)
+        log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)
+        return message
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Channels(bot))
