@@ -152,12 +152,15 @@ class Delivery:
             self.forget(live)
 
     # ---- hands ------------------------------------------------------------------------------
-    async def hand_payload(self, live: LiveTable, seat: int) -> dict[str, Any]:
+    async def hand_payload(self, live: LiveTable, seat: int, *,
+                           background: bool = False) -> dict[str, Any]:
+        """The hand message now; ``background`` for edits that answer no click."""
         view = live.view(seat)
         assert view is not None
         payload: dict[str, Any] = {"content": messages.hand_text(live, view),
                                    "view": messages.hand_controls(live, view)}
-        payload["attachments"] = [await images.hand_image(view)] if view.hand else []
+        payload["attachments"] = [await images.hand_image(view, background=background)] \
+            if view.hand else []
         return payload
 
     def hand_answered(self, live: LiveTable, seat: int) -> None:
@@ -193,7 +196,7 @@ class Delivery:
         if s.dm_closed:
             await self.update_ephemeral_hand(live, seat, view)
             return
-        payload = await self.hand_payload(live, seat)
+        payload = await self.hand_payload(live, seat, background=True)
         if s.dm_message_id is not None and s.dm_channel_id is not None:
             message = self.bot.get_partial_messageable(
                 s.dm_channel_id, type=discord.ChannelType.private).get_partial_message(
@@ -208,7 +211,8 @@ class Delivery:
         try:
             channel = await self.bot.create_dm(discord.Object(s.user_id))
             payload.pop("attachments")
-            sent = await channel.send(files=[await images.hand_image(view)] if view.hand
+            sent = await channel.send(files=[await images.hand_image(view, background=True)]
+                                      if view.hand
                                       else discord.utils.MISSING, **payload)
         except discord.Forbidden as e:
             if e.code != DMS_CLOSED:
@@ -230,7 +234,7 @@ class Delivery:
         s = live.seats[seat]
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
-            payload = await self.hand_payload(live, seat)
+            payload = await self.hand_payload(live, seat, background=True)
             try:
                 await held[0].edit_original_response(**payload)
                 return

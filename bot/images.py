@@ -46,8 +46,11 @@ async def table_image(view: TableView) -> discord.File:
     return _file(await _run(_OTHERS, rendering.render_table, view), "table")
 
 
-async def hand_image(view: TableView) -> discord.File:
-    return _file(await _run(_HANDS, rendering.render_hand, view), "hand")
+async def hand_image(view: TableView, *, background: bool = False) -> discord.File:
+    """``background`` for a DM edit nobody waits on: it queues with the table images, so the
+    hand workers stay free for the hands that answer a click."""
+    return _file(await _run(_OTHERS if background else _HANDS, rendering.render_hand, view),
+                 "hand")
 
 
 async def deal_sheet_image(result: DealResult, variant: Variant, players: Sequence[str],
