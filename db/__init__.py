@@ -3,7 +3,7 @@
 from .connection import Database, Transaction
 from .log import LogEntry, to_record
 from .results import MatchPlayer, RatingRow
-from .tables import SeatRow, TableRow
+from .tables import ChoiceRow, SeatRow, TableRow
 
-__all__ = ["Database", "LogEntry", "MatchPlayer", "RatingRow", "SeatRow", "TableRow",
+__all__ = ["ChoiceRow", "Database", "LogEntry", "MatchPlayer", "RatingRow", "SeatRow", "TableRow",
            "Transaction", "to_record"]

@@ -31,11 +31,6 @@ class Transaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
-    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
-        """One statement, atomic by itself (autocommit), in a single trip to the db thread."""
-        async with self._lock:
-            await self._conn.execute(sql, tuple(params))
-
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
         """Run one statement; returns the last row id (for INSERTs)."""
         cursor = await self._conn.execute(sql, tuple(params))

@@ -30,6 +30,8 @@ class TableRow:
     first_dealer: int
     created_at: str
     ended_at: str | None
+    turn_timer: int | None = None  # seconds a person has to act; None: no timer
+    computer_level: str | None = None  # computers that fill or take over; None: the default
 
     @property
     def home_id(self) -> int:
@@ -48,7 +50,8 @@ class TableRow:
             variant=row["variant"], options=json.loads(row["options"]),
             private=bool(row["private"]), status=row["status"], seed=row["seed"],
             first_dealer=row["first_dealer"], created_at=row["created_at"],
-            ended_at=row["ended_at"])
+            ended_at=row["ended_at"], turn_timer=row["turn_timer"],
+            computer_level=row["computer_level"])
 
 
 @dataclass(slots=True)
@@ -61,6 +64,7 @@ class SeatRow:
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
     dm_closed: bool = False
+    timed_out: bool = False  # the computer standing in took over when time ran out
 
     @property
     def is_human(self) -> bool:
@@ -72,7 +76,19 @@ class SeatRow:
         return SeatRow(
             table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
             name=row["name"], computer=row["computer"], dm_channel_id=row["dm_channel_id"],
-            dm_message_id=row["dm_message_id"], dm_closed=bool(row["dm_closed"]))
+            dm_message_id=row["dm_message_id"], dm_closed=bool(row["dm_closed"]),
+            timed_out=bool(row["timed_out"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRow:
+    """A player's choices for their coming cards in one deal (1-based)."""
+
+    table_id: int
+    seat: int
+    deal: int
+    declare: list[list[str]] | None  # the announced cards by name; None: the best
+    belote: bool = True
 
 
 class TableRepo:
@@ -81,13 +97,15 @@ class TableRepo:
 
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, variant: str,
                      options: dict[str, Any], private: bool, seed: int,
-                     first_dealer: int = 0) -> TableRow:
+                     first_dealer: int = 0, turn_timer: int | None = None,
+                     computer_level: str | None = None) -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
-                " seed, first_dealer) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " seed, first_dealer, turn_timer, computer_level)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
-                 int(private), seed, first_dealer))
+                 int(private), seed, first_dealer, turn_timer, computer_level))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)
@@ -128,9 +146,10 @@ class TableRepo:
     async def put_seat(self, seat: SeatRow) -> None:
         await self.db.execute(
             "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, computer,"
-            " dm_channel_id, dm_message_id, dm_closed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " dm_channel_id, dm_message_id, dm_closed, timed_out)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (seat.table_id, seat.seat, seat.user_id, seat.name, seat.computer,
-             seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed)))
+             seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed), int(seat.timed_out)))
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
@@ -154,6 +173,22 @@ class TableRepo:
             f"SELECT user_id, name FROM seats WHERE user_id IN ({marks})"
             " ORDER BY table_id", user_ids)
         return {r[0]: r[1] for r in rows}  # later tables overwrite earlier names
+
+    # ---- choices ahead of the cards --------------------------------------------------------
+    async def put_choice(self, choice: ChoiceRow) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO seat_choices (table_id, seat, deal, declare, belote)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (choice.table_id, choice.seat, choice.deal,
+             None if choice.declare is None else json.dumps(choice.declare),
+             int(choice.belote)))
+
+    async def choices(self, table_id: int) -> list[ChoiceRow]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM seat_choices WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [ChoiceRow(r["table_id"], r["seat"], r["deal"],
+                          None if r["declare"] is None else json.loads(r["declare"]),
+                          bool(r["belote"])) for r in rows]
 
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:
