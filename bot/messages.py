@@ -31,6 +31,7 @@ from game.scoring import DealResult
 from game.view import Stage, TableView
 
 from .components import TableButton, TableSelect, button_id, encode_action, select_id
+from .computers import available_levels
 from .service import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -67,6 +68,18 @@ def header(live: LiveTable) -> str:
             f"to {options.target} points{private}")
 
 
+def timer_text(seconds: int | None) -> str:
+    """``off``, ``45 s``, ``2 min``."""
+    if not seconds:
+        return "off"
+    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
+
+
+def deadline_text(live: LiveTable) -> str:
+    """When the turn timer runs out, as Discord's relative timestamp (each reader's clock)."""
+    return f"<t:{int(live.deadline)}:R>" if live.deadline is not None else ""
+
+
 def _seat_line(live: LiveTable, seat: int) -> str:
     s = live.seats.get(seat)
     return f"{SEAT_NAMES[seat]}: {live.names()[seat] if s is not None else '(empty)'}"
@@ -79,6 +92,7 @@ def lobby_text(live: LiveTable) -> str:
         lines.append(f"Team {TEAM_NAMES[team]} — " +
                      " · ".join(_seat_line(live, s) for s in seats))
     lines.append(options_line(live.variant, live.options))
+    lines.append(f"Turn timer: {timer_text(live.row.turn_timer)} · computers: {live.level}")
     lines.append("Pick a seat below; partners sit opposite. The host starts when all four "
                  "seats are taken.")
     return "\n".join(lines)
@@ -97,10 +111,16 @@ def lobby_view(live: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(button_id("leave", live.id), label="Leave",
                               style=discord.ButtonStyle.danger, row=1))
     view.add_item(TableButton(button_id("rules", live.id), label="Rules", row=1))
-    for seat in range(4):
-        if seat not in live.seats:
-            view.add_item(TableButton(button_id("cpu", live.id, seat),
-                                      label=f"Computer → {SEAT_NAMES[seat]}", emoji="🤖", row=2))
+    # A row of "add a computer" buttons per level, the table's own first (its custom_id names
+    # no level); two levels fill rows 2 and 3 of Discord's 5.
+    levels = [live.level] + [lv for lv in available_levels() if lv != live.level]
+    for row, level in enumerate(levels[:3], start=2):
+        for seat in range(4):
+            if seat not in live.seats:
+                args = (seat,) if level == live.level else (seat, level)
+                view.add_item(TableButton(button_id("cpu", live.id, *args),
+                                          label=f"{level.title()} → {SEAT_NAMES[seat]}",
+                                          emoji="🤖", row=row))
     return view
 
 
@@ -128,11 +148,21 @@ def table_text(live: LiveTable, view: TableView) -> str:
     if view.winner is not None:
         lines.append(f"🏆 **{TEAM_NAMES[view.winner]}** win the match "
                      f"({view.totals[view.winner]} to {view.totals[1 - view.winner]}).")
+    elif live.paused:
+        lines.append("⏸ **Paused**: every player ran out of time. **Take my seat back** to "
+                     "go on.")
     elif view.to_act is not None:
         what = "bid" if view.stage is Stage.BIDDING else "play"
         seat = live.seats.get(view.to_act)
+        human = seat is not None and seat.is_human
         lines.append(f"▶ **{names[view.to_act]}** to {what}" +
-                     (" (uses **My hand**)" if seat is not None and seat.dm_closed else ""))
+                     (" (uses **My hand**)" if human and seat.dm_closed else "") +
+                     (f" · time runs out {deadline_text(live)}"
+                      if human and live.deadline is not None else ""))
+    for s in live.seats.values():
+        if s.timed_out and s.computer is not None and view.winner is None:
+            lines.append(f"⏱ {s.name} ran out of time: a computer plays for them until they "
+                         "take their seat back.")
     return "\n".join(lines)
 
 
@@ -249,7 +279,8 @@ def hand_text(live: LiveTable, view: TableView) -> str:
                      "`/belote show` in a channel where I may post to bring the table there.")
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if seat is not None and seat.computer is not None:
-        lines.append("A computer plays this seat since you left: **Take my seat back** below "
+        why = "your time ran out" if seat.timed_out else "you left"
+        lines.append(f"A computer plays this seat since {why}: **Take my seat back** below "
                      "(or on the table message) to play again.")
     elif view.winner is not None:
         lines.append("The match is over.")
@@ -257,8 +288,10 @@ def hand_text(live: LiveTable, view: TableView) -> str:
         if view.viewer is not None:
             lines += choice_lines(view, live.choice(view.viewer))
         if view.is_my_turn:
-            lines.append("▶ **Your turn**: " + ("bid or pass." if view.stage is Stage.BIDDING
-                                               else "play a card."))
+            lines.append("▶ **Your turn**: " + ("bid or pass" if view.stage is Stage.BIDDING
+                                               else "play a card") +
+                         (f" (time runs out {deadline_text(live)}; then a computer plays for "
+                          "you)." if live.deadline is not None else "."))
         elif view.to_act is not None:
             lines.append(f"Waiting for {view.players[view.to_act]}.")
     return "\n".join(lines)
@@ -360,7 +393,7 @@ VARIANT_RULES = {
 }
 
 
-def rules_card(live: LiveTable, computer_level: str) -> str:
+def rules_card(live: LiveTable) -> str:
     o = live.options
     v = live.variant
     lines = [f"**Rules at table #{live.id}: {VARIANT_TITLES[v]}**",
@@ -376,7 +409,16 @@ def rules_card(live: LiveTable, computer_level: str) -> str:
                  (" (the last deal's cards are gathered and cut)" if o.shuffle.value == "cut"
                   else " (a fresh shuffle each deal)"))
     lines.append(f"• Seats: {'invite only' if live.row.private else 'open to everyone'}")
-    lines.append(f"• Computers play at level {computer_level}")
+    if live.row.turn_timer:
+        lines.append(f"• Turn timer: {timer_text(live.row.turn_timer)}; a player who runs out "
+                     "of time is replaced by a computer and may take the seat back")
+    else:
+        lines.append("• Turn timer: off")
+    others = [f"{SEAT_NAMES[s.seat]} {s.computer}" for s in live.seats.values()
+              if s.computer is not None and s.user_id is None and s.computer != live.level]
+    lines.append(f"• Computers play at level {live.level}" +
+                 (f" ({', '.join(others)})" if others else "") +
+                 "; they take over for players who leave")
     lines.append(VARIANT_RULES[v])
     return "\n".join(lines)
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
+from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
 from game.actions import Action, Declaration, Play
-from game.cards import Rank, card_str
+from game.cards import Rank, card_str, parse_card
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
@@ -25,7 +26,7 @@ from game.record import ReplayError, action_to_json, replay
 from game.rules import Options, Variant
 from game.view import TableView, table_view
 
-from .computers import computer_name, make_player, seat_seed
+from .computers import available_levels, computer_name, make_player, seat_seed
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,16 @@ log = logging.getLogger(__name__)
 # (rendering and game.view agree), so seat 1 is on the right and seat 2 at the top.
 SEAT_NAMES = ("South", "East", "North", "West")
 TEAM_NAMES = ("North–South", "East–West")
+
+# Turn timers: the seconds /belote new offers, and the range the service accepts.
+TURN_TIMERS = (30, 60, 120, 300)
+TURN_TIMER_LIMITS = (15, 600)
+# After a restart the person to act gets the whole timer again, and at least this long: they
+# may not have seen the table while the bot was away.
+RESTART_GRACE = 30
+# How long a timer's second lasts. Only tests change it, to run timers in a fraction of a
+# second while every number the players read and the service checks stays the real one.
+TIMER_SECOND = 1.0
 
 
 class Refusal(Exception):
@@ -70,8 +81,8 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("choices", "computers", "invited", "lock", "lost", "match", "row", "seats",
-                 "seq", "task")
+    __slots__ = ("choices", "computers", "deadline", "invited", "lock", "lost", "match", "row",
+                 "seats", "seq", "task", "timer", "timer_key")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
         self.row = row
@@ -82,9 +93,13 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None  # computer turns in progress
         self.computers: dict[int, Player] = {}
-        # What each person chose ahead of their cards this deal (kept in memory: after a
-        # restart the defaults apply, the best announcements and belote announced).
+        # What each person chose ahead of their cards this deal (saved, so a restart keeps it).
         self.choices: dict[int, SeatChoice] = {}
+        # The turn timer: the (seq, seat) of the turn it runs for, when it runs out (Unix
+        # time, for Discord's timestamps), and the loop's handle that fires then.
+        self.timer_key: tuple[int, int] | None = None
+        self.deadline: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: str | None = None
@@ -104,6 +119,16 @@ class LiveTable:
     @property
     def playing(self) -> bool:
         return self.row.status == "playing" and self.match is not None
+
+    @property
+    def level(self) -> str:
+        """The level of the computers that fill seats and take over at this table."""
+        return self.row.computer_level or "easy"
+
+    @property
+    def paused(self) -> bool:
+        """Every person ran out of time: the computers wait until one takes their seat back."""
+        return self.playing and not self.humans()
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user plays now (not one a computer holds for them)."""
@@ -187,6 +212,8 @@ class NewTable:
     options: dict[str, Any]
     private: bool = False
     fill: bool = False  # computers sit in the other seats (people may still take them)
+    turn_timer: int | None = None  # seconds a person has to act; None or 0: no timer
+    computer_level: str | None = None  # None: the bot's COMPUTER_LEVEL
 
 
 class TableService:
@@ -197,6 +224,9 @@ class TableService:
         self.computer_delay = computer_delay
         self.computer_level = computer_level
         self.live: dict[int, LiveTable] = {}
+        # Called (table, seat) when a person runs out of time and a computer takes over.
+        self.timeout_hooks: list[Callable[[LiveTable, SeatRow], None]] = []
+        self._timeouts: set[asyncio.Task[None]] = set()
 
     # ---- start and stop ----------------------------------------------------------------
     async def restore(self) -> list[LiveTable]:
@@ -205,6 +235,11 @@ class TableService:
         for row in await self.db.tables.open_tables():
             live = LiveTable(row, await self.db.tables.seats(row.id),
                              await self.db.tables.invited(row.id))
+            row.computer_level = row.computer_level or self.computer_level
+            for c in await self.db.tables.choices(row.id):
+                declare = None if c.declare is None else \
+                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
+                live.choices[c.seat] = SeatChoice(c.deal, declare, c.belote)
             if row.status == "playing":
                 try:
                     await self._load_match(live)
@@ -217,6 +252,7 @@ class TableService:
                 async with live.lock:
                     await self._deal_if_needed(live)
                 self._schedule_computer(live)
+                self._arm_timer(live, grace=RESTART_GRACE)
         log.info("restored %d open table(s)", len(restored))
         return restored
 
@@ -231,8 +267,12 @@ class TableService:
         for live in self.live.values():
             if live.task is not None:
                 live.task.cancel()
+            if live.timer is not None:
+                live.timer.cancel()
+        for task in self._timeouts:
+            task.cancel()
         tasks = [t.task for t in self.live.values() if t.task is not None]
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *self._timeouts, return_exceptions=True)
 
     # ---- lookups -------------------------------------------------------------------------
     def get(self, table_id: int) -> LiveTable:
@@ -258,6 +298,12 @@ class TableService:
             options = Options.for_variant(Variant(spec.variant), spec.options)
         except (InvalidOptions, ValueError) as e:
             raise Refusal(f"Those options do not work: {e}.") from None
+        timer = spec.turn_timer or None
+        low, high = TURN_TIMER_LIMITS
+        if timer is not None and not low <= timer <= high:
+            raise Refusal(f"A turn timer runs from {low} to {high} seconds.")
+        level = spec.computer_level or self.computer_level
+        self._check_level(level)
         other = self.table_of(spec.guild_id, spec.host_id)
         if other is not None:
             raise Refusal(f"You already sit at table #{other.id}: leave it first "
@@ -266,13 +312,14 @@ class TableService:
         row = await self.db.tables.create(
             guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
             variant=variant.value, options=options.to_json(variant), private=spec.private,
-            seed=random.getrandbits(62), first_dealer=random.randrange(4))
+            seed=random.getrandbits(62), first_dealer=random.randrange(4), turn_timer=timer,
+            computer_level=level)
         live = LiveTable(row, [], set())
         self.live[row.id] = live
         await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
         if spec.fill:
             for seat in (1, 2, 3):
-                await self._put_seat(live, self._computer_seat(row.id, seat))
+                await self._put_seat(live, self._computer_seat(row.id, seat, level))
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
@@ -329,6 +376,8 @@ class TableService:
                 raise Refusal("Computers are added before the game starts.")
             if seat in live.seats:
                 raise Refusal(f"{SEAT_NAMES[seat]} is already taken.")
+            level = level or live.level
+            self._check_level(level)
             await self._put_seat(live, self._computer_seat(live.id, seat, level))
         self.listener.table_changed(live)
         return live
@@ -358,6 +407,7 @@ class TableService:
             await self.db.tables.set_status(live.id, "playing")
             live.row.status = "playing"
             await self._deal_if_needed(live)
+            self._arm_timer(live)
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
         self._schedule_computer(live)
@@ -383,12 +433,10 @@ class TableService:
                     await self.db.tables.set_host(live.id, new_host)
                 message = "You left the table."
             else:
-                s = live.seats[seat]
-                s.computer = self.computer_level
-                await self.db.tables.put_seat(s)
-                live.computers.pop(seat, None)
-                self._rename(live)
-                if not live.humans():
+                await self._take_over(live, seat, timed_out=False)
+                self._arm_timer(live)  # stops it if it ran for them
+                # Closed when nobody may come back; a player who ran out of time may.
+                if not live.humans() and not any(s.timed_out for s in live.seats.values()):
                     await self._close(live, "ended", "every player left")
                     return "You left; the game is closed since no person plays any more."
                 message = ("You left: a computer plays your seat. **Take my seat back** on "
@@ -413,12 +461,14 @@ class TableService:
         other = self.table_of(live.row.guild_id, user_id)
         if other is not None and other is not live:
             raise Refusal(f"You sit at table #{other.id} now: leave it first.")
-        s.computer = None
+        s.computer, s.timed_out = None, False
         live.computers.pop(seat, None)
         await self.db.tables.put_seat(s)
         self._rename(live)
+        self._arm_timer(live)  # their turn, if it is, starts now
         self.listener.table_changed(live)
         self.listener.hands_changed(live, [seat])
+        self._schedule_computer(live)  # a paused table goes on
         return live
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
@@ -483,6 +533,10 @@ class TableService:
                 choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
             if belote is not None:
                 choice = SeatChoice(choice.deal, choice.declare, belote)
+            declare = None if choice.declare is None else \
+                [[card_str(c) for c in group] for group in choice.declare]
+            await self.db.tables.put_choice(
+                ChoiceRow(live.id, seat, choice.deal, declare, choice.belote))
             live.choices[seat] = choice
         return live
 
@@ -509,6 +563,7 @@ class TableService:
             await self._load_match(live)
             raise Refusal("That could not be saved; nothing changed. Try again.") from None
         live.seq += len(entries)
+        self._arm_timer(live)  # before the listener runs: the messages show the new deadline
         if finished:
             self.listener.deal_finished(live, deal_before - 1)
         if match.winner is not None:
@@ -548,6 +603,7 @@ class TableService:
             deals=len(match.deals), players=players)
         live.row.status = "finished"
         self.live.pop(live.id, None)
+        self._arm_timer(live)  # stops it
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
         self.listener.match_finished(live, ratings)
@@ -560,7 +616,7 @@ class TableService:
                                         name=f"belote-computer-{live.id}")
 
     def _computer_to_act(self, live: LiveTable) -> int | None:
-        if not live.playing or live.match is None:
+        if not live.playing or live.match is None or live.paused:
             return None
         seat = live.match.to_act
         if seat is None or live.match.needs_deal:
@@ -595,10 +651,76 @@ class TableService:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    # ---- turn timers -----------------------------------------------------------------------
+    def _turn_key(self, live: LiveTable) -> tuple[int, int] | None:
+        """(seq, seat) of the person's turn a timer should run for now, or None."""
+        match = live.match
+        if live.row.turn_timer is None or not live.playing or live.id not in self.live or \
+                match is None or match.needs_deal or match.to_act is None:
+            return None
+        s = live.seats.get(match.to_act)
+        return (live.seq, match.to_act) if s is not None and s.is_human else None
+
+    def _arm_timer(self, live: LiveTable, grace: float | None = None) -> None:
+        """Run the timer for the person to act now (a timer already running for this very
+        turn runs on); stop it when no person is to act. ``grace``: the least time to give."""
+        key = self._turn_key(live)
+        if key is not None and key == live.timer_key and grace is None:
+            return
+        if live.timer is not None:
+            live.timer.cancel()
+        live.timer = live.timer_key = live.deadline = None
+        if key is None:
+            return
+        seconds = float(live.row.turn_timer or 0)
+        if grace is not None:
+            seconds = max(seconds, grace)
+        delay = seconds * TIMER_SECOND
+        live.timer_key, live.deadline = key, time.time() + delay
+        live.timer = asyncio.get_running_loop().call_later(delay, self._timer_fired, live, key)
+
+    def _timer_fired(self, live: LiveTable, key: tuple[int, int]) -> None:
+        live.timer = None
+        task = asyncio.create_task(self._time_out(live, key), name=f"belote-timeout-{live.id}")
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _time_out(self, live: LiveTable, key: tuple[int, int]) -> None:
+        """The person to act ran out of time: a computer plays their seat, as if they left."""
+        try:
+            async with live.lock:
+                if self._turn_key(live) != key:
+                    return  # they acted (or left, or the table closed) just in time
+                seat = key[1]
+                await self._take_over(live, seat, timed_out=True)
+                live.timer_key = live.deadline = None
+                log.info("table %s: seat %s ran out of time", live.id, seat)
+                self.listener.table_changed(live)
+                self.listener.hands_changed(live, [seat])
+                for hook in self.timeout_hooks:
+                    hook(live, live.seats[seat])
+            self._schedule_computer(live)
+        except Exception:
+            log.exception("table %s: the turn timer's takeover failed", live.id)
+
+    async def _take_over(self, live: LiveTable, seat: int, *, timed_out: bool) -> None:
+        """A computer of the table's level plays this person's seat until they come back."""
+        s = live.seats[seat]
+        s.computer, s.timed_out = live.level, timed_out
+        await self.db.tables.put_seat(s)
+        live.computers.pop(seat, None)
+        self._rename(live)
+
     # ---- helpers -------------------------------------------------------------------------
     def _check_host(self, live: LiveTable, user_id: int, what: str) -> None:
         if user_id != live.row.host_id:
             raise Refusal(f"Only the host (<@{live.row.host_id}>) can {what}.")
+
+    @staticmethod
+    def _check_level(level: str) -> None:
+        if level != "random" and level not in available_levels():
+            raise Refusal(f"There is no computer level {level!r}: choose "
+                          f"{' or '.join(available_levels())}.")
 
     def _computer_seat(self, table_id: int, seat: int, level: str | None = None) -> SeatRow:
         level = level or self.computer_level
@@ -617,6 +739,7 @@ class TableService:
         await self.db.tables.set_status(live.id, status)
         live.row.status = status
         self.live.pop(live.id, None)
+        self._arm_timer(live)  # stops it
         if live.task is not None and live.task is not asyncio.current_task():
             live.task.cancel()
         self.listener.table_closed(live, reason)

@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot import images, messages
 from bot.bot import BeloteBot
-from bot.service import LiveTable, NewTable, Refusal
+from bot.computers import available_levels
+from bot.messages import timer_text
+from bot.service import TURN_TIMERS, LiveTable, NewTable, Refusal
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
@@ -21,6 +23,9 @@ from .play import send_hand
 VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
 SHUFFLES = [app_commands.Choice(name="random: a fresh shuffle each deal", value="random"),
             app_commands.Choice(name="cut: the last deal's cards, cut", value="cut")]
+TIMERS = [app_commands.Choice(name="off", value=0)] + [
+    app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
+LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
 
 # Without these in the channel the table cannot be shown at all.
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
@@ -61,15 +66,21 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         announcements="Count announcements (sequences, carrés); default depends on the variant",
         must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
         shuffle="How the cards are shuffled between deals",
-        computers="Computers sit in the other seats now (people may still take them)")
-    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES)
+        computers="Computers sit in the other seats now (people may still take them)",
+        level="How well computers play here: filling seats, and taking over for players "
+              "who leave or run out of time",
+        turn_timer="Time a player has on each turn before a computer takes over (default "
+                   "off)")
+    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS,
+                          turn_timer=TIMERS)
     async def new(self, interaction: discord.Interaction[Any],
                   variant: app_commands.Choice[str],
                   target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
                   private: bool = False, announcements: bool | None = None,
                   must_undertrump: bool | None = None,
                   shuffle: app_commands.Choice[str] | None = None,
-                  computers: bool = False) -> None:
+                  computers: bool = False, level: app_commands.Choice[str] | None = None,
+                  turn_timer: app_commands.Choice[int] | None = None) -> None:
         v = Variant(variant.value)
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
@@ -96,7 +107,9 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             live = await self.bot.service.create(NewTable(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
-                variant=v.value, options=given, private=private, fill=computers))
+                variant=v.value, options=given, private=private, fill=computers,
+                turn_timer=turn_timer.value if turn_timer else None,
+                computer_level=level.value if level else None))
         except Refusal as r:
             await refuse(interaction, str(r))
             return
@@ -206,7 +219,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             text = messages.variant_rules(Variant(variant.value))
         else:
             live = self.my_table(interaction) or self.channel_table(interaction)
-            text = messages.rules_card(live, self.bot.settings.computer_level) if live else \
+            text = messages.rules_card(live) if live else \
                 "\n\n".join(messages.variant_rules(v) for v in Variant)
         await refuse(interaction, text)
 

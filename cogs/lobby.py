@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import discord
@@ -11,9 +13,12 @@ from bot.bot import BeloteBot
 from bot.components import Address
 from bot.messages import NO_MENTIONS, rules_card
 from bot.service import LiveTable, Refusal
+from db import SeatRow
 
 from .common import bot_of, display_name, refuse
 from .play import show_hand
+
+log = logging.getLogger(__name__)
 
 
 async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -29,14 +34,36 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
+        self.notices: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
         for kind in self.KINDS:
             self.bot.router.add(kind, getattr(self, f"on_{kind}"))
+        self.bot.service.timeout_hooks.append(self.timed_out)
 
     async def cog_unload(self) -> None:
         for kind in self.KINDS:
             self.bot.router.remove(kind)
+        self.bot.service.timeout_hooks.remove(self.timed_out)
+
+    def timed_out(self, live: LiveTable, seat: SeatRow) -> None:
+        """Tell a player who ran out of time, in the table's thread (a DM edit does not
+        notify them): a computer plays for them, and how to take the seat back."""
+        if seat.user_id is None or live.lost is not None:
+            return
+        text = (f"⏱ <@{seat.user_id}>, your time ran out at table #{live.id}: a computer "
+                "plays your seat. **Take my seat back** on the table message or in your hand "
+                "(`/belote hand`) to play again.")
+        task = self.bot.loop.create_task(self._notice(live, text, seat.user_id),
+                                         name=f"belote-send-timeout-{live.id}")
+        self.notices.add(task)  # a reference, so the task is not collected mid-way
+        task.add_done_callback(self.notices.discard)
+
+    async def _notice(self, live: LiveTable, text: str, user_id: int) -> None:
+        try:
+            await self.bot.delivery.notice(live, text, mention=user_id)
+        except discord.HTTPException as e:  # the table and the DM say it too
+            log.info("table %s: time-out notice not sent (%s)", live.id, e)
 
     async def on_sit(self, interaction: discord.Interaction[Any], address: Address) -> None:
         try:
@@ -50,8 +77,9 @@ class Lobby(commands.Cog):
 
     async def on_cpu(self, interaction: discord.Interaction[Any], address: Address) -> None:
         try:
+            level = address.args[1] if len(address.args) > 1 else None
             live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
-                                                       int(address.args[0]) & 3)
+                                                       int(address.args[0]) & 3, level)
         except Refusal as r:
             await refuse(interaction, str(r))
             return
@@ -90,7 +118,7 @@ class Lobby(commands.Cog):
         except Refusal as r:
             await refuse(interaction, str(r))
             return
-        await refuse(interaction, rules_card(live, self.bot.settings.computer_level))
+        await refuse(interaction, rules_card(live))
 
 
 async def setup(bot: BeloteBot) -> None:

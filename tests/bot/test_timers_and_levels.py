@@ -1,0 +1,83 @@
+"""The table service's turn timers, computer levels and saved choices, without Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+import bot.service as service_module
+from bot.service import NewTable, Refusal, TableService
+from db import Database
+from game.actions import Pass
+
+from .test_service import CHANNEL, GUILD, Recorder, four_players, user_at
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "timers.sqlite3")
+    yield database
+    await database.close()
+
+
+async def test_timer_and_level_limits(db: Database):
+    service = TableService(db)
+    for seconds in (5, 601):
+        with pytest.raises(Refusal, match="from 15 to 600 seconds"):
+            await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
+                                          turn_timer=seconds))
+    with pytest.raises(Refusal, match="no computer level 'expert'"):
+        await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
+                                      computer_level="expert"))
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
+                                         turn_timer=0))  # 0 is "off"
+    assert live.row.turn_timer is None
+    with pytest.raises(Refusal, match="no computer level"):
+        await service.add_computer(live.id, 1, 1, "expert")
+
+
+async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(db: Database,
+                                                                        monkeypatch):
+    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.01)  # 30 s last 0.3 s
+    rec = Recorder()
+    service = TableService(db, listener=rec, computer_delay=0, computer_level="hard")
+    timed_out: list[int] = []
+    service.timeout_hooks.append(lambda live, seat: timed_out.append(seat.seat))
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1},
+                                         turn_timer=30, computer_level="easy"))
+    for seat, (uid, name) in enumerate([(2, "bo"), (3, "cy"), (4, "dee")], start=1):
+        await service.sit(live.id, uid, name, seat)
+    await service.start(live.id, 1)
+    first = live.match.to_act
+    armed = live.timer
+    assert armed is not None and live.timer_key == (live.seq, first)
+    await service.act(live.id, user_at(service, live.id, first), live.seq, Pass())
+    second = live.match.to_act
+    assert armed.cancelled() and live.timer_key == (live.seq, second)
+    while not timed_out:
+        await asyncio.sleep(0.01)
+    assert timed_out == [second]
+    s = live.seats[second]
+    assert (s.computer, s.timed_out) == ("easy", True)  # the table's level, not the bot's
+    assert live.seats[first].computer is None  # acted in time: never taken over
+    assert (await db.tables.seats(live.id))[second].timed_out  # saved
+    await service.reclaim(live.id, s.user_id)
+    assert (s.computer, s.timed_out) == (None, False)
+    await service.close()
+    assert live.timer is None or live.timer.cancelled()
+
+
+async def test_choices_survive_a_restart(db: Database):
+    service = TableService(db)
+    table_id = await four_players(service)
+    live = service.live[table_id]
+    user = user_at(service, table_id, 2)
+    await service.choose(table_id, user, 1, belote=False)
+    again = TableService(db)
+    await again.restore()
+    choice = again.live[table_id].choice(2)
+    assert (choice.deal, choice.declare, choice.belote) == (1, None, False)
+    assert again.live[table_id].choice(1).belote  # the others keep the default
+    assert live.choice(2) == choice

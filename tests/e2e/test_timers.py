@@ -1,0 +1,151 @@
+"""Turn timers through the bot: the deadline on the table and in the hand, a computer taking over
+a player who runs out of time (said in the table, the hand and the thread), the seat taken back,
+a table whose every player ran out of time waiting for them, and timers re-armed with a grace
+period after a restart.
+
+The timers run on ``bot.service.TIMER_SECOND``: 30 "seconds" last a fraction of a real second
+here, while every number the players read and the service checks stays the real one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import bot.service as service_module
+from bot import create_bot
+from bot.components import button_id
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, open_table
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path) -> World:
+    guild = fake_discord.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in ("ana", "bo", "cy")]
+    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
+    return World(fake_discord, bot, guild, channel, members)
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> float:
+    """Poll until ``condition`` holds; returns how long it took."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.01)
+    return time.monotonic() - start
+
+
+async def two_people_two_computers(w: World, **options: Any) -> tuple[int, Any]:
+    """ana (South) and bo (East) with computers North and West, ana to bid first."""
+    ana, bo = w.members[:2]
+    table_id, lobby = await open_table(w, ana, variant="classic", target=1, computers=True,
+                                       turn_timer=30, **options)
+    r = await w.fake.click(w.bot, bo, lobby, button_id("sit", table_id, 1))
+    assert r.callback_type == 7, r.text
+    w.bot.service.live[table_id].row.first_dealer = 3  # West deals: South bids first
+    r = await w.fake.click(w.bot, ana, lobby, button_id("start", table_id))
+    assert r.callback_type == 7, r.text
+    return table_id, lobby
+
+
+def stamp(live: Any) -> str:
+    return f"<t:{int(live.deadline)}:R>"
+
+
+async def test_time_out_take_over_wait_and_take_back(world: World, monkeypatch):
+    fake, bot = world.fake, world.bot
+    ana, bo = world.members[:2]
+    table_id, lobby = await two_people_two_computers(world)
+    live = bot.service.live[table_id]
+    assert "Turn timer: 30 s" in fake.message(lobby.id).versions[0].content  # the lobby said so
+    card = await fake.click(bot, bo, lobby, button_id("rules", table_id))
+    assert "Turn timer: 30 s; a player who runs out of time is replaced by a computer" \
+        in card.text
+
+    # ana's turn: the table and her hand say until when (30 real seconds from now).
+    assert live.match.to_act == 0 and 29 < live.deadline - time.time() <= 30
+    assert f"▶ **ana** to bid · time runs out {stamp(live)}" in fake.message(lobby.id).content
+    dm = fake.message(live.seats[0].dm_message_id)
+    assert f"time runs out {stamp(live)}" in dm.content
+    assert "time runs out" not in fake.message(live.seats[1].dm_message_id).content
+
+    # From now on 30 "seconds" last 0.3 s. ana passes in time; bo's timer starts, and bo
+    # does nothing.
+    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.01)
+    r = await fake.click(bot, ana, dm, button_id("act", table_id, live.seq, "pass"))
+    assert r.callback_type == 7, r.text
+    assert live.timer_key == (live.seq, 1)
+    # bo runs out of time, a computer plays for him; then ana's next turn runs out too,
+    # and with nobody left playing the computers wait.
+    await wait_until(lambda: live.paused)
+    await fake.settle()
+    assert [(s.computer, s.timed_out) for s in (live.seats[0], live.seats[1])] == \
+        [("easy", True), ("easy", True)]
+    entries = [e for e in await bot.service.db.log.entries(table_id) if e.kind == "action"]
+    assert (entries[0].payload["seat"], entries[0].user_id) == (0, ana.id)  # ana in time
+    assert (entries[1].payload["seat"], entries[1].user_id) == (1, None)  # bo's computer
+    table = fake.message(lobby.id).content
+    assert "bo (⚙ Computer (easy))" in table
+    assert "⏱ bo ran out of time: a computer plays for them" in table
+    assert "⏱ ana ran out of time" in table and "⏸ **Paused**" in table
+    for member, seat in ((ana, 0), (bo, 1)):
+        hand = fake.message(live.seats[seat].dm_message_id)
+        assert "A computer plays this seat since your time ran out" in hand.content
+        assert hand.custom_ids == [button_id("back", table_id)]
+        said = [m.content for m in fake.messages(fake.channel(live.row.thread_id))
+                if f"<@{member.id}>, your time ran out" in m.content]
+        assert len(said) == 1 and "**Take my seat back**" in said[0]
+    seq = live.seq
+    await asyncio.sleep(0.1)
+    assert live.seq == seq and live.task is None  # paused: the computers do not play alone
+
+    # bo takes his seat back (real 30 s timers again): the computers go on until his turn.
+    monkeypatch.setattr(service_module, "TIMER_SECOND", 1.0)
+    hand = fake.message(live.seats[1].dm_message_id)
+    r = await fake.click(bot, bo, hand, button_id("back", table_id))
+    assert r.callback_type == 7 and live.seats[1].computer is None
+    assert not live.seats[1].timed_out
+    await fake.settle()
+    assert not live.paused and live.seq > seq and live.match.to_act == 1
+    assert live.timer_key == (live.seq, 1) and 29 < live.deadline - time.time() <= 30
+    table = fake.message(lobby.id).content
+    assert "bo ran out of time" not in table and "⏱ ana ran out of time" in table
+    assert "▶ **bo** to " in table and f"time runs out {stamp(live)}" in table
+    assert f"time runs out {stamp(live)}" in fake.message(live.seats[1].dm_message_id).content
+    await fake.slash(bot, ana, world.channel, "belote end")  # stops bo's timer
+    assert live.timer is None and live.deadline is None
+
+
+async def test_timers_are_re_armed_with_a_grace_period_after_a_restart(
+        world: World, database_path, monkeypatch):
+    fake, bot = world.fake, world.bot
+    table_id, lobby = await two_people_two_computers(world)
+    assert bot.service.live[table_id].timer_key is not None  # ana's 30 s are running
+    lobby_table, _ = await open_table(world, world.members[2], variant="coinche")  # no timer
+    shown_before = len(fake.message(lobby.id).versions)
+    await fake.disconnect(bot)
+    # The new process: 30 "seconds" last 0.6 s, and the grace after a restart is 60 of them
+    # (twice the table's timer, so the test tells it from the timer itself).
+    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.02)
+    monkeypatch.setattr(service_module, "RESTART_GRACE", 60)
+    restarted = time.monotonic()
+    bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    live = bot.service.live[table_id]
+    assert bot.service.live[lobby_table].timer_key is None
+    assert live.match.to_act == 0 and live.seats[0].computer is None
+    took = await wait_until(lambda: live.seats[0].computer is not None)
+    assert time.monotonic() - restarted >= 60 * 0.02 and took > 0
+    assert live.seats[0].timed_out
+    await fake.settle()
+    # While it ran, the restarted bot's table message showed the new deadline.
+    after = fake.message(lobby.id).versions[shown_before:]
+    assert any("▶ **ana** to bid · time runs out <t:" in v.content for v in after)
+    assert "⏱ ana ran out of time" in fake.message(lobby.id).content
