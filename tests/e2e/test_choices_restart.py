@@ -1,0 +1,69 @@
+"""A player's choices ahead of their cards (fewer announcements, no belote) survive a restart:
+the restarted bot's hand shows them, and the cards played carry them."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import create_bot
+from bot.components import button_id, encode_action, select_id
+from game.players import RandomPlayer
+from game.view import table_view
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, member_of, open_table, seat_everyone
+from .test_choices import a_deal_with_choices
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path) -> World:
+    guild = fake_discord.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
+    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
+    return World(fake_discord, bot, guild, channel, members)
+
+
+async def test_choices_survive_a_restart(world: World, database_path):
+    fake, bot = world.fake, world.bot
+    seed, announcer, holder = a_deal_with_choices()
+    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
+    await seat_everyone(world, table_id, lobby, world.members)
+    live = bot.service.live[table_id]
+    live.row.seed, live.row.first_dealer = seed, 0  # this deal, for the test
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    taker = live.seats[live.match.to_act]
+    await fake.click(bot, member_of(world, taker.user_id), fake.message(taker.dm_message_id),
+                     button_id("act", table_id, live.seq, "take"))
+    a, h = live.seats[announcer], live.seats[holder]
+    select = select_id("ann", table_id, 1)
+    lesser = [o["value"] for o in fake.message(a.dm_message_id).component(select)["options"]][1]
+    await fake.select(bot, member_of(world, a.user_id), fake.message(a.dm_message_id), select,
+                      [lesser])
+    await fake.click(bot, member_of(world, h.user_id), fake.message(h.dm_message_id),
+                     button_id("blt", table_id, 1, 0))
+
+    await fake.disconnect(bot)
+    bot = world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    live = bot.service.live[table_id]
+    # The restarted bot shows each hand again, with the choices as they were made.
+    dm = fake.message(live.seats[announcer].dm_message_id)
+    assert [o["value"] for o in dm.component(select)["options"] if o.get("default")] == [lesser]
+    dm = fake.message(live.seats[holder].dm_message_id)
+    assert "**not** announced" in dm.content
+    assert dm.component(button_id("blt", table_id, 1, 1))
+
+    rng = RandomPlayer(3)
+    deal = live.match.deal
+    while table_id in bot.service.live and live.match.deal is deal and not deal.is_over:
+        seat = live.match.to_act
+        st = live.seats[seat]
+        card = rng.choose(table_view(live.match, seat))
+        r = await fake.click(bot, member_of(world, st.user_id), fake.message(st.dm_message_id),
+                             button_id("act", table_id, live.seq, encode_action(card)))
+        assert r.callback_type == 7, r.text
+    logged = [e.payload for e in await bot.service.db.log.entries(table_id)
+              if e.kind == "action"]
+    assert [p["declare"] for p in logged if "declare" in p] == \
+        [[g.split(".") for g in lesser.split("-")]]
+    assert [p["seat"] for p in logged if p.get("belote") is False] == [holder, holder]
