@@ -25,10 +25,9 @@ from typing import Any
 
 from game.ai import make_ai
 from game.match import Match
-from game.players import Player, RandomPlayer
+from game.players import Player, RandomPlayer, play_deal
 from game.rules import Variant
 from game.scoring import Outcome
-from game.view import table_view
 
 
 def player(level: str, seed: int) -> Player:
@@ -44,14 +43,7 @@ def play_match(job: tuple[str, str, str, int, int, int | None]) -> dict[str, Any
     made: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}  # level -> [made, taken]
     started = time.perf_counter()
     while not match.is_over and len(match.deals) < 200:
-        match.start_deal(match.new_deck(seed))
-        deal = match.deal
-        assert deal is not None
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
-            match.apply(players[seat].choose(table_view(match, seat)), seat)
-        result = match.results[-1]
+        result = play_deal(match, players, seed)
         if result.contract is not None:
             tally = made[levels[result.contract.seat]]
             tally[1] += 1

@@ -13,10 +13,9 @@ from typing import Any, NoReturn, TextIO
 
 from .errors import BeloteError
 from .match import Match
-from .players import Player, RandomPlayer
+from .players import Player, RandomPlayer, play_deal
 from .record import ReplayError, legal_summary, parse_record, replay, replay_summary, to_record
 from .rules import Variant
-from .view import table_view
 
 
 class _Parser(argparse.ArgumentParser):
@@ -83,13 +82,7 @@ def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str]) -> d
         if match.is_over:
             match = Match(variant, {"target": 10**5})
             matches.append(match)
-        match.start_deal(match.new_deck(seed))
-        deal = match.deal
-        assert deal is not None
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
-            match.apply(players[seat].choose(table_view(match, seat)))
+        play_deal(match, players, seed)
         played += 1
     elapsed = time.perf_counter() - started
     outcomes: dict[str, int] = {}

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from .actions import Action
-from .view import TableView
+from .match import Match
+from .scoring import DealResult
+from .view import TableView, table_view
 
 
 class Player(Protocol):
@@ -23,3 +26,14 @@ class RandomPlayer:
 
     def choose(self, view: TableView) -> Action:
         return self.rng.choice(view.legal_actions)
+
+
+def play_deal(match: Match, players: Sequence[Player], seed: int) -> DealResult:
+    """Deal the match's next deal from ``seed`` and let ``players`` (one per seat) play it out,
+    each seeing only its own seat's view."""
+    deal = match.start_deal(match.new_deck(seed))
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        match.apply(players[seat].choose(table_view(match, seat)), seat)
+    return match.results[-1]
