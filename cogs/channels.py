@@ -56,6 +56,44 @@ class Channels(commands.Cog):
         self.bot.service.set_lost(live, reason)
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """The lost state is not stored: it is found again at each start from what Discord
+        says now, which also catches a thread or channel deleted while the bot was away."""
+        for live in list(self.bot.service.live.values()):
+            try:
+                await self.check_home(live)
+            except discord.HTTPException as e:
+                log.warning("table %s: could not check its channel (%s)", live.id, e)
+
+    async def check_home(self, live: LiveTable) -> None:
+        """Mark the table lost (or move it out of a deleted thread) when its home is gone or
+        the bot may no longer post there."""
+        guild = self.bot.get_guild(live.row.guild_id)
+        if guild is None or live.row.message_id is None or live.lost is not None:
+            return  # a server not (yet) available tells us nothing
+        home: Any = guild.get_channel_or_thread(live.row.home_id)
+        if home is None:  # threads are not all in the cache: ask
+            try:
+                home = await self.bot.fetch_channel(live.row.home_id)
+            except discord.NotFound:
+                home = None
+            except discord.Forbidden:
+                self.set_lost(live, f"I lost the permission(s) View Channel where table "
+                                    f"#{live.id} is")
+                return
+        if home is None and live.row.thread_id is not None:
+            parent = guild.get_channel(live.row.channel_id)
+            if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
+                await self.move_to(live, parent, "its thread was deleted")
+            else:
+                self.set_lost(live, f"The thread of table #{live.id} was deleted")
+        elif home is None:
+            self.set_lost(live, f"The channel of table #{live.id} was deleted")
+        elif missing := missing_permissions(home):
+            self.set_lost(live, f"I lost the permission(s) {', '.join(missing)} where "
+                                f"table #{live.id} is")
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         for live in self.tables_in(payload.thread_id):
             if live.row.thread_id != payload.thread_id:

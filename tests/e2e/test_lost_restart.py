@@ -1,0 +1,77 @@
+"""A table's thread or channel deleted while the bot was stopped: the restarted bot finds out
+from Discord (the lost state is not stored) and does what it does when it sees it happen."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import create_bot
+from bot.components import button_id
+from game.players import RandomPlayer
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, open_table, play_turn, seat_everyone
+from .test_lost_channel import FLAT
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path) -> World:
+    guild = fake_discord.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
+    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
+    return World(fake_discord, bot, guild, channel, members)
+
+
+async def started(w: World) -> int:
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
+    await seat_everyone(w, table_id, lobby, w.members)
+    await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    return table_id
+
+
+async def restart(w: World, database_path) -> None:
+    await w.fake.disconnect(w.bot)
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+
+
+async def test_a_thread_deleted_while_stopped_moves_the_table(world: World, database_path):
+    fake = world.fake
+    table_id = await started(world)
+    thread = fake.channel(world.bot.service.live[table_id].row.thread_id)
+    await fake.disconnect(world.bot)
+    fake.delete_channel(thread)
+    world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    await fake.settle()
+    live = world.bot.service.live[table_id]
+    assert live.row.thread_id is None and live.row.channel_id == world.channel.id
+    posts = fake.messages(world.channel)
+    assert posts[-1].content == f"Table #{table_id} goes on here: its thread was deleted."
+    assert live.row.message_id == posts[-2].id and posts[-2].custom_ids
+    await play_turn(world, table_id, RandomPlayer(1))  # and it goes on
+
+
+async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: World,
+                                                                      database_path):
+    fake = world.fake
+    flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
+    world.channel, home = flat, world.channel
+    table_id = await started(world)
+    await fake.disconnect(world.bot)
+    fake.delete_channel(flat)
+    world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    await fake.settle()
+    live = world.bot.service.live[table_id]
+    assert live.lost == f"The channel of table #{table_id} was deleted"
+    for s in live.seats.values():
+        assert "/belote show" in fake.message(s.dm_message_id).content
+    r = await fake.slash(world.bot, world.members[1], home, "belote show")
+    assert r.ephemeral and f"Table #{table_id} is here now" in r.text
+    assert live.lost is None and live.row.channel_id == home.id
+
+
+async def test_a_table_still_in_place_is_not_lost_after_a_restart(world: World, database_path):
+    table_id = await started(world)
+    await restart(world, database_path)
+    assert world.bot.service.live[table_id].lost is None
