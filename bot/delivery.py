@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ import discord
 
 import rendering
 from game.view import Stage, TableView
+from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
 from .service import LiveTable, TableService
@@ -30,6 +32,9 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 # An interaction's token edits its ephemeral reply for 15 minutes; keep a margin.
 TOKEN_LIFETIME = 14 * 60.0
+
+
+_UNKNOWN = object()  # an image key nothing equals
 
 
 class Coalescer:
@@ -79,6 +84,11 @@ class Delivery:
         self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
         self.known: set[int] = set()  # games whose hands this process has shown
+        # The hand image each seat's DM shows (message id, rendering.keys.hand_key), and the
+        # edits of it on their way (see edit_hand).
+        self.images_on: dict[tuple[int, int], tuple[int, Hashable]] = {}
+        self.editing: Counter[tuple[int, int]] = Counter()
+        self.overlapped: set[tuple[int, int]] = set()
 
     @property
     def service(self) -> TableService:
@@ -152,16 +162,58 @@ class Delivery:
             self.forget(live)
 
     # ---- hands ------------------------------------------------------------------------------
-    async def hand_payload(self, live: LiveTable, seat: int, *,
-                           background: bool = False) -> dict[str, Any]:
-        """The hand message now; ``background`` for edits that answer no click."""
+    async def hand_payload(self, live: LiveTable, seat: int, *, background: bool = False,
+                           keep: Hashable | None = None) -> dict[str, Any]:
+        """The hand message now; ``background`` for edits that answer no click. ``keep``: the
+        image the edited message shows (rendering.keys.hand_key), left alone if unchanged."""
         view = live.view(seat)
         assert view is not None
+        return (await self._hand_payload(live, seat, view, background, keep))[0]
+
+    async def _hand_payload(self, live: LiveTable, seat: int, view: TableView, background: bool,
+                            keep: Hashable | None) -> tuple[dict[str, Any], Hashable | None]:
+        """The payload and the key of the image it leaves on the message (None: no image)."""
         payload: dict[str, Any] = {"content": messages.hand_text(live, view),
                                    "view": messages.hand_controls(live, view)}
-        payload["attachments"] = [await images.hand_image(view, background=background)] \
-            if view.hand else []
-        return payload
+        if not view.hand:
+            payload["attachments"] = []
+            return payload, None
+        key = hand_image_key(view)
+        if key != keep:  # otherwise no "attachments": Discord keeps the image it has
+            payload["attachments"] = [await images.hand_image(view, background=background,
+                                                              slot=(live.id, seat))]
+        return payload, key
+
+    async def edit_hand(self, live: LiveTable, seat: int, message_id: int | None,
+                        send: Callable[[dict[str, Any]], Awaitable[Any]], *,
+                        background: bool = False) -> None:
+        """Edit a hand message (``send`` does it: a DM edit, or the answer to a click on it)
+        to the hand now. Its image is uploaded only when it changed: what each DM shows is
+        remembered after each edit that went through, unless edits of it overlapped (then
+        their order on Discord's side is unknown and the next edit uploads the image)."""
+        slot = (live.id, seat)
+        view = live.view(seat)
+        assert view is not None
+        on = self.images_on.get(slot)
+        known = on[1] if on is not None and on[0] == message_id and \
+            not self.editing[slot] else _UNKNOWN
+        payload, key = await self._hand_payload(live, seat, view, background, known)
+        self.editing[slot] += 1
+        if self.editing[slot] > 1:
+            self.overlapped.add(slot)
+        ok = False
+        try:
+            await send(payload)
+            ok = True
+        finally:
+            self.editing[slot] -= 1
+            if not ok or slot in self.overlapped or message_id is None:
+                self.images_on.pop(slot, None)
+            else:
+                self.images_on[slot] = (message_id, key)
+            if not self.editing[slot]:
+                del self.editing[slot]
+                self.overlapped.discard(slot)
 
     def hand_answered(self, live: LiveTable, seat: int) -> None:
         """An interaction reply on the DM has just shown this hand as it is now."""
@@ -196,13 +248,13 @@ class Delivery:
         if s.dm_closed:
             await self.update_ephemeral_hand(live, seat, view)
             return
-        payload = await self.hand_payload(live, seat, background=True)
         if s.dm_message_id is not None and s.dm_channel_id is not None:
             message = self.bot.get_partial_messageable(
                 s.dm_channel_id, type=discord.ChannelType.private).get_partial_message(
                     s.dm_message_id)
             try:
-                await message.edit(**payload)
+                await self.edit_hand(live, seat, message.id,
+                                     lambda payload: message.edit(**payload), background=True)
                 return
             except discord.NotFound:
                 pass  # the player deleted it: send a new one
@@ -210,10 +262,9 @@ class Delivery:
             return
         try:
             channel = await self.bot.create_dm(discord.Object(s.user_id))
-            payload.pop("attachments")
-            sent = await channel.send(files=[await images.hand_image(view, background=True)]
-                                      if view.hand
-                                      else discord.utils.MISSING, **payload)
+            payload = await self.hand_payload(live, seat, background=True)
+            files = payload.pop("attachments")
+            sent = await channel.send(files=files or discord.utils.MISSING, **payload)
         except discord.Forbidden as e:
             if e.code != DMS_CLOSED:
                 raise
@@ -281,4 +332,6 @@ class Delivery:
             self.hand_shown.pop((live.id, seat), None)
             self.ephemeral.pop((live.id, seat), None)
             self.turn_noticed.pop((live.id, seat), None)
+            self.images_on.pop((live.id, seat), None)
         self.known.discard(live.id)
+        images.HAND_IMAGES.forget(live.id)

@@ -42,9 +42,10 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     view = live.view(seat)
     assert view is not None
     shown = hand_key(live, view)
-    payload = await delivery.hand_payload(live, seat)
+    message_id = interaction.message.id if interaction.message is not None else None
     try:
-        await interaction.response.edit_message(**payload)
+        await delivery.edit_hand(live, seat, message_id,
+                                 lambda payload: interaction.response.edit_message(**payload))
     except discord.HTTPException:
         # Too late (10062) or refused: the action stands (it is logged); show the hand
         # through the ordinary DM edit instead.

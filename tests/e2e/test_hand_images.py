@@ -1,0 +1,83 @@
+"""Hand images in DMs: always the picture of the hand as it is, uploaded only when it changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import create_bot
+from bot.components import button_id
+from game.players import RandomPlayer
+from rendering import render_hand
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, member_of, open_table, play_turn, seat_everyone
+from .test_choices import a_deal_with_choices
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path) -> World:
+    guild = fake_discord.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
+    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
+    return World(fake_discord, bot, guild, channel, members)
+
+
+def assert_dms_show_their_hands(w: World, table_id: int) -> None:
+    live = w.bot.service.live[table_id]
+    for seat, s in live.seats.items():
+        dm = w.fake.message(s.dm_message_id)
+        view = live.view(seat)
+        if view.hand:
+            assert [a.data for a in dm.attachments] == [render_hand(view)[0]], \
+                f"seat {seat} at seq {live.seq}"
+        else:
+            assert not dm.attachments
+
+
+@pytest.mark.parametrize("variant", ["classic", "coinche", "bulgarian"])
+async def test_every_dm_shows_the_picture_of_its_hand(world: World, variant: str):
+    table_id, lobby = await open_table(world, world.members[0], variant=variant)
+    await seat_everyone(world, table_id, lobby, world.members)
+    await world.fake.click(world.bot, world.members[0], lobby, button_id("start", table_id))
+    live = world.bot.service.live[table_id]
+    rng = RandomPlayer(5)
+    # A whole deal (bidding pictures come back from the bot's cache), and the next deal's
+    # first hands; the match may end first.
+    while len(live.match.results) < 1 or live.match.needs_deal:
+        assert_dms_show_their_hands(world, table_id)
+        result = await play_turn(world, table_id, rng)
+        assert result.callback_type == 7, result.text
+        if table_id not in world.bot.service.live:
+            return
+    assert_dms_show_their_hands(world, table_id)
+
+
+async def test_a_hand_edit_that_keeps_the_picture_uploads_nothing(world: World):
+    fake, bot = world.fake, world.bot
+    seed, _, holder = a_deal_with_choices()
+    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
+    await seat_everyone(world, table_id, lobby, world.members)
+    live = bot.service.live[table_id]
+    live.row.seed, live.row.first_dealer = seed, 0
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    taker = live.seats[live.match.to_act]
+    await fake.click(bot, member_of(world, taker.user_id), fake.message(taker.dm_message_id),
+                     button_id("act", table_id, live.seq, "take"))
+    h = live.seats[holder]
+    before = [a.id for a in fake.message(h.dm_message_id).attachments]
+    mark = fake.mark()
+    # Turning belote off changes the DM's text and controls, not the picture of the cards.
+    r = await fake.click(bot, member_of(world, h.user_id), fake.message(h.dm_message_id),
+                         button_id("blt", table_id, 1, 0))
+    assert r.callback_type == 7 and "**not** announced" in r.message.content
+    answer = [q for q in fake.requests_to(since=mark) if q.route.startswith("/interactions/")]
+    assert len(answer) == 1 and answer[0].files == []
+    dm = fake.message(h.dm_message_id)
+    assert [a.id for a in dm.attachments] == before  # the same attachment, kept
+    assert [a.data for a in dm.attachments] == [render_hand(live.view(holder))[0]]
+    # The next picture that differs is uploaded again (the holder's turn, or a card gone).
+    rng = RandomPlayer(2)
+    while [a.id for a in fake.message(h.dm_message_id).attachments] == before:
+        await play_turn(world, table_id, rng)
+    assert_dms_show_their_hands(world, table_id)
