@@ -18,7 +18,8 @@ Reports, over the measured period:
   the interaction callback (measured in this process; the bot cannot stall its clock);
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
-- the bot process's CPU time per action, and its event-loop lag p50/p99 (a 10 ms sleeper);
+- CPU time per action of the bot process, of its render worker processes and of this process
+  (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper);
 - memory per live table (tracemalloc while restoring every table from the database).
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
@@ -30,6 +31,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import os
 import pstats
 import random
 import sys
@@ -61,6 +63,7 @@ class Probe:
         self.lag: list[float] = []
         self.stop = asyncio.Event()
         self.cpu = 0.0
+        self.workers: dict[int, float] = {}
         self.wall = 0.0
         self.task: asyncio.Task[None] | None = None
         self.profile_path = profile
@@ -76,6 +79,7 @@ class Probe:
         self.lag.clear()
         self.stop.clear()
         self.cpu, self.wall = time.process_time(), time.perf_counter()
+        self.workers = worker_cpu()
         self.task = asyncio.create_task(self.sample(), name="fakediscord-lag")
         if self.profile_path:
             self.profiler = cProfile.Profile()
@@ -83,6 +87,7 @@ class Probe:
 
     async def finish(self, bot: Any) -> dict[str, Any]:
         cpu, wall = time.process_time() - self.cpu, time.perf_counter() - self.wall
+        workers = sum(t - self.workers.get(pid, 0.0) for pid, t in worker_cpu().items())
         if self.profiler is not None:
             self.profiler.disable()
             self.profiler.dump_stats(self.profile_path)
@@ -90,7 +95,24 @@ class Probe:
         if self.task is not None:
             await self.task
         return {"lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
-                "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall}
+                "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
+                "workers": workers}
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far, from /proc (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def worker_cpu() -> dict[int, float]:
+    """CPU seconds used so far by each render worker process of the bot."""
+    from bot import images
+    return {pid: process_cpu(pid) for pid in images.worker_pids()}
 
 
 async def count_cards(bot: Any) -> dict[str, int]:
@@ -151,6 +173,16 @@ class Players:
         self.remote = remote
         self.rng = random.Random(seed)
         self.clicks: list[tuple[InteractionResult, str]] = []
+        # Each hand message's controls, kept until an edit replaces its components: players
+        # look every 20 ms, and walking 800 messages' components that often took a third of
+        # this process's CPU, which the bot's process shares on a small machine.
+        self._seen: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+
+    def controls(self, message: FakeMessage, table_id: int) -> list[dict[str, Any]]:
+        seen = self._seen.get(message.id)
+        if seen is None or seen[0] is not message.components:
+            seen = self._seen[message.id] = (message.components, controls(message, table_id))
+        return seen[1]
 
     def turn(self, table: Table) -> tuple[FakeMember, int, int] | None:
         """(member, hand message id, seq) of the player whose controls are up, if any."""
@@ -158,7 +190,7 @@ class Players:
             mid = table.hand_message.get(m.id)
             if mid is None:
                 continue
-            found = controls(self.fake.message(mid), table.id)
+            found = self.controls(self.fake.message(mid), table.id)
             if found:
                 seq = int(found[0]["custom_id"].split(":")[3])
                 if seq > table.last_seq:
@@ -291,6 +323,7 @@ async def run(args: argparse.Namespace) -> None:
     mark = fake.mark()
     await remote.call("start")
     started = time.perf_counter()
+    here = time.process_time()
     if args.burst:
         await players.burst(tables, args.rounds)
         load = f"burst: every table clicks at once, {args.rounds} rounds"
@@ -302,6 +335,7 @@ async def run(args: argparse.Namespace) -> None:
     clicked_for = time.perf_counter() - started
     await remote.settle()
     probe = await remote.call("finish")
+    here = time.process_time() - here
     cards_after = await remote.call("cards")
     requests = fake.requests_to(since=mark)
 
@@ -331,8 +365,13 @@ async def run(args: argparse.Namespace) -> None:
     errors = Counter(r.error_code or r.status for r in requests if r.status >= 400)
     if errors:
         print(f"    refused by the fake: {dict(errors)}")
-    print(f"bot process: CPU {probe['cpu'] / max(1, actions) * 1000:.1f} ms per action "
-          f"({probe['cpu'] / probe['wall'] * 100:.0f}% of a core); event-loop lag: "
+    per = 1000 / max(1, actions)
+    print(f"CPU per action: bot process {probe['cpu'] * per:.1f} ms "
+          f"({probe['cpu'] / probe['wall'] * 100:.0f}% of a core), its render workers "
+          f"{probe['workers'] * per:.1f} ms ({probe['workers'] / probe['wall'] * 100:.0f}%), "
+          f"fake Discord and players {here * per:.1f} ms "
+          f"({here / probe['wall'] * 100:.0f}%); {os.cpu_count()} cores")
+    print(f"bot process event-loop lag: "
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
           f"max {probe['lag_max'] * 1000:.1f} ms")
     memory = await remote.call("memory")
