@@ -20,7 +20,8 @@ Reports, over the measured period:
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
   (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper);
-- memory per live table (tracemalloc while restoring every table from the database).
+- memory per live table: its state (tracemalloc while restoring every table from the database)
+  and the hand images the bot keeps for its seats.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
 """
@@ -136,8 +137,11 @@ async def memory_per_table(bot: Any) -> dict[str, float]:
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    from bot import images
+    cached = images.HAND_IMAGES.nbytes()  # the running bot's hand images, kept per seat
     return {"per_table": grown / max(1, len(restored)), "restored": len(restored),
-            "open": open_now}
+            "open": open_now, "images_per_table": cached / max(1, open_now),
+            "image_hits": images.HAND_IMAGES.hits, "image_misses": images.HAND_IMAGES.misses}
 
 
 def child(args: argparse.Namespace) -> None:
@@ -375,8 +379,12 @@ async def run(args: argparse.Namespace) -> None:
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
           f"max {probe['lag_max'] * 1000:.1f} ms")
     memory = await remote.call("memory")
-    print(f"memory per live table: {memory['per_table'] / 1024:.1f} KB "
-          f"({memory['restored']} tables restored; {memory['open']} still open)")
+    print(f"memory per live table: {(memory['per_table'] + memory['images_per_table']) / 1024:.1f}"
+          f" KB: {memory['per_table'] / 1024:.1f} KB of table state ({memory['restored']} "
+          f"tables restored; {memory['open']} still open) and "
+          f"{memory['images_per_table'] / 1024:.1f} KB of kept hand images (they saved "
+          f"{memory['image_hits']} of {memory['image_hits'] + memory['image_misses']} hand "
+          "images since the start)")
     if args.profile:
         out = io.StringIO()
         pstats.Stats(args.profile, stream=out).sort_stats("cumulative").print_stats(40)

@@ -15,12 +15,16 @@ File names never say anything about the cards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import itertools
 import logging
 import multiprocessing
 import os
+import pickle
+from collections import deque
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -28,90 +32,199 @@ import discord
 import rendering
 from game.rules import Variant
 from game.scoring import DealResult
-from game.view import TableView
+from game.view import Stage, TableView
 from rendering import worker
 from rendering.keys import hand_key
 
 log = logging.getLogger(__name__)
 
-# At most this many pool restarts before rendering stays in threads for good.
+# At most this many worker restarts before a pool renders in threads for good.
 MAX_RESTARTS = 3
 
 
+class WorkerDied(Exception):
+    """A render worker process ended with jobs on its way."""
+
+
+Job = tuple[int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+class _Worker:
+    """One render process and our end of its pipe; answers are read by the event loop."""
+
+    # Jobs written to the pipe ahead of the answers: enough to keep the worker busy, few
+    # enough that the pipe never fills and a write never blocks the event loop.
+    IN_FLIGHT = 4
+
+    def __init__(self, pool: Pool, context: Any, name: str) -> None:
+        self.pool = pool
+        self.conn, theirs = context.Pipe(duplex=True)
+        self.process = context.Process(target=worker.serve, args=(theirs, pool.niceness),
+                                       name=name, daemon=True)
+        self.process.start()
+        theirs.close()
+        self.pending: dict[int, asyncio.Future[Any]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.dead = False
+
+    def listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read answers on ``loop`` (a bot's loop; tests run one loop after another)."""
+        if self.loop is loop:
+            return
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(self.conn.fileno())
+        self.fail(WorkerDied("the event loop changed"))
+        self.loop = loop
+        loop.add_reader(self.conn.fileno(), self._readable)
+
+    def send(self, job: Job) -> None:
+        number, fn, args, future = job
+        try:
+            self.conn.send_bytes(pickle.dumps((number, fn, args), pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            self.dead = True
+            future.set_exception(WorkerDied(f"render worker {self.process.pid} ended"))
+            return
+        self.pending[number] = future
+
+    def _readable(self) -> None:
+        try:
+            while self.conn.poll():
+                number, ok, result = pickle.loads(self.conn.recv_bytes())
+                future = self.pending.pop(number, None)
+                if future is not None and not future.done():
+                    if ok:
+                        future.set_result(result)
+                    else:
+                        future.set_exception(result)
+        except (EOFError, OSError):
+            self.close()
+            self.fail(WorkerDied(f"render worker {self.process.pid} ended"))
+            self.pool._replace_dead()
+        self.pool._dispatch()
+
+    def fail(self, error: Exception) -> None:
+        pending, self.pending = self.pending, {}
+        for future in pending.values():
+            if not future.done():
+                with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
+                    future.set_exception(error)
+
+    def close(self) -> None:
+        self.dead = True
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(self.conn.fileno())
+        self.loop = None
+        self.conn.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(1)
+
+
 class Pool:
-    """Worker processes for one kind of job, falling back to threads if processes fail."""
+    """Worker processes for one kind of job, falling back to threads if processes fail.
+
+    No threads on the bot's side: a job is one pickle written to a worker's pipe, its answer
+    is read when the event loop sees the pipe readable (a ProcessPoolExecutor's feeder and
+    manager threads took the GIL from the event loop several times per image). Jobs wait
+    in a queue here, first come first served, while every worker has enough to do."""
 
     def __init__(self, name: str, workers: int, *, niceness: int = 0) -> None:
         self.name = name
-        self.workers = workers
+        self.size = workers
         self.niceness = niceness
         self.restarts = 0
-        self._executor: Executor | None = None
+        self._workers: list[_Worker] = []
+        self._queue: deque[Job] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._threads: ThreadPoolExecutor | None = None
+        self._numbers = itertools.count()
 
-    def _start(self) -> Executor:
-        if self.restarts >= MAX_RESTARTS or os.environ.get("BELOTE_RENDER_THREADS"):
-            return self._thread_pool()
+    def start(self) -> None:
+        """Start the workers now (each builds the shared palette), not on the first click."""
+        if self.threads_only:
+            return
         try:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context(
                 "forkserver" if "forkserver" in methods else "spawn")
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload(["rendering.worker"])
-            executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                           initializer=worker.start,
-                                           initargs=(self.niceness,))
-            for _ in range(self.workers):  # start and warm them now, not on the first click
-                executor.submit(worker.ping)
-            return executor
-        except (OSError, ImportError, NotImplementedError, BrokenExecutor):
+            while len(self._workers) < self.size:
+                w = _Worker(self, context, f"{self.name}-{len(self._workers)}")
+                self._workers.append(w)
+                if self._loop is not None:
+                    w.listen(self._loop)
+        except (OSError, ImportError, NotImplementedError, ValueError):
             log.exception("render workers %s could not start: rendering in threads", self.name)
             self.restarts = MAX_RESTARTS
-            return self._thread_pool()
-
-    def _thread_pool(self) -> ThreadPoolExecutor:
-        if self._threads is None:
-            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix=self.name)
-        return self._threads
 
     @property
-    def executor(self) -> Executor:
-        if self._executor is None:
-            self._executor = self._start()
-        return self._executor
+    def threads_only(self) -> bool:
+        return self.restarts >= MAX_RESTARTS or bool(os.environ.get("BELOTE_RENDER_THREADS"))
 
     @property
     def in_processes(self) -> bool:
-        return isinstance(self.executor, ProcessPoolExecutor)
+        return bool(self._workers) and not self.threads_only
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for benchmarks: their CPU time)."""
-        executor = self._executor
-        if isinstance(executor, ProcessPoolExecutor):
-            return [p.pid for p in list(executor._processes.values()) if p.pid is not None]
-        return []
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
+
+    def _thread_pool(self) -> ThreadPoolExecutor:
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.size, thread_name_prefix=self.name)
+        return self._threads
+
+    def _replace_dead(self) -> None:
+        for w in [w for w in self._workers if w.dead or not w.process.is_alive()]:
+            self._workers.remove(w)
+            w.close()
+            w.fail(WorkerDied(f"render worker {w.process.pid} ended"))
+            self.restarts += 1
+            log.error("render worker %s of %s ended (restart %d of %d)", w.process.pid,
+                      self.name, self.restarts, MAX_RESTARTS)
+        self.start()
+
+    def _dispatch(self) -> None:
+        """Hand queued jobs to the least busy workers that can take more."""
+        while self._queue:
+            ready = [w for w in self._workers if not w.dead and
+                     len(w.pending) < _Worker.IN_FLIGHT]
+            if not ready:
+                return
+            job = self._queue.popleft()
+            if not job[3].done() and not job[3].get_loop().is_closed():
+                min(ready, key=lambda w: len(w.pending)).send(job)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        executor = self.executor
-        try:
-            return await loop.run_in_executor(executor, fn, *args)
-        except BrokenExecutor:
-            # A worker died (killed, out of memory): start a new pool, and render this
-            # image in a thread so that nobody waits on the restart.
-            if self._executor is executor:
-                self.restarts += 1
-                log.error("render workers %s broke (restart %d of %d)", self.name,
-                          self.restarts, MAX_RESTARTS)
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._thread_pool(), fn, *args)
+        if self._loop is not loop:  # a bot on a new loop (tests run one loop after another)
+            self._loop = loop
+            for w in self._workers:
+                w.listen(loop)
+        self._replace_dead()
+        if self._workers and not self.threads_only:
+            future: asyncio.Future[Any] = loop.create_future()
+            self._queue.append((next(self._numbers), fn, args, future))
+            self._dispatch()
+            try:
+                return await future
+            except WorkerDied:
+                pass
+            # The worker died (killed, out of memory): it is replaced at the next job, and
+            # this image is made in a thread so that nobody waits on the restart.
+        return await loop.run_in_executor(self._thread_pool(), fn, *args)
 
     def shutdown(self) -> None:
-        for executor in (self._executor, self._threads):
-            if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
-        self._executor = self._threads = None
+        for w in self._workers:
+            w.close()
+            w.fail(WorkerDied("shut down"))
+        self._workers = []
+        self._queue.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None
 
 
 # Background images (tables, DM edits, sheets) run at a lower priority than the hands that
@@ -124,15 +237,22 @@ class HandImages:
     """The last few hand images of each seat, by what they show (rendering.keys.hand_key).
 
     During the bidding a hand goes back and forth between two pictures (your turn or not), so
-    two per seat are kept: about 25 KB a seat, forgotten with the table."""
+    two per seat are kept (about 25 KB a seat). Once the cards are played a hand's picture
+    never comes back (a card is gone each time), so nothing is kept then."""
 
     PER_SEAT = 2
 
     def __init__(self) -> None:
         self._seats: dict[tuple[int, int], dict[Hashable, tuple[bytes, str]]] = {}
+        self.hits = self.misses = 0
 
     def get(self, slot: tuple[int, int], key: Hashable) -> tuple[bytes, str] | None:
-        return self._seats.get(slot, {}).get(key)
+        data = self._seats.get(slot, {}).get(key)
+        if data is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return data
 
     def put(self, slot: tuple[int, int], key: Hashable, data: tuple[bytes, str]) -> None:
         kept = self._seats.setdefault(slot, {})
@@ -141,9 +261,12 @@ class HandImages:
         while len(kept) > self.PER_SEAT:
             del kept[next(iter(kept))]
 
+    def drop(self, slot: tuple[int, int]) -> None:
+        self._seats.pop(slot, None)
+
     def forget(self, table_id: int) -> None:
         for seat in range(4):
-            self._seats.pop((table_id, seat), None)
+            self.drop((table_id, seat))
 
     def nbytes(self) -> int:
         return sum(len(data) for kept in self._seats.values() for data, _ in kept.values())
@@ -154,7 +277,8 @@ HAND_IMAGES = HandImages()
 
 def warm() -> None:
     """Start the workers now (each builds the shared palette), not on the first click."""
-    HANDS.executor, OTHERS.executor  # noqa: B018 -- starting them is the point
+    HANDS.start()
+    OTHERS.start()
 
 
 def worker_pids() -> list[int]:
@@ -177,11 +301,15 @@ async def hand_image(view: TableView, *, background: bool = False,
     hand worker stays free for the hands that answer a click. ``slot`` (table, seat) keeps
     the seat's recent images, and a picture it already has is not drawn again."""
     key = hand_key(view)
-    data = HAND_IMAGES.get(slot, key) if slot is not None else None
+    kept = slot is not None and view.stage is Stage.BIDDING
+    data = HAND_IMAGES.get(slot, key) if slot is not None and kept else None
     if data is None:
         data = await (OTHERS if background else HANDS).run(rendering.render_hand, view)
     if slot is not None:
-        HAND_IMAGES.put(slot, key, data)
+        if kept:
+            HAND_IMAGES.put(slot, key, data)
+        else:
+            HAND_IMAGES.drop(slot)
     return _file(data, "hand")
 
 

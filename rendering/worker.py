@@ -1,15 +1,21 @@
-"""What a render worker process does when it starts.
+"""A render worker process: jobs in, images out, over one pipe.
 
 The bot renders in worker processes (bot/images.py): Pillow holds the GIL for most of its
 drawing and quantizing, so render threads in the bot's own process slow down its event loop.
 A worker imports this module only (not discord, not the bot), so it starts light, and builds
 the shared palette and the sprites it pulls in once, before its first image.
+
+Each message on the pipe is a pickle: ``(job, function, args)`` in, ``(job, ok, result or
+exception)`` out. The bot reads answers from its event loop (no threads on its side).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
 import signal
+from multiprocessing.connection import Connection
+from typing import Any
 
 from .palette import palette
 
@@ -25,7 +31,23 @@ def start(niceness: int = 0) -> None:
     palette()
 
 
-def ping() -> bool:
-    """A no-op job: the bot submits one per worker at start so that the workers are up (and
-    warm) before the first click."""
-    return True
+def serve(conn: Connection, niceness: int = 0) -> None:
+    """The worker's life: answer jobs until the bot closes its end of the pipe."""
+    start(niceness)
+    while True:
+        try:
+            job, fn, args = pickle.loads(conn.recv_bytes())
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[int, bool, Any] = (job, True, fn(*args))
+        except Exception as e:  # the bot raises it where the job was asked for
+            answer = (job, False, e)
+        try:
+            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception as e:  # an answer that does not pickle: say so instead
+            data = pickle.dumps((job, False, RuntimeError(f"unpicklable answer: {e!r}")))
+        try:
+            conn.send_bytes(data)
+        except OSError:
+            return
