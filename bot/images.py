@@ -228,9 +228,11 @@ class Pool:
 
 
 # Background images (tables, DM edits, sheets) run at a lower priority than the hands that
-# answer clicks: on a busy machine the click's answer comes first.
+# answer clicks: on a busy machine the click's answer comes first. One background worker
+# keeps up with 200 tables (about half a core, bench/bench_bot.py) and, busy all the time,
+# keeps its caches warm: two used more processor time per image for no gain in latency.
 HANDS = Pool("belote-hand", 1)
-OTHERS = Pool("belote-render", 2, niceness=5)
+OTHERS = Pool("belote-render", 1, niceness=10)
 
 
 class HandImages:
