@@ -3,9 +3,10 @@
 Pillow holds the GIL for most of its drawing and quantizing, so render threads in the bot's
 process would take turns with the event loop (bench/bench_bot.py measured clicks queueing past
 Discord's 3 s at 200 tables that way). Images are made in worker processes instead, started
-once (forkserver: a clean process that imported only rendering/), each building the shared
-palette and its sprites once. The views and results cross as pickles (a view is ~600 bytes,
-~0.05 ms). If the pool cannot start or breaks, rendering goes on in threads and says so.
+once (``python -m rendering.worker``: a plain interpreter that imports rendering/ only, not
+the bot), each building the shared palette and its sprites once. The views and results
+cross as pickles (a view is ~600 bytes, ~0.05 ms). If the pool cannot start or breaks,
+rendering goes on in threads and says so.
 
 Hand images answer a click (the player waits for them); table images and sheets do not, so
 they have workers of their own and a queue of table images never delays anybody's answer.
@@ -19,12 +20,15 @@ import contextlib
 import io
 import itertools
 import logging
-import multiprocessing
 import os
 import pickle
+import subprocess
+import sys
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -33,7 +37,6 @@ import rendering
 from game.rules import Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
-from rendering import worker
 from rendering.keys import hand_key
 
 log = logging.getLogger(__name__)
@@ -56,13 +59,24 @@ class _Worker:
     # enough that the pipe never fills and a write never blocks the event loop.
     IN_FLIGHT = 4
 
-    def __init__(self, pool: Pool, context: Any, name: str) -> None:
+    def __init__(self, pool: Pool) -> None:
         self.pool = pool
-        self.conn, theirs = context.Pipe(duplex=True)
-        self.process = context.Process(target=worker.serve, args=(theirs, pool.niceness),
-                                       name=name, daemon=True)
-        self.process.start()
-        theirs.close()
+        jobs_r, jobs_w = os.pipe()
+        answers_r, answers_w = os.pipe()
+        # The package's directory first: the worker must import this rendering/, wherever
+        # the bot was started from.
+        root = str(Path(rendering.__file__).resolve().parents[1])
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "rendering.worker", str(jobs_r), str(answers_w),
+                 str(pool.niceness)], pass_fds=(jobs_r, answers_w), stdin=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONPATH": path})
+        finally:
+            os.close(jobs_r)
+            os.close(answers_w)
+        self.outbox = Connection(jobs_w, readable=False)
+        self.conn = Connection(answers_r, writable=False)
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dead = False
@@ -80,7 +94,12 @@ class _Worker:
     def send(self, job: Job) -> None:
         number, fn, args, future = job
         try:
-            self.conn.send_bytes(pickle.dumps((number, fn, args), pickle.HIGHEST_PROTOCOL))
+            call = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        except Exception as e:  # not a job for a process: the caller gets the error
+            future.set_exception(e)
+            return
+        try:
+            self.outbox.send_bytes(pickle.dumps((number, call), pickle.HIGHEST_PROTOCOL))
         except OSError:
             self.dead = True
             future.set_exception(WorkerDied(f"render worker {self.process.pid} ended"))
@@ -116,9 +135,15 @@ class _Worker:
             self.loop.remove_reader(self.conn.fileno())
         self.loop = None
         self.conn.close()
-        if self.process.is_alive():
+        self.outbox.close()
+        if self.alive:
             self.process.kill()
-        self.process.join(1)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(1)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
 
 class Pool:
@@ -145,17 +170,12 @@ class Pool:
         if self.threads_only:
             return
         try:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in methods else "spawn")
-            if context.get_start_method() == "forkserver":
-                context.set_forkserver_preload(["rendering.worker"])
             while len(self._workers) < self.size:
-                w = _Worker(self, context, f"{self.name}-{len(self._workers)}")
+                w = _Worker(self)
                 self._workers.append(w)
                 if self._loop is not None:
                     w.listen(self._loop)
-        except (OSError, ImportError, NotImplementedError, ValueError):
+        except (OSError, ValueError):  # no processes here (or no pass_fds: not POSIX)
             log.exception("render workers %s could not start: rendering in threads", self.name)
             self.restarts = MAX_RESTARTS
 
@@ -169,7 +189,7 @@ class Pool:
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for benchmarks: their CPU time)."""
-        return [w.process.pid for w in self._workers if w.process.pid is not None]
+        return [w.process.pid for w in self._workers]
 
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._threads is None:
@@ -177,7 +197,7 @@ class Pool:
         return self._threads
 
     def _replace_dead(self) -> None:
-        for w in [w for w in self._workers if w.dead or not w.process.is_alive()]:
+        for w in [w for w in self._workers if w.dead or not w.alive]:
             self._workers.remove(w)
             w.close()
             w.fail(WorkerDied(f"render worker {w.process.pid} ended"))

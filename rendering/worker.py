@@ -5,8 +5,9 @@ drawing and quantizing, so render threads in the bot's own process slow down its
 A worker imports this module only (not discord, not the bot), so it starts light, and builds
 the shared palette and the sprites it pulls in once, before its first image.
 
-Each message on the pipe is a pickle: ``(job, function, args)`` in, ``(job, ok, result or
-exception)`` out. The bot reads answers from its event loop (no threads on its side).
+Each message on a pipe is a pickle: ``(job, pickled (function, args))`` in (a call that does
+not unpickle here is answered with its error), ``(job, ok, result or exception)`` out. The
+bot reads answers from its event loop (no threads on its side).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -31,15 +33,16 @@ def start(niceness: int = 0) -> None:
     palette()
 
 
-def serve(conn: Connection, niceness: int = 0) -> None:
+def serve(inbox: Connection, outbox: Connection, niceness: int = 0) -> None:
     """The worker's life: answer jobs until the bot closes its end of the pipe."""
     start(niceness)
     while True:
         try:
-            job, fn, args = pickle.loads(conn.recv_bytes())
+            job, call = pickle.loads(inbox.recv_bytes())
         except (EOFError, OSError):
             return
         try:
+            fn, args = pickle.loads(call)
             answer: tuple[int, bool, Any] = (job, True, fn(*args))
         except Exception as e:  # the bot raises it where the job was asked for
             answer = (job, False, e)
@@ -48,6 +51,19 @@ def serve(conn: Connection, niceness: int = 0) -> None:
         except Exception as e:  # an answer that does not pickle: say so instead
             data = pickle.dumps((job, False, RuntimeError(f"unpicklable answer: {e!r}")))
         try:
-            conn.send_bytes(data)
+            outbox.send_bytes(data)
         except OSError:
             return
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m rendering.worker JOBS_FD ANSWERS_FD [NICENESS]``: the pipes' ends the bot
+    passed down. A plain interpreter (not multiprocessing's, which imports the parent's main
+    module, the whole bot, in every worker) keeps a worker at about half the memory."""
+    args = sys.argv[1:] if argv is None else argv
+    serve(Connection(int(args[0]), writable=False), Connection(int(args[1]), readable=False),
+          int(args[2]) if len(args) > 2 else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,7 +6,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
+import types
+
+import pytest
 
 from bench.bench_render import mid_deal_view
 from bot import images
@@ -55,3 +59,23 @@ async def test_a_seat_keeps_its_recent_hand_images_only() -> None:
     assert kept.nbytes() == 20
     kept.forget(1)
     assert kept.get((1, 0), 4) is None and kept.nbytes() == 0
+
+
+async def test_a_job_the_worker_cannot_load_is_refused_and_the_worker_lives_on() -> None:
+    public, _ = mid_deal_view()
+    pool = images.Pool("belote-test", 1)
+    only_here = types.ModuleType("belote_only_in_the_bot")  # never importable in a worker
+    only_here.job = lambda: None  # type: ignore[attr-defined]
+    only_here.job.__module__ = only_here.__name__  # type: ignore[attr-defined]
+    only_here.job.__qualname__ = "job"  # type: ignore[attr-defined]
+    sys.modules[only_here.__name__] = only_here
+    try:
+        assert await pool.run(render_table, public) == render_table(public)
+        (pid,) = pool.pids()
+        with pytest.raises(ModuleNotFoundError):
+            await pool.run(only_here.job)  # type: ignore[attr-defined]
+        assert await pool.run(render_table, public) == render_table(public)
+        assert pool.pids() == [pid] and pool.restarts == 0
+    finally:
+        del sys.modules[only_here.__name__]
+        pool.shutdown()
