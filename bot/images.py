@@ -63,15 +63,14 @@ class _Worker:
         self.pool = pool
         jobs_r, jobs_w = os.pipe()
         answers_r, answers_w = os.pipe()
-        # The package's directory first: the worker must import this rendering/, wherever
-        # the bot was started from.
+        # Started in the directory that holds this rendering/ (``-m`` looks there first),
+        # wherever the bot was started from.
         root = str(Path(rendering.__file__).resolve().parents[1])
-        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "rendering.worker", str(jobs_r), str(answers_w),
                  str(pool.niceness)], pass_fds=(jobs_r, answers_w), stdin=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONPATH": path})
+                cwd=root)
         finally:
             os.close(jobs_r)
             os.close(answers_w)
