@@ -153,10 +153,14 @@ class Pool:
     manager threads took the GIL from the event loop several times per image). Jobs wait
     in a queue here, first come first served, while every worker has enough to do."""
 
-    def __init__(self, name: str, workers: int, *, niceness: int = 0) -> None:
+    def __init__(self, name: str, workers: int, *, niceness: int = 0,
+                 timeout: float = 20.0) -> None:
         self.name = name
         self.size = workers
         self.niceness = niceness
+        # A job still unanswered after this long means a hung worker, not a busy one (a
+        # worker holds at most IN_FLIGHT jobs of a few milliseconds each): it is killed.
+        self.timeout = timeout
         self.restarts = 0
         self._workers: list[_Worker] = []
         self._queue: deque[Job] = deque()
@@ -205,6 +209,18 @@ class Pool:
                       self.name, self.restarts, MAX_RESTARTS)
         self.start()
 
+    def _kill_holder(self, future: asyncio.Future[Any]) -> None:
+        """Kill the worker that holds ``future``'s job: it is replaced at the next job, and
+        its other jobs finish in threads (the pipe's end shows it died)."""
+        for w in self._workers:
+            if any(f is future for f in w.pending.values()):
+                log.error("render worker %s of %s did not answer in %.0f s: killed",
+                          w.process.pid, self.name, self.timeout)
+                w.process.kill()
+                return
+        with contextlib.suppress(ValueError):  # still queued here: never reached a worker
+            self._queue.remove(next(j for j in self._queue if j[3] is future))
+
     def _dispatch(self) -> None:
         """Hand queued jobs to the least busy workers that can take more."""
         while self._queue:
@@ -228,9 +244,11 @@ class Pool:
             self._queue.append((next(self._numbers), fn, args, future))
             self._dispatch()
             try:
-                return await future
+                return await asyncio.wait_for(asyncio.shield(future), self.timeout)
             except WorkerDied:
                 pass
+            except TimeoutError:
+                self._kill_holder(future)
             # The worker died (killed, out of memory): it is replaced at the next job, and
             # this image is made in a thread so that nobody waits on the restart.
         return await loop.run_in_executor(self._thread_pool(), fn, *args)
@@ -250,7 +268,7 @@ class Pool:
 # answer clicks: on a busy machine the click's answer comes first. One background worker
 # keeps up with 200 tables (about half a core, bench/bench_bot.py) and, busy all the time,
 # keeps its caches warm: two used more processor time per image for no gain in latency.
-HANDS = Pool("belote-hand", 1)
+HANDS = Pool("belote-hand", 1, timeout=5.0)
 OTHERS = Pool("belote-render", 1, niceness=10)
 
 

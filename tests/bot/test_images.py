@@ -38,6 +38,30 @@ async def test_images_come_from_worker_processes_and_survive_a_dead_worker() -> 
         pool.shutdown()
 
 
+def _hang_in_a_worker(parent_pid: int) -> str:
+    """A job that never ends in a worker process (a hung render) but returns in the bot's."""
+    if os.getpid() != parent_pid:
+        time.sleep(600)
+    return "made in a thread"
+
+
+async def test_a_hung_worker_is_killed_and_its_job_made_in_a_thread() -> None:
+    public, seat = mid_deal_view()
+    pool = images.Pool("belote-test", 1, timeout=1.0)
+    try:
+        assert await pool.run(render_table, public) == render_table(public)
+        (pid,) = pool.pids()
+        started = time.monotonic()
+        answer = await asyncio.wait_for(pool.run(_hang_in_a_worker, os.getpid()), 10)
+        assert answer == "made in a thread"
+        assert time.monotonic() - started < 5
+        # The hung worker is gone and a new one makes the next images.
+        assert await pool.run(render_hand, seat) == render_hand(seat)
+        assert pool.pids() and pool.pids() != [pid] and pool.in_processes
+    finally:
+        pool.shutdown()
+
+
 async def test_jobs_beyond_what_workers_take_at_once_wait_their_turn() -> None:
     public, seat = mid_deal_view()
     pool = images.Pool("belote-test", 1)
