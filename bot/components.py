@@ -122,7 +122,7 @@ def is_ours(custom_id: str) -> bool:
 
 
 def _router(interaction: discord.Interaction[Any]) -> Router:
-    router: Router = interaction.client.router  # type: ignore[attr-defined]
+    router: Router = interaction.client.router
     return router
 
 

@@ -9,6 +9,7 @@ so nothing is edited twice for the same state, and an interaction reply that alr
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -110,8 +111,8 @@ class Delivery:
             s = live.seats.get(seat)
             if s is None or s.user_id is None:
                 continue
-            self.jobs.request(("hand", live.id, seat), lambda seat=seat: self.update_hand(
-                live, seat))
+            self.jobs.request(("hand", live.id, seat), functools.partial(
+                self.update_hand, live, seat))
 
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:

@@ -155,8 +155,9 @@ def table_text(live: LiveTable, view: TableView) -> str:
         what = "bid" if view.stage is Stage.BIDDING else "play"
         seat = live.seats.get(view.to_act)
         human = seat is not None and seat.is_human
+        closed = seat is not None and seat.is_human and seat.dm_closed
         lines.append(f"▶ **{names[view.to_act]}** to {what}" +
-                     (" (uses **My hand**)" if human and seat.dm_closed else "") +
+                     (" (uses **My hand**)" if closed else "") +
                      (f" · time runs out {deadline_text(live)}"
                       if human and live.deadline is not None else ""))
     for s in live.seats.values():

@@ -533,10 +533,10 @@ class TableService:
                 choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
             if belote is not None:
                 choice = SeatChoice(choice.deal, choice.declare, belote)
-            declare = None if choice.declare is None else \
+            stored = None if choice.declare is None else \
                 [[card_str(c) for c in group] for group in choice.declare]
             await self.db.tables.put_choice(
-                ChoiceRow(live.id, seat, choice.deal, declare, choice.belote))
+                ChoiceRow(live.id, seat, choice.deal, stored, choice.belote))
             live.choices[seat] = choice
         return live
 

@@ -71,8 +71,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
               "who leave or run out of time",
         turn_timer="Time a player has on each turn before a computer takes over (default "
                    "off)")
-    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS,
-                          turn_timer=TIMERS)
+    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
+    @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def new(self, interaction: discord.Interaction[Any],
                   variant: app_commands.Choice[str],
                   target: app_commands.Range[int, 1, MAX_TARGET] | None = None,

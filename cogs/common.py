@@ -11,7 +11,7 @@ from bot.messages import NO_MENTIONS
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
-    client: BeloteBot = interaction.client  # type: ignore[assignment]
+    client: BeloteBot = interaction.client
     return client
 
 

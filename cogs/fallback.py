@@ -23,7 +23,8 @@ class Fallback(commands.Cog):
         # other click on a message of ours comes from a control we no longer have.
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = (interaction.data or {}).get("custom_id", "")
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id", "")
         if not is_ours(str(custom_id)):
             await refuse(interaction, UNKNOWN_CONTROL)
 
