@@ -5,12 +5,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import _no_network, fake_discord
 
-__all__ = ["_no_network", "database_path", "fake_discord"]
+from .table_helpers import World, make_world
+
+__all__ = ["_no_network", "database_path", "fake_discord", "world"]
 
 
 @pytest.fixture
 def database_path(tmp_path: Path) -> Path:
     """Where the bot under test keeps its SQLite database (a restarted bot reuses it)."""
     return tmp_path / "belote.sqlite3"
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
+    """The usual server: #belote, four members (ana, bo, cy, dee), the bot started."""
+    return await make_world(fake_discord, database_path)

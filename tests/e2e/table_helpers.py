@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot import create_bot
 from bot.components import button_id, encode_action, select_id
 from game.actions import CoincheBid
 from game.players import RandomPlayer
@@ -19,6 +20,19 @@ class World:
     guild: Any
     channel: Any
     members: list[Any]
+
+
+async def make_world(fake: FakeDiscord, database_path: Any,
+                     names: tuple[str, ...] = ("ana", "bo", "cy", "dee"),
+                     **settings: Any) -> World:
+    """A server with a #belote channel, these members, and the bot started on the database
+    (computers act at once unless ``settings`` says otherwise)."""
+    guild = fake.add_guild("Cafe")
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in names]
+    settings.setdefault("computer_delay", 0)
+    bot = await fake.start_bot(create_bot, database_path, **settings)
+    return World(fake, bot, guild, channel, members)
 
 
 async def open_table(w: World, host: Any, **options: Any) -> tuple[int, Any]:

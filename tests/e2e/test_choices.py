@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bot import create_bot
 from bot.components import button_id, encode_action, select_id
 from bot.messages import announce_choices, holds_belote
 from game.actions import Take
@@ -12,18 +9,8 @@ from game.match import Match
 from game.players import RandomPlayer
 from game.rules import Variant
 from game.view import Stage, table_view
-from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, member_of, open_table, seat_everyone
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 def a_deal_with_choices() -> tuple[int, int, int]:

@@ -3,25 +3,13 @@ the restarted bot's hand shows them, and the cards played carry them."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot import create_bot
 from bot.components import button_id, encode_action, select_id
 from game.players import RandomPlayer
 from game.view import table_view
-from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, member_of, open_table, seat_everyone
 from .test_choices import a_deal_with_choices
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 async def test_choices_survive_a_restart(world: World, database_path):

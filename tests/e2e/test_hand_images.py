@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
 from rendering import render_hand
-from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, member_of, open_table, play_turn, seat_everyone
 from .test_choices import a_deal_with_choices
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 def assert_dms_show_their_hands(w: World, table_id: int) -> None:

@@ -5,24 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from bot import create_bot
 from bot.components import button_id
 from game.ai.easy import EasyPlayer
 from game.ai.hard import HardPlayer
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, open_table
+from .table_helpers import World, make_world, open_table
 
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo")]
     # The bot's default level is hard: the tables below choose otherwise.
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0,
-                                       computer_level="hard")
-    return World(fake_discord, bot, guild, channel, members)
+    return await make_world(fake_discord, database_path, ("ana", "bo"), computer_level="hard")
 
 
 async def test_the_host_picks_a_level_for_each_computer(world: World):

@@ -4,26 +4,14 @@ state is lost and the players are told what happened and what to do."""
 from __future__ import annotations
 
 import discord
-import pytest
 
-from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
-from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, open_table, play_out, play_turn, seat_everyone
 
 FLAT = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
                            read_message_history=True)  # no threads: the table is in the channel
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 async def started(w: World) -> int:

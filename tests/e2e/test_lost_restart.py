@@ -3,24 +3,12 @@ from Discord (the lost state is not stored) and does what it does when it sees i
 
 from __future__ import annotations
 
-import pytest
-
 from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
-from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, open_table, play_turn, seat_everyone
 from .test_lost_channel import FLAT
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 async def started(w: World) -> int:

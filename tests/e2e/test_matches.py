@@ -4,19 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import create_bot
-from tests.fakediscord import FakeDiscord
-
 from .table_helpers import World, open_table, play_out, seat_everyone
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
 
 
 @pytest.mark.parametrize(("variant", "options"), [

@@ -14,7 +14,15 @@ from game.actions import Play
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, member_of, open_table, play_out, play_turn, seat_everyone
+from .table_helpers import (
+    World,
+    make_world,
+    member_of,
+    open_table,
+    play_out,
+    play_turn,
+    seat_everyone,
+)
 
 CARD = re.compile(r"\b[789TJQKA][CDHS]\b")
 
@@ -30,11 +38,7 @@ def custom_ids(components: list[dict]) -> list[str]:
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee", "eve")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
+    return await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee", "eve"))
 
 
 async def started(w: World, variant: str = "classic", **options) -> tuple[int, object]:

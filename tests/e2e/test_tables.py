@@ -8,23 +8,27 @@ from typing import Any
 import discord
 import pytest
 
-from bot import create_bot
 from bot.components import UNKNOWN_CONTROL, button_id, encode_action
 from game.actions import Play
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, member_of, open_table, play_out, play_turn, seat_everyone
+from .table_helpers import (
+    World,
+    make_world,
+    member_of,
+    open_table,
+    play_out,
+    play_turn,
+    seat_everyone,
+)
 
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy", "dee", "eve")]
-    members.append(guild.add_member("mod", manage_guild=True))
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
+    w = await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee", "eve"))
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    return w
 
 
 def thread_of(w: World, table_id: int) -> Any:

@@ -21,16 +21,12 @@ from bot import create_bot
 from bot.components import button_id
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, open_table
+from .table_helpers import World, make_world, open_table
 
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path) -> World:
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    members = [guild.add_member(n) for n in ("ana", "bo", "cy")]
-    bot = await fake_discord.start_bot(create_bot, database_path, computer_delay=0)
-    return World(fake_discord, bot, guild, channel, members)
+    return await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> float:
