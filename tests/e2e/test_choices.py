@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.components import button_id, encode_action, select_id
 from bot.messages import announce_choices, holds_belote
 from game.actions import Take
@@ -29,7 +31,9 @@ def a_deal_with_choices() -> tuple[int, int, int]:
     raise AssertionError("no such deal")
 
 
-async def test_announce_less_than_the_best_and_decline_belote(world: World):
+async def play_starts_with_choices(world: World) -> tuple[int, Any, int, int]:
+    """Four people start a classic table on a_deal_with_choices() and the first bidder takes:
+    (table id, live table, announcing seat, belote seat)."""
     fake, bot = world.fake, world.bot
     seed, announcer, holder = a_deal_with_choices()
     table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
@@ -41,6 +45,12 @@ async def test_announce_less_than_the_best_and_decline_belote(world: World):
     await fake.click(bot, member_of(world, taker.user_id), fake.message(taker.dm_message_id),
                      button_id("act", table_id, live.seq, "take"))
     assert live.match.deal.phase.value == "play"
+    return table_id, live, announcer, holder
+
+
+async def test_announce_less_than_the_best_and_decline_belote(world: World):
+    fake, bot = world.fake, world.bot
+    table_id, live, announcer, holder = await play_starts_with_choices(world)
 
     # The announcer's DM offers the best (default), each smaller choice, and nothing.
     s = live.seats[announcer]

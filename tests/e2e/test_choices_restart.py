@@ -8,21 +8,13 @@ from bot.components import button_id, encode_action, select_id
 from game.players import RandomPlayer
 from game.view import table_view
 
-from .table_helpers import World, member_of, open_table, seat_everyone
-from .test_choices import a_deal_with_choices
+from .table_helpers import World, member_of
+from .test_choices import play_starts_with_choices
 
 
 async def test_choices_survive_a_restart(world: World, database_path):
     fake, bot = world.fake, world.bot
-    seed, announcer, holder = a_deal_with_choices()
-    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
-    await seat_everyone(world, table_id, lobby, world.members)
-    live = bot.service.live[table_id]
-    live.row.seed, live.row.first_dealer = seed, 0  # this deal, for the test
-    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
-    taker = live.seats[live.match.to_act]
-    await fake.click(bot, member_of(world, taker.user_id), fake.message(taker.dm_message_id),
-                     button_id("act", table_id, live.seq, "take"))
+    table_id, live, announcer, holder = await play_starts_with_choices(world)
     a, h = live.seats[announcer], live.seats[holder]
     select = select_id("ann", table_id, 1)
     lesser = [o["value"] for o in fake.message(a.dm_message_id).component(select)["options"]][1]
