@@ -102,7 +102,8 @@ def table_view(match: Match, viewer: int | None = None) -> TableView:
         hand = tuple(sorted(cards_of(deal.hands[viewer]), key=lambda c: sort_key(c, trumps)))
         if deal.to_act == viewer and not deal.is_over and match.winner is None:
             legal_actions = tuple(deal.legal_actions())
-            legal_cards = tuple(c for c in hand if deal.legal_cards() >> c & 1)
+            playable = deal.legal_cards()
+            legal_cards = tuple(c for c in hand if playable >> c & 1)
     in_play = deal is not None and deal.phase is Phase.PLAY
     bidding = deal is not None and deal.phase is Phase.BIDDING
     high_bid = getattr(deal.bidding, "bid", None) if deal is not None and bidding else None
