@@ -12,7 +12,7 @@ from game.players import RandomPlayer
 from game.rules import Variant
 from game.view import Stage, table_view
 
-from .table_helpers import World, member_of, open_table, seat_everyone
+from .table_helpers import World, member_of, open_table, play_turn, seat_everyone
 
 
 def a_deal_with_choices() -> tuple[int, int, int]:
@@ -80,11 +80,7 @@ async def test_announce_less_than_the_best_and_decline_belote(world: World):
     rng = RandomPlayer(3)
     deal = live.match.deal
     while table_id in bot.service.live and live.match.deal is deal and not deal.is_over:
-        seat = live.match.to_act
-        st = live.seats[seat]
-        card = rng.choose(table_view(live.match, seat))
-        r = await fake.click(bot, member_of(world, st.user_id), fake.message(st.dm_message_id),
-                             button_id("act", table_id, live.seq, encode_action(card)))
+        r = await play_turn(world, table_id, rng)
         assert r.callback_type == 7, r.text
     mine = [a for a in deal.announcements if a.seat == announcer]
     assert sorted(".".join(a.cards_text()) for a in mine) == sorted(lesser.split("-"))

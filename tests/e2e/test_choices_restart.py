@@ -4,11 +4,10 @@ the restarted bot's hand shows them, and the cards played carry them."""
 from __future__ import annotations
 
 from bot import create_bot
-from bot.components import button_id, encode_action, select_id
+from bot.components import button_id, select_id
 from game.players import RandomPlayer
-from game.view import table_view
 
-from .table_helpers import World, member_of
+from .table_helpers import World, member_of, play_turn
 from .test_choices import play_starts_with_choices
 
 
@@ -36,11 +35,7 @@ async def test_choices_survive_a_restart(world: World, database_path):
     rng = RandomPlayer(3)
     deal = live.match.deal
     while table_id in bot.service.live and live.match.deal is deal and not deal.is_over:
-        seat = live.match.to_act
-        st = live.seats[seat]
-        card = rng.choose(table_view(live.match, seat))
-        r = await fake.click(bot, member_of(world, st.user_id), fake.message(st.dm_message_id),
-                             button_id("act", table_id, live.seq, encode_action(card)))
+        r = await play_turn(world, table_id, rng)
         assert r.callback_type == 7, r.text
     logged = [e.payload for e in await bot.service.db.log.entries(table_id)
               if e.kind == "action"]
