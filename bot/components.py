@@ -21,6 +21,8 @@ from game.actions import Action
 from game.record import action_from_json, action_to_json
 from game.rules import Variant
 
+from .service import Refusal
+
 log = logging.getLogger(__name__)
 
 
@@ -103,6 +105,14 @@ class Router:
             return
         try:
             await handler(interaction, address)
+        except Refusal as refusal:
+            # The service turned the request down: say why, privately; nothing changed.
+            text = str(refusal)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(text, ephemeral=True,
+                                                        allowed_mentions=NO_PINGS)
         except (ValueError, IndexError):
             # The address has the right shape but not the right parts (a message from an
             # older version, or a forged click): say so, privately, and change nothing.
@@ -111,6 +121,7 @@ class Router:
                 await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
 
 
+NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
 UNKNOWN_CONTROL = ("I do not know this control (it may be from an older version of the "
                    "table): nothing changed. Use the newest table message or `/belote hand`.")
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address
 from bot.messages import NO_MENTIONS, rules_card
-from bot.service import LiveTable, Refusal
+from bot.service import LiveTable
 from db import SeatRow
 
 from .common import bot_of, display_name, refuse
@@ -66,58 +66,34 @@ class Lobby(commands.Cog):
             log.info("table %s: time-out notice not sent (%s)", live.id, e)
 
     async def on_sit(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            live = await self.bot.service.sit(address.table_id, interaction.user.id,
-                                              display_name(interaction.user),
-                                              int(address.args[0]) & 3)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = await self.bot.service.sit(address.table_id, interaction.user.id,
+                                          display_name(interaction.user),
+                                          int(address.args[0]) & 3)
         await show_table(interaction, live)
 
     async def on_cpu(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            level = address.args[1] if len(address.args) > 1 else None
-            live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
-                                                       int(address.args[0]) & 3, level)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        level = address.args[1] if len(address.args) > 1 else None
+        live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
+                                                   int(address.args[0]) & 3, level)
         await show_table(interaction, live)
 
     async def on_leave(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            text = await self.bot.service.leave(address.table_id, interaction.user.id)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        text = await self.bot.service.leave(address.table_id, interaction.user.id)
         await refuse(interaction, text)
 
     async def on_start(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            live = await self.bot.service.start(address.table_id, interaction.user.id)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = await self.bot.service.start(address.table_id, interaction.user.id)
         await show_table(interaction, live)
 
     async def on_back(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            live = await self.bot.service.reclaim(address.table_id, interaction.user.id)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = await self.bot.service.reclaim(address.table_id, interaction.user.id)
         if interaction.message is not None and interaction.message.id == live.row.message_id:
             await show_table(interaction, live)
         else:  # clicked on the player's own hand (DM or "My hand"): show the controls there
             await show_hand(interaction, live)
 
     async def on_rules(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            live = self.bot.service.get(address.table_id)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = self.bot.service.get(address.table_id)
         await refuse(interaction, rules_card(live))
 
 

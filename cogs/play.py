@@ -11,7 +11,7 @@ from bot.bot import BeloteBot
 from bot.components import Address, decode_action
 from bot.delivery import hand_key
 from bot.messages import declare_from_code
-from bot.service import LiveTable, Refusal
+from bot.service import LiveTable
 
 from .common import bot_of, refuse
 
@@ -79,44 +79,30 @@ class Play(commands.Cog):
         """The announcements to make with the first card (a select), or belote on/off."""
         try:
             deal = int(address.args[0])
-            if address.kind == "ann":
-                declare = declare_from_code(address.values[0])
-                live = await self.bot.service.choose(address.table_id, interaction.user.id,
-                                                     deal, declare=declare)
-            else:
-                live = await self.bot.service.choose(address.table_id, interaction.user.id,
-                                                     deal, belote=address.args[1] == "1")
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+            declare = declare_from_code(address.values[0]) if address.kind == "ann" else False
+            belote = address.args[1] == "1" if address.kind == "blt" else None
         except (ValueError, IndexError):
             await refuse(interaction, "That control does not name a choice.")
             return
+        live = await self.bot.service.choose(address.table_id, interaction.user.id, deal,
+                                             declare=declare, belote=belote)
         await show_hand(interaction, live)
 
     async def on_hand(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        try:
-            live = self.bot.service.get(address.table_id)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = self.bot.service.get(address.table_id)
         await send_hand(interaction, live)
 
     async def on_act(self, interaction: discord.Interaction[Any], address: Address) -> None:
         service = self.bot.service
+        live = service.get(address.table_id)
         try:
-            live = service.get(address.table_id)
             seq = int(address.args[0])
             code = address.values[0] if address.kind == "bid" else address.args[1]
-            try:
-                action = decode_action(live.variant, code)
-            except (ValueError, IndexError):
-                raise Refusal("That control does not name an action.") from None
-            live = await service.act(address.table_id, interaction.user.id, seq, action)
-        except (Refusal, ValueError, IndexError) as r:
-            await refuse(interaction, str(r) if isinstance(r, Refusal) else
-                         "That control does not name an action.")
+            action = decode_action(live.variant, code)
+        except (ValueError, IndexError):
+            await refuse(interaction, "That control does not name an action.")
             return
+        live = await service.act(address.table_id, interaction.user.id, seq, action)
         await show_hand(interaction, live)
 
 
