@@ -10,18 +10,9 @@ import discord
 import pytest
 from PIL import Image
 
-from tests.fakediscord import FakeDiscord, HarnessError, NetworkBlocked, no_network
+from tests.fakediscord import HarnessError, NetworkBlocked, no_network
 
 from .demo_bot import DemoBot
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord):
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    alice = guild.add_member("alice")
-    bot = await fake_discord.start_bot(DemoBot)
-    return fake_discord, bot, guild, channel, alice
 
 
 async def test_dm_with_an_image_is_recorded_with_its_bytes(world) -> None:

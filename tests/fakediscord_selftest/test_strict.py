@@ -5,18 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, HarnessError
-
-from .demo_bot import DemoBot
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord):
-    guild = fake_discord.add_guild("Cafe")
-    channel = guild.add_text_channel("belote")
-    alice = guild.add_member("alice")
-    bot = await fake_discord.start_bot(DemoBot)
-    return fake_discord, bot, guild, channel, alice
+from tests.fakediscord import HarnessError
 
 
 async def test_a_late_reply_gets_unknown_interaction(world) -> None:
