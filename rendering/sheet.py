@@ -121,11 +121,11 @@ def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str]
     _title(d, result, variant, players, deal_number, style, lab, lay)
     # the team header
     y = 118
-    for team in (0, 1):
-        name = lab("team", a=players[team], b=players[team + 2])
-        size = 16
-        while size > 12 and is_cut(name, size, 136, bold=True):
-            size -= 1  # two names in a column: smaller before cut
+    names = [lab("team", a=players[team], b=players[team + 2]) for team in (0, 1)]
+    size = 16
+    while size > 12 and any(is_cut(name, size, 136, bold=True) for name in names):
+        size -= 1  # two names in a column: smaller (both teams alike) before cut
+    for team, name in enumerate(names):
         box = draw_text(d, (COL[team], y), name, size, TEAM_DARK[team], bold=True,
                         anchor="mm", width=136)
         if is_cut(name, size, 136, bold=True):
