@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from db import Database
 
+from . import images
 from .components import Router, TableButton, TableSelect
 from .delivery import Delivery
 from .service import TableService
@@ -89,6 +90,7 @@ class BeloteBot(commands.Bot):
         if getattr(self, "service", None) is not None:
             await self.service.close()
         await super().close()
+        images.shutdown()  # no render worker outlives the bot
         if self.db is not None:
             await self.db.close()
             self.db = None

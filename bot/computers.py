@@ -33,8 +33,23 @@ def make_player(level: str, seed: int) -> Player:
     return RandomPlayer(seed)
 
 
-def computer_name(level: str) -> str:
-    return f"{COMPUTER_MARK} Computer ({level})"
+# One short name per seat (South, East, North, West): the computers at a table are told
+# apart ("by ⚙ Remy" says which seat took), the names fit on the images, and a seat's
+# computer keeps its name across restarts. Distinct initials, so they read apart at a glance.
+COMPUTER_NAMES = ("Sam", "Remy", "Nora", "Lou")
+
+
+def computer_name(seat: int) -> str:
+    """The name a computer goes by at ``seat`` on the images, the sheets and in the texts.
+
+    Derived from the seat, never read from the seat's row: rows written by older versions
+    say "⚙ Computer (easy)", and they show the new names without rewriting anything."""
+    return f"{COMPUTER_MARK} {COMPUTER_NAMES[seat]}"
+
+
+def computer_label(seat: int, level: str) -> str:
+    """The name with its level, where the level helps (the lobby, the rules card)."""
+    return f"{computer_name(seat)} ({level})"
 
 
 def seat_seed(table_seed: int, seat: int) -> int:

@@ -31,7 +31,7 @@ from game.scoring import DealResult
 from game.view import Stage, TableView
 
 from .components import TableButton, TableSelect, button_id, encode_action, select_id
-from .computers import available_levels
+from .computers import available_levels, computer_label
 from .service import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -80,9 +80,18 @@ def deadline_text(live: LiveTable) -> str:
     return f"<t:{int(live.deadline)}:R>" if live.deadline is not None else ""
 
 
+def seat_label(live: LiveTable, seat: int) -> str:
+    """Who sits at ``seat`` as the lobby and the rules card say it: a computer with its level
+    ("⚙ Remy (hard)"); the images and the deal sheets name it without ("⚙ Remy")."""
+    s = live.seats.get(seat)
+    if s is not None and s.computer is not None and s.user_id is None:
+        return computer_label(seat, s.computer)
+    return live.names()[seat]
+
+
 def _seat_line(live: LiveTable, seat: int) -> str:
     s = live.seats.get(seat)
-    return f"{SEAT_NAMES[seat]}: {live.names()[seat] if s is not None else '(empty)'}"
+    return f"{SEAT_NAMES[seat]}: {seat_label(live, seat) if s is not None else '(empty)'}"
 
 
 # ---- the table message -------------------------------------------------------------------
@@ -102,7 +111,7 @@ def lobby_view(live: LiveTable) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for seat in range(4):
         s = live.seats.get(seat)
-        label = f"{SEAT_NAMES[seat]}: {live.names()[seat]}" if s else f"Sit {SEAT_NAMES[seat]}"
+        label = f"{SEAT_NAMES[seat]}: {seat_label(live, seat)}" if s else f"Sit {SEAT_NAMES[seat]}"
         style = discord.ButtonStyle.primary if s is None else discord.ButtonStyle.secondary
         view.add_item(TableButton(button_id("sit", live.id, seat), label=label[:80],
                                   style=style, row=0))
@@ -420,6 +429,10 @@ def rules_card(live: LiveTable) -> str:
     lines.append(f"• Computers play at level {live.level}" +
                  (f" ({', '.join(others)})" if others else "") +
                  "; they take over for players who leave")
+    computers = [seat_label(live, s.seat) for s in sorted(live.seats.values(), key=lambda s: s.seat)
+                 if s.computer is not None and s.user_id is None]
+    if computers:
+        lines.append(f"• At this table: {', '.join(computers)}")
     lines.append(VARIANT_RULES[v])
     return "\n".join(lines)
 

@@ -150,8 +150,10 @@ class LiveTable:
             s = self.seats.get(i)
             if s is None:
                 out.append(f"({SEAT_NAMES[i]})")
-            elif s.user_id is not None and s.computer is not None:
-                out.append(f"{s.name} ({computer_name(s.computer)})")
+            elif s.computer is not None and s.user_id is None:
+                out.append(computer_name(i))  # from the seat: older rows hold another name
+            elif s.computer is not None:  # standing in for a person who is away
+                out.append(f"{s.name} ({computer_name(i)})")
             else:
                 out.append(s.name)
         return out
@@ -358,7 +360,7 @@ class TableService:
             if taken is not None and taken.user_id == user_id:
                 raise Refusal("You already sit there.")
             if taken is not None and taken.computer is None:
-                raise Refusal(f"{SEAT_NAMES[seat]} is taken by {taken.name}.")
+                raise Refusal(f"{SEAT_NAMES[seat]} is taken by {live.names()[seat]}.")
             current = live.seat_of(user_id)
             if current is not None:
                 await self.db.tables.remove_seat(live.id, current)
@@ -724,7 +726,7 @@ class TableService:
 
     def _computer_seat(self, table_id: int, seat: int, level: str | None = None) -> SeatRow:
         level = level or self.computer_level
-        return SeatRow(table_id, seat, None, computer_name(level), computer=level)
+        return SeatRow(table_id, seat, None, computer_name(seat), computer=level)
 
     async def _put_seat(self, live: LiveTable, seat: SeatRow) -> None:
         await self.db.tables.put_seat(seat)

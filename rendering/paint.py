@@ -26,6 +26,12 @@ def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
     return text.rstrip() + "…"
 
 
+def is_cut(text: str, size: int, width: int, *, bold: bool = False) -> bool:
+    """Whether ``draw_text`` cuts ``text`` to ``width`` (the layout says so: names that do
+    not fit are a bug tests look for)."""
+    return fit(text, font(size, bold), width) != text
+
+
 def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
               fill: RGB, *, bold: bool = False, anchor: str = "la",
               width: int | None = None) -> Box:

@@ -16,7 +16,7 @@ from game.scoring import DealResult, Outcome
 
 from .labels import Labels
 from .layout import Layout
-from .paint import Run, draw_runs, draw_text
+from .paint import Run, draw_runs, draw_text, is_cut
 from .style import (
     ACCENT,
     BAD,
@@ -121,10 +121,15 @@ def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str]
     _title(d, result, variant, players, deal_number, style, lab, lay)
     # the team header
     y = 118
-    for team in (0, 1):
-        name = lab("team", a=players[team], b=players[team + 2])
-        draw_text(d, (COL[team], y), name, 16, TEAM_DARK[team], bold=True, anchor="mm",
-                  width=136)
+    names = [lab("team", a=players[team], b=players[team + 2]) for team in (0, 1)]
+    size = 16
+    while size > 12 and any(is_cut(name, size, 136, bold=True) for name in names):
+        size -= 1  # two names in a column: smaller (both teams alike) before cut
+    for team, name in enumerate(names):
+        box = draw_text(d, (COL[team], y), name, size, TEAM_DARK[team], bold=True,
+                        anchor="mm", width=136)
+        if is_cut(name, size, 136, bold=True):
+            lay.add(f"cut:team:{team}", box)
     d.line((24, head - 8, W - 24, head - 8), fill=PAPER_LINE, width=2)
     y = head
     for row in rows:
@@ -172,5 +177,9 @@ def _title(d: ImageDraw.ImageDraw, r: DealResult, variant: Variant, players: Seq
     runs = contract_runs(c, variant, style, INK, ACCENT)
     box = draw_runs(d, (28, 80), runs, 24, bold=True)
     lay.add("contract", box)
-    draw_text(d, (box[2] + 14, 80), lab("by", name=players[c.seat]), 18, TEAM_DARK[c.team],
-              bold=True, anchor="lm", width=W - box[2] - 40)
+    by = lab("by", name=players[c.seat])
+    holder = draw_text(d, (box[2] + 14, 80), by, 18, TEAM_DARK[c.team], bold=True,
+                       anchor="lm", width=W - box[2] - 40)
+    lay.add(f"holder:{c.seat}", holder)
+    if is_cut(by, 18, W - box[2] - 40, bold=True):
+        lay.add("cut:holder", holder)

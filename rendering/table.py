@@ -14,8 +14,9 @@ from PIL import Image, ImageDraw
 
 from game.view import Stage, TableView
 
+from .chips import PAD, ChipText, line_height, place
 from .layout import Box, Layout
-from .paint import Run, draw_runs, draw_text, runs_width
+from .paint import Run, draw_runs, draw_text, is_cut, runs_width
 from .sprites import SS, Mark, card_back, card_face, paste
 from .style import (
     ACCENT,
@@ -55,7 +56,6 @@ MINE: Final = (60, 86)  # the viewer's own cards on the table
 LAST_CARD: Final = (34, 48)
 LAST_CENTRE: Final = (103, 528)
 LAST_OFFSET: Final = ((-17, 2), (18, -24), (-17, -46), (-52, -24))
-TAG_H: Final = 26
 
 _base_lock = threading.Lock()
 _base: Image.Image | None = None
@@ -134,9 +134,11 @@ def _contract_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: 
     if contract.multiplier > 1:
         lay.add(f"multiplier:{contract.multiplier}", box)
     team = contract.seat & 1
-    holder = draw_text(d, (x0 + 12, y0 + 84), lab("by", name=view.players[contract.seat]), 16,
-                       TEAM_DARK[team], bold=True, width=width)
+    by = lab("by", name=view.players[contract.seat])
+    holder = draw_text(d, (x0 + 12, y0 + 84), by, 16, TEAM_DARK[team], bold=True, width=width)
     lay.add(f"holder:{contract.seat}", holder)
+    if is_cut(by, 16, width, bold=True):
+        lay.add("cut:holder", holder)
 
 
 def _score_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Layout) -> None:
@@ -148,8 +150,11 @@ def _score_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Lay
         score = str(view.totals[team])
         sbox = draw_text(d, (x1 - 12, cy), score, 26, TEXT, bold=True, anchor="rm")
         names = lab("team", a=view.players[team], b=view.players[team + 2])
-        draw_text(d, (x0 + 24, cy), names, 16, TEXT, anchor="lm", width=sbox[0] - x0 - 34)
+        room = sbox[0] - x0 - 34
+        nbox = draw_text(d, (x0 + 24, cy), names, 16, TEXT, anchor="lm", width=room)
         lay.add(f"score:{team}", sbox)
+        if is_cut(names, 16, room):
+            lay.add(f"cut:team:{team}", nbox)
     foot = draw_text(d, (x0 + 24, y0 + 92), lab("target", n=view.target), 14, TEXT_DIM,
                      anchor="lm")
     lay.add("target", foot)
@@ -186,9 +191,13 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, 
     name = view.players[seat]
     if view.viewer == seat:
         name = f"{name} ({style.labels('you')})"
-    draw_text(d, (box[0] + 20, cy), name, 19, INK if acting else TEXT, bold=True, anchor="lm",
-              width=right - box[0] - 20)
+    room = right - box[0] - 20
+    nbox = draw_text(d, (box[0] + 20, cy), name, 19, INK if acting else TEXT, bold=True,
+                     anchor="lm", width=room)
     lay.add(f"seat:{seat}", box)
+    lay.add(f"name:{seat}", nbox)
+    if is_cut(name, 19, room, bold=True):
+        lay.add(f"cut:name:{seat}", nbox)
     _cards(img, view, seat, pos, style, lay)
     _tags(img, d, view, seat, pos, style, lay)
     if view.stage is Stage.BIDDING:
@@ -252,54 +261,44 @@ def _own_hand(img: Image.Image, view: TableView, style: Style, lay: Layout) -> N
 
 def _tags(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, pos: int,
           style: Style, lay: Layout) -> None:
-    """Announcements and belote calls next to the seat that made them."""
+    """Announcements and belote calls next to the seat that made them (rendering/chips.py
+    says where: inside the image, clear of the panels, whatever the labels)."""
+    lay_out = place(pos, chip_texts(view, seat, style),
+                    own_hand=view.viewer is not None and bool(view.hand))
+    for chip in lay_out:
+        box = chip.box
+        outline = GOLD if chip.scored else PAPER_LINE
+        d.rounded_rectangle(box, 8, fill=PAPER if chip.scored is not False else (200, 200, 196),
+                            outline=outline, width=2)
+        lh = line_height(chip.size)
+        top = box[1] + (box[3] - box[1] - lh * len(chip.lines)) / 2
+        for k, runs in enumerate(chip.lines):
+            y = round(top + lh * (k + 0.5))
+            if chip.scored is False:
+                runs = tuple((t, INK_DIM) for t, _ in runs)
+            end = draw_runs(d, (box[0] + PAD, y), runs, chip.size)[2]
+            if chip.scored is False:  # an announcement that lost the comparison: struck through
+                d.line((box[0] + PAD - 2, y, end + 2, y), fill=INK_DIM, width=2)
+        lay.add(chip.name, box)
+
+
+def chip_texts(view: TableView, seat: int, style: Style) -> list[ChipText]:
+    """What the seat's chips say: its announcements (with their cards once shown), then its
+    belote and rebelote."""
     lab = style.labels
-    chips: list[tuple[str, list[Run], bool | None]] = []
+    chips: list[ChipText] = []
     for i, a in enumerate(view.announcements):
-        if a.seat != seat:
-            continue
-        runs: list[Run] = [(f"{announcement_name(a.carre_rank, a.length, lab)} {a.points}", INK)]
-        if a.cards:
-            runs += [("  ", INK), *card_runs(a.cards, style)]
-        chips.append((f"announcement:{seat}:{i}", runs, a.scored))
+        if a.seat == seat:
+            chips.append(ChipText(
+                f"announcement:{seat}:{i}",
+                ((f"{announcement_name(a.carre_rank, a.length, lab)} {a.points}", INK),),
+                tuple(card_runs(a.cards, style)), a.scored))
     for call in view.belote_calls:
         if call.seat == seat:
-            runs = [(lab(call.word) + " ", INK), (PIPS[call.card >> 3],
-                                                 style.suit_colour(call.card >> 3))]
-            chips.append((f"{call.word}:{seat}", runs, None))
-    if not chips:
-        return
-    size = 15
-    x_start = {0: 512, 1: 602, 2: 0, 3: 18}[pos]
-    y = {0: 572, 1: 346, 2: 130, 3: 346}[pos]
-    if pos == 2:  # one centred row under the top seat's cards
-        widths = [runs_width(r, size) + 16 for _, r, _ in chips]
-        x = 400 - (sum(widths) + 6 * (len(chips) - 1)) // 2
-    else:
-        x = x_start
-    for name, runs, scored in chips:
-        w = runs_width(runs, size) + 16
-        if pos == 1:
-            x = 790 - w  # the right seat's tags hang from the right edge
-        box = (x, y - TAG_H // 2, x + w, y + TAG_H // 2)
-        outline = GOLD if scored else PAPER_LINE
-        d.rounded_rectangle(box, 8, fill=PAPER if scored is not False else (200, 200, 196),
-                            outline=outline, width=2)
-        if scored is False:
-            runs = [(t, INK_DIM) for t, _ in runs]
-        draw_runs(d, (x + 8, y), runs, size)
-        if scored is False:  # an announcement that lost the comparison: struck through
-            d.line((x + 6, y, x + w - 6, y), fill=INK_DIM, width=2)
-        lay.add(name, box)
-        if pos in (1, 3):
-            y += TAG_H + 4  # left and right: one under the other
-        elif pos == 0:
-            if x + w > 790:
-                x, y = x_start, y - TAG_H - 4
-            else:
-                x += w + 6
-        else:
-            x += w + 6
+            chips.append(ChipText(f"{call.word}:{seat}", (
+                (lab(call.word) + " ", INK),
+                (PIPS[call.card >> 3], style.suit_colour(call.card >> 3)))))
+    return chips
 
 
 def _bubble(d: ImageDraw.ImageDraw, centre: tuple[int, int], runs: list[Run], lay: Layout,

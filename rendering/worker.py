@@ -6,8 +6,10 @@ A worker imports this module only (not discord, not the bot), so it starts light
 the shared palette and the sprites it pulls in once, before its first image.
 
 Each message on a pipe is a pickle: ``(job, pickled (function, args))`` in (a call that does
-not unpickle here is answered with its error), ``(job, ok, result or exception)`` out. The
-bot reads answers from its event loop (no threads on its side).
+not unpickle here is answered with its error), ``(job, ok, result or exception)`` out, and
+first ``(READY, True, None)`` once the worker is ready (the bot's watchdog does not time a
+worker's start as if it were a job). The bot reads answers from its event loop (no threads on
+its side).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .palette import palette
+
+READY = -1  # the job number of the message that says the worker has started
 
 
 def start(niceness: int = 0) -> None:
@@ -36,6 +40,10 @@ def start(niceness: int = 0) -> None:
 def serve(inbox: Connection, outbox: Connection, niceness: int = 0) -> None:
     """The worker's life: answer jobs until the bot closes its end of the pipe."""
     start(niceness)
+    try:
+        outbox.send_bytes(pickle.dumps((READY, True, None), pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        return
     while True:
         try:
             job, call = pickle.loads(inbox.recv_bytes())

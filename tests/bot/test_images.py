@@ -1,5 +1,5 @@
 """Images are made in worker processes; a dead worker's jobs finish in threads, and it is
-replaced."""
+replaced; a busy worker is not a hung one; the workers end with the bot."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import signal
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
+import rendering
 from bench.bench_render import mid_deal_view
 from bot import images
+from bot.bot import create_bot
 from rendering import render_hand, render_table
+from tests.rendering.positions import play_until
 
 
 async def test_images_come_from_worker_processes_and_survive_a_dead_worker() -> None:
@@ -102,4 +106,132 @@ async def test_a_job_the_worker_cannot_load_is_refused_and_the_worker_lives_on()
         assert pool.pids() == [pid] and pool.restarts == 0
     finally:
         del sys.modules[only_here.__name__]
+        pool.shutdown()
+
+
+class FakeClock:
+    """The pool's clock, moved by the test: no real seconds are waited through."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _when_released(gate: str) -> int:
+    """A job that works until the test creates ``gate`` (a file), then says where it ran."""
+    while not os.path.exists(gate):
+        time.sleep(0.002)
+    return os.getpid()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_a_burst_of_queued_jobs_longer_than_the_timeout_kills_no_worker(
+        tmp_path: Path) -> None:
+    clock = FakeClock()
+    pool = images.Pool("belote-test", 1, timeout=10.0, clock=clock)
+    try:
+        gates = [tmp_path / f"job-{n}" for n in range(12)]
+        jobs = [asyncio.create_task(pool.run(_when_released, str(g))) for g in gates]
+        await asyncio.sleep(0)  # all twelve queued at once (a restart with many tables)
+        (pid,) = pool.pids()
+        for gate, job in zip(gates, jobs, strict=True):
+            # Each job takes 6 s: the last is answered 72 s after it was queued, but no
+            # job keeps the worker busy for more than 6 s.
+            clock.now += 6.0
+            pool.watch()
+            gate.touch()
+            assert await job == pid  # made by the worker, not in a thread
+        assert pool.pids() == [pid] and pool.restarts == 0
+    finally:
+        pool.shutdown()
+
+
+async def test_a_hung_worker_is_killed_and_the_pool_heals_after_a_wait() -> None:
+    clock = FakeClock()
+    pool = images.Pool("belote-test", 1, timeout=10.0, clock=clock)
+    here = os.getpid()
+
+    async def hang_and_kill() -> int:
+        """A job hangs in the worker; the watchdog kills the worker; the job is made here."""
+        while not pool.ready:  # a new worker's start is not timed: wait until it is up
+            await asyncio.sleep(0.01)
+        (pid,) = pool.pids()
+        hung = asyncio.create_task(pool.run(_hang_in_a_worker, here))
+        await asyncio.sleep(0)
+        clock.now += 9.0
+        pool.watch()
+        assert pool.pids() == [pid]  # busy for 9 s: not hung yet
+        clock.now += 2.0
+        pool.watch()
+        assert await hung == "made in a thread"
+        assert _gone(pid)
+        return pid
+
+    try:
+        assert await pool.run(os.getpid) != here
+        # A hung worker is replaced at once, and the new one makes the next images.
+        await hang_and_kill()
+        assert await pool.run(os.getpid) not in (here, None)
+        assert pool.restarts == 1 and pool.in_processes
+        # New workers that keep hanging: after the third restart, which used to leave the
+        # pool in threads for the rest of the process's life, it still heals.
+        await hang_and_kill()  # replaced at once: the last one had answered
+        await hang_and_kill()  # died again before answering: wait before the next one
+        assert pool.pids() == [] and pool.restarts == 3
+        assert await pool.run(os.getpid) == here  # in a thread meanwhile
+        clock.now += images.BACKOFF
+        assert await pool.run(os.getpid) not in (here, None)  # healed: in processes again
+        assert pool.in_processes
+    finally:
+        pool.shutdown()
+
+
+async def test_a_worker_that_keeps_dying_waits_longer_each_time() -> None:
+    clock = FakeClock()
+    pool = images.Pool("belote-test", 1, clock=clock)
+    waits = []
+    for _ in range(10):
+        pool._failed()
+        waits.append(pool._next_start - clock.now)
+    assert waits[:4] == [0.0, images.BACKOFF, 2 * images.BACKOFF, 4 * images.BACKOFF]
+    assert max(waits) == images.BACKOFF_MAX
+
+
+async def test_closing_the_bot_ends_every_render_worker(tmp_path: Path) -> None:
+    bot = create_bot(str(tmp_path / "belote.db"))  # its delivery starts the render workers
+    pids = images.worker_pids()
+    assert len(pids) == 2
+    await bot.close()
+    assert images.worker_pids() == []
+    assert all(_gone(pid) for pid in pids)
+
+
+async def test_every_kind_of_image_is_made_in_a_worker_process() -> None:
+    """The end-to-end bots render in threads (tests/e2e/conftest.py): every job they send
+    crosses to a worker here, arguments and answer pickled both ways."""
+    m = play_until("bulgarian", 2, lambda m: m.is_over, max_deals=200)
+    assert m.players is not None
+    result = rendering.MatchResult.from_results(m.variant, m.players, m.options.target,
+                                                m.results, m.winner)
+    rows = [rendering.LeaderboardRow(1, "Ana", 1612.4, 40, 28)]
+    public, seat = mid_deal_view()
+    jobs = [(rendering.render_table, (public,)), (rendering.render_hand, (seat,)),
+            (rendering.render_deal_sheet, (m.results[-1], m.variant, m.players, 1)),
+            (rendering.render_match_result, (result,)),
+            (rendering.render_leaderboard, (rows, "Leaderboard"))]
+    pool = images.Pool("belote-test", 1)
+    try:
+        for fn, args in jobs:
+            assert await pool.run(fn, *args) == fn(*args)
+        assert pool.in_processes and pool.restarts == 0
+    finally:
         pool.shutdown()

@@ -89,7 +89,7 @@ async def test_lobby_rules(db: Database):
     with pytest.raises(Refusal, match="options"):
         await service.create(NewTable(GUILD, CHANNEL, 9, "x", "classic", {"target": 0}))
     await service.add_computer(live.id, 1, 2)
-    assert live.seats[2].computer == "easy" and "Computer" in live.seats[2].name
+    assert live.seats[2].computer == "easy" and "Nora" in live.seats[2].name
     await service.sit(live.id, 2, "bo", 3)  # moving seats frees the old one
     assert sorted(live.seats) == [0, 2, 3]
 

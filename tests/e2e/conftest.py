@@ -13,6 +13,14 @@ from .table_helpers import World, make_world
 __all__ = ["_no_network", "database_path", "fake_discord", "world"]
 
 
+@pytest.fixture(autouse=True)
+def _render_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot ends its render workers when it closes (bot/images.py), and a worker takes a
+    second or more to start: the bots here, one or two per test, render in threads.
+    tests/bot/test_images.py runs every kind of image through the worker processes."""
+    monkeypatch.setenv("BELOTE_RENDER_THREADS", "1")
+
+
 @pytest.fixture
 def database_path(tmp_path: Path) -> Path:
     """Where the bot under test keeps its SQLite database (a restarted bot reuses it)."""

@@ -40,9 +40,9 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
     r = await fake.click(bot, ana, lobby, button_id("cpu", table_id, 2))
     assert r.callback_type == 7
     content = fake.message(lobby.id).content
-    assert "North: ⚙ Computer (easy)" in content
+    assert "North: ⚙ Nora (easy)" in content
     assert fake.message(lobby.id).component(button_id("sit", table_id, 2))["label"] == \
-        "North: ⚙ Computer (easy)"
+        "North: ⚙ Nora (easy)"
     assert button_id("cpu", table_id, 2) not in fake.message(lobby.id).custom_ids
     r = await fake.click(bot, cy, lobby, button_id("sit", table_id, 2))  # a person takes it
     assert r.callback_type == 7 and "North: cy" in r.message.content
@@ -54,8 +54,8 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
     r = await fake.click(bot, ana, lobby, button_id("start", table_id))
     assert r.callback_type == 7
     table = fake.message(lobby.id).content
-    assert "East: ⚙ Computer (easy)" in table and "West: ⚙ Computer (easy)" in table
-    assert live.match.players[1] == "⚙ Computer (easy)"  # the names the table image draws
+    assert "East: ⚙ Remy" in table and "West: ⚙ Lou" in table
+    assert live.match.players[1] == "⚙ Remy"  # the names the table image draws
     assert await play_out(w, table_id, seed=1) > 0
     rows = await bot.service.db.fetchall(
         "SELECT seat, user_id, computer FROM result_players WHERE table_id = ? ORDER BY seat",
@@ -113,7 +113,7 @@ async def test_the_hard_level_plays_a_whole_match(fake_discord: FakeDiscord, dat
                                        computers=True)
     await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
     live = w.bot.service.live[table_id]
-    assert "⚙ Computer (hard)" in w.fake.message(lobby.id).content
+    assert "⚙ Remy" in w.fake.message(lobby.id).content
     assert all(isinstance(live.player(s), HardPlayer) for s in (1, 2, 3))
     assert await play_out(w, table_id, seed=3) > 0
     assert (await w.bot.service.db.results.winner_of(table_id)) in (0, 1)

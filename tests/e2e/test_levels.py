@@ -35,10 +35,10 @@ async def test_the_host_picks_a_level_for_each_computer(world: World):
     r = await fake.click(bot, ana, lobby, button_id("cpu", table_id, 2))
     assert r.callback_type == 7
     message = fake.message(lobby.id)
-    assert "East: ⚙ Computer (hard)" in message.content
-    assert "North: ⚙ Computer (easy)" in message.content
+    assert "East: ⚙ Remy (hard)" in message.content
+    assert "North: ⚙ Nora (easy)" in message.content
     assert message.component(button_id("sit", table_id, 1))["label"] == \
-        "East: ⚙ Computer (hard)"
+        "East: ⚙ Remy (hard)"
     assert not [c for c in message.custom_ids if c.startswith(f"bt:cpu:{table_id}:1")]
     live = bot.service.live[table_id]
     assert [live.seats[s].computer for s in (1, 2)] == ["hard", "easy"]
@@ -47,7 +47,7 @@ async def test_the_host_picks_a_level_for_each_computer(world: World):
     await fake.click(bot, ana, lobby, button_id("cpu", table_id, 3, "hard"))
     await fake.click(bot, ana, lobby, button_id("start", table_id))
     assert isinstance(live.player(1), HardPlayer) and isinstance(live.player(2), EasyPlayer)
-    assert "East: ⚙ Computer (hard)" in fake.message(lobby.id).content
+    assert "East: ⚙ Remy" in fake.message(lobby.id).content
 
 
 async def test_the_tables_level_fills_seats_and_takes_over(world: World):
@@ -63,7 +63,7 @@ async def test_the_tables_level_fills_seats_and_takes_over(world: World):
     r = await fake.slash(bot, bo, world.channel, "belote leave")
     assert "a computer plays your seat" in r.text
     assert live.seats[2].computer == "easy"  # the table's level, not the bot's (hard)
-    assert "bo (⚙ Computer (easy))" in fake.message(lobby.id).content
+    assert "bo (⚙ Nora)" in fake.message(lobby.id).content
     # A table without the option uses the bot's level.
     await fake.slash(bot, ana, world.channel, "belote end")
     table_id, lobby = await open_table(world, ana, variant="classic", computers=True)

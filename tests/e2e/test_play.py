@@ -179,7 +179,7 @@ async def test_no_hand_card_in_anything_others_can_see(world: World):
 async def test_computers_fill_seats_and_play(world: World):
     table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1,
                                        computers=True)
-    assert "Computer" in world.fake.message(lobby.id).content
+    assert "⚙ Remy (" in world.fake.message(lobby.id).content
     r = await world.fake.click(world.bot, world.members[0], lobby, button_id("start", table_id))
     assert r.callback_type == 7
     assert await play_out(world, table_id, seed=4) > 0

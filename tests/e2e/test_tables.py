@@ -105,7 +105,7 @@ async def test_leave_a_started_table_and_come_back(world: World):
     assert r.ephemeral and "a computer plays your seat" in r.text
     assert live.seats[2].computer is not None and live.seats[2].user_id == cy.id
     table = fake.message(lobby.id).content
-    assert "cy (⚙ Computer (easy))" in table, table
+    assert "cy (⚙ Nora)" in table, table
     dm = fake.message(live.seats[2].dm_message_id)
     assert "A computer plays this seat" in dm.content
     assert dm.custom_ids == [button_id("back", table_id)]

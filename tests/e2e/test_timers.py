@@ -89,7 +89,7 @@ async def test_time_out_take_over_wait_and_take_back(world: World, monkeypatch):
     assert (entries[0].payload["seat"], entries[0].user_id) == (0, ana.id)  # ana in time
     assert (entries[1].payload["seat"], entries[1].user_id) == (1, None)  # bo's computer
     table = fake.message(lobby.id).content
-    assert "bo (⚙ Computer (easy))" in table
+    assert "bo (⚙ Remy)" in table
     assert "⏱ bo ran out of time: a computer plays for them" in table
     assert "⏱ ana ran out of time" in table and "⏸ **Paused**" in table
     for member, seat in ((ana, 0), (bo, 1)):
