@@ -7,6 +7,7 @@ import argparse
 import base64
 import binascii
 import logging
+import sqlite3
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -104,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as e:
         return _fail(f"Discord answered {e.status} at login ({e.text or 'no detail'}); "
                      "try again later.")
+    except sqlite3.Error as e:
+        # Opened at login (setup_hook): a folder without write access, a file that is no database.
+        return _fail(f"cannot use the database {settings.database_path}: {e}.")
     except (TimeoutError, aiohttp.ClientError, OSError) as e:
         # aiohttp's connection errors are OSErrors too; the reason is in the last message.
         reason = str(e).strip() or type(e).__name__

@@ -84,6 +84,7 @@ def _http_error(status: int, text: str) -> discord.HTTPException:
     (TimeoutError(), "cannot reach Discord"),
     (discord.GatewayNotFound(), "Discord's gateway"),
     (_http_error(502, "upstream"), "Discord answered 502"),
+    (sqlite3.OperationalError("unable to open database file"), "cannot use the database"),
 ])
 def test_each_connection_failure_is_one_line(error: BaseException, says: str, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch,
