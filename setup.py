@@ -1,7 +1,13 @@
 """Optional compiled build of the rules core.
 
-``BELOTE_MYPYC=1 pip install .`` compiles the hot modules of game/ with mypyc (part of mypy):
-same code, same behaviour, several times faster (see bench/bench_rules.py and the README).
+With ``BELOTE_MYPYC=1`` the hot modules of game/ are compiled with mypyc (part of mypy): same
+code, same behaviour, several times faster (see bench/bench_rules.py and the README). mypy is
+not a build requirement, so plain installs stay light; the compiled build uses the environment's
+own mypy and a C compiler:
+
+    pip install "setuptools>=70.1" wheel "mypy==2.4.1"
+    BELOTE_MYPYC=1 pip install --no-build-isolation .
+
 Without the variable the package is plain Python, as in development and CI.
 """
 
@@ -24,7 +30,13 @@ COMPILED = [
 
 ext_modules = []
 if os.environ.get("BELOTE_MYPYC") == "1":
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit(
+            "BELOTE_MYPYC=1 needs mypy in the build environment: run "
+            '`pip install "setuptools>=70.1" wheel "mypy==2.4.1"`, then '
+            "`BELOTE_MYPYC=1 pip install --no-build-isolation .`") from None
 
     ext_modules = mypycify(COMPILED, opt_level="3")
 

@@ -1,18 +1,27 @@
-"""`belote-bot` (or `python -m bot`): run the bot, or print its invite link."""
+"""`belote-bot` (or `python -m bot`): run the bot, print its invite link, or back up its
+database."""
 
 from __future__ import annotations
 
 import argparse
 import base64
 import binascii
+import logging
+import sqlite3
 import sys
 from dataclasses import fields
+from pathlib import Path
 
+import aiohttp
 import discord
 
+from db.backup import BackupError, backup_database
+
 from .bot import NEEDED_PERMISSIONS, create_bot
-from .logs import setup_logging
-from .settings import Settings, SettingsError
+from .logs import quiet_voice_warnings, setup_logging
+from .settings import Settings, SettingsError, read_env_file
+
+log = logging.getLogger("bot")
 
 NO_TOKEN = """\
 No bot token: set DISCORD_TOKEN in the environment or in a .env file (see .env.example).
@@ -36,17 +45,31 @@ def invite_url(client_id: int) -> str:
                                    scopes=("bot", "applications.commands"))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote-bot",
                                      description="A Discord bot that hosts Belote tables.")
+    parser.add_argument("--env-file", metavar="PATH",
+                        help="the settings file to read (default: .env in the working "
+                        "directory, when there is one); the environment overrides it")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
     inv = sub.add_parser("invite-url", help="print the link that adds the bot to a server")
     inv.add_argument("--client-id", type=int, help="the application id (default: from the "
                      "token or DISCORD_APPLICATION_ID)")
-    args = parser.parse_args(argv)
+    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs")
+    backup.add_argument("output", metavar="OUT.sqlite3", help="the new file to write")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    env_file = read_env_file(args.env_file or ".env")
+    if args.env_file and env_file is None:
+        print(f"belote-bot: no env file at {Path(args.env_file).expanduser().resolve()}",
+              file=sys.stderr)
+        return 2
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(dotenv_path=env_file)
     except SettingsError as e:
         print(f"belote-bot: {e}", file=sys.stderr)
         return 2
@@ -59,20 +82,52 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(invite_url(client_id))
         return 0
+    if args.command == "backup":
+        return _backup(settings.database_path, args.output)
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
     setup_logging(settings.log_level, settings.token)
+    quiet_voice_warnings()
+    log.info("database %s; settings from %s", settings.database_path,
+             env_file if env_file is not None else "the environment (no env file)")
     bot = create_bot(**{f.name: getattr(settings, f.name) for f in fields(settings)})
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
-        print("belote-bot: Discord refused the token: reset it on the developer portal and "
-              "update DISCORD_TOKEN.", file=sys.stderr)
-        return 1
+        return _fail("Discord refused the token: reset it on the developer portal and "
+                     "update DISCORD_TOKEN.")
     except discord.PrivilegedIntentsRequired:
-        print("belote-bot: this bot needs no privileged intent; check the token.", file=sys.stderr)
-        return 1
+        return _fail("this bot needs no privileged intent; check the token.")
+    except discord.GatewayNotFound:
+        return _fail("Discord's gateway cannot be found (an outage on Discord's side?); "
+                     "try again later.")
+    except discord.HTTPException as e:
+        return _fail(f"Discord answered {e.status} at login ({e.text or 'no detail'}); "
+                     "try again later.")
+    except sqlite3.Error as e:
+        # Opened at login (setup_hook): a folder without write access, a file that is no database.
+        return _fail(f"cannot use the database {settings.database_path}: {e}.")
+    except (TimeoutError, aiohttp.ClientError, OSError) as e:
+        # aiohttp's connection errors are OSErrors too; the reason is in the last message.
+        reason = str(e).strip() or type(e).__name__
+        return _fail(f"cannot reach Discord (discord.com): {reason}. Check the network, the "
+                     "DNS and any firewall or proxy.")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"belote-bot: {message}", file=sys.stderr)
+    return 1
+
+
+def _backup(database: str, output: str) -> int:
+    try:
+        size = backup_database(database, output)
+    except (BackupError, OSError) as e:
+        print(f"belote-bot: backup failed: {e}", file=sys.stderr)
+        return 2
+    print(f"backed up {database} to {Path(output).resolve()} ({size} bytes)")
     return 0
 
 

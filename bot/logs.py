@@ -30,3 +30,14 @@ def setup_logging(level: str, token: str | None) -> None:
     # discord.py's HTTP debug lines carry request bodies (hands in DMs): keep them quiet.
     logging.getLogger("discord.http").setLevel(max(logging.INFO, root.level))
     logging.getLogger("discord.gateway").setLevel(max(logging.INFO, root.level))
+
+
+def quiet_voice_warnings() -> None:
+    """The bot plays no audio: discord.py's start-up warnings that its voice libraries (PyNaCl,
+    davey) are missing would only alarm an administrator. It warns once per process, behind
+    these flags (missing flags in other discord.py versions are simply left alone)."""
+    from discord.voice_client import VoiceClient
+
+    for flag in ("warn_nacl", "warn_dave"):
+        if hasattr(VoiceClient, flag):
+            setattr(VoiceClient, flag, False)

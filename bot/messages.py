@@ -207,7 +207,7 @@ def declaration_code(anns: list[Announcement]) -> str:
 def announce_choices(view: TableView) -> list[tuple[str, str]]:
     """(value, label) of every declaration the viewer may make with their first card, the
     best (the default) first, then by points; empty when there is nothing to announce.
-    RULES.md: some carrés, then some of the whole runs of the cards left over."""
+    docs/rules.md: some carrés, then some of the whole runs of the cards left over."""
     if not view_may_announce(view):
         return []
     seat = view.viewer

@@ -1,4 +1,4 @@
-"""Settings from the environment and an optional .env file (python-dotenv)."""
+"""Settings from the environment and an optional env file (python-dotenv; default ./.env)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_DATABASE = "belote.sqlite3"
 
 
 class SettingsError(ValueError):
@@ -21,7 +22,7 @@ class SettingsError(ValueError):
 class Settings:
     # repr=False: the token must never reach a log line or a traceback.
     token: str | None = field(default=None, repr=False)
-    database_path: str = "belote.sqlite3"
+    database_path: str = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     computer_delay: float = 1.0  # seconds a computer waits before it acts
@@ -31,19 +32,30 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
                  dotenv_path: str | Path | None = ".env") -> Settings:
-        """Values from ``environ`` (default os.environ), then the .env file, then defaults."""
+        """Values from ``environ`` (default os.environ), then the env file, then defaults.
+
+        The database path comes back absolute, so the log and the admin see which file is used:
+        a relative ``DATABASE_PATH`` written in the env file (or the default, when an env file is
+        read) is relative to that file's folder; one given in the environment is relative to the
+        working directory, as any path on a command line.
+        """
+        env = os.environ if environ is None else environ
         values: dict[str, str | None] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            values.update(dotenv_values(dotenv_path))
-        values.update(os.environ if environ is None else environ)
+        env_file = read_env_file(dotenv_path)
+        if env_file is not None:
+            values.update(dotenv_values(env_file))
+        values.update(env)
 
         def get(name: str) -> str | None:
             v = values.get(name)
             return v.strip() if v is not None and v.strip() else None
 
+        in_environment = bool((env.get("DATABASE_PATH") or "").strip())
+        base = Path.cwd() if in_environment or env_file is None else env_file.parent
         return cls.build(
             token=get("DISCORD_TOKEN"),
-            database_path=get("DATABASE_PATH"),
+            database_path=absolute_database_path(get("DATABASE_PATH") or DEFAULT_DATABASE,
+                                                 base),
             dev_guild_id=get("DEV_GUILD_ID"),
             log_level=get("LOG_LEVEL"),
             computer_delay=get("COMPUTER_DELAY"),
@@ -84,3 +96,17 @@ class Settings:
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
                        database_path=str(self.database_path))
+
+
+def read_env_file(path: str | Path | None) -> Path | None:
+    """The absolute path of the env file to read, or None when there is none to read."""
+    if path is None:
+        return None
+    resolved = Path(path).expanduser().resolve()
+    return resolved if resolved.is_file() else None
+
+
+def absolute_database_path(path: str, base: Path) -> str:
+    if path == ":memory:":
+        return path
+    return str((base / Path(path).expanduser()).resolve())

@@ -50,7 +50,7 @@ class ActionLog:
 
 def to_record(variant: str, options: dict[str, Any], players: list[str] | None,
               entries: list[LogEntry]) -> dict[str, Any]:
-    """The GAME_RECORD.md record these log entries make."""
+    """The game record (docs/game-record.md) these log entries make."""
     deals: list[dict[str, Any]] = []
     for e in entries:
         if e.kind == "deal":

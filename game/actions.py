@@ -1,6 +1,6 @@
 """The actions a seat can take. They carry no seat: the state knows whose turn it is.
 
-Each action maps one-to-one to the JSON shapes of shared/docs/GAME_RECORD.md (see record.py).
+Each action maps one-to-one to the JSON shapes of docs/game-record.md (see record.py).
 """
 
 from __future__ import annotations

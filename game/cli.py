@@ -4,18 +4,20 @@ through the ``belote.commands`` entry point group, so the rules core imports not
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from .errors import BeloteError
 from .match import Match
 from .players import Player, RandomPlayer, play_deal
 from .record import ReplayError, legal_summary, parse_record, replay, replay_summary, to_record
-from .rules import Variant
+from .rules import MAX_TARGET, Variant
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,17 +74,27 @@ def make_player(kind: str, seed: int) -> Player:
     return player
 
 
-def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str]) -> dict[str, Any]:
+def match_seed(seed: int, index: int) -> int:
+    """The deck seed of the simulation's match ``index``: the first uses ``seed`` itself, the
+    next ones a seed derived from it, so every match is dealt its own cards."""
+    if index == 0:
+        return seed
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str],
+             target: int = MAX_TARGET) -> dict[str, Any]:
+    """Play ``deals`` deals; a match that is won is followed by a new one (one record each)."""
     players = [make_player(k, seed * 4 + i) for i, k in enumerate(kinds)]
-    match = Match(variant, {"target": 10**5} if deals > 0 else None)
-    matches = [match]
+    options = {"target": target}
+    matches = [Match(variant, options)]
     played = 0
     started = time.perf_counter()
     while played < deals:
-        if match.is_over:
-            match = Match(variant, {"target": 10**5})
-            matches.append(match)
-        play_deal(match, players, seed)
+        if matches[-1].is_over:
+            matches.append(Match(variant, options))
+        play_deal(matches[-1], players, match_seed(seed, len(matches) - 1))
         played += 1
     elapsed = time.perf_counter() - started
     outcomes: dict[str, int] = {}
@@ -95,6 +107,8 @@ def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str]) -> d
         "players": list(kinds),
         "deals": played,
         "seed": seed,
+        "target": target,
+        "matches": len(matches),
         "totals": totals,
         "outcomes": outcomes,
         "seconds": round(elapsed, 3),
@@ -103,22 +117,67 @@ def simulate(variant: Variant, deals: int, seed: int, kinds: Sequence[str]) -> d
     }
 
 
+def record_paths(path: str, count: int) -> list[str]:
+    """Where ``--record PATH`` writes ``count`` records: PATH for the first match, then PATH
+    with -2, -3, ... before its extension (sim.json, sim-2.json, ...)."""
+    p = Path(path)
+    return [path] + [str(p.with_name(f"{p.stem}-{i}{p.suffix}")) for i in range(2, count + 1)]
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a record path that cannot be written before spending time on the simulation."""
+    p = Path(path)
+    if p.is_dir():
+        raise ReplayError(f"cannot write {path}: it is a directory", status=2)
+    if not p.parent.is_dir():
+        raise ReplayError(f"cannot write {path}: no directory {str(p.parent)!r}", status=2)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    kinds = ["random"] * 4 if args.players == "random" else [args.level] * 4
-    result = simulate(Variant(args.variant), args.deals, args.seed, kinds)
+    if args.record:
+        _check_writable(args.record)
+    kinds = ["random"] * 4 if args.players == "random" else [args.level or "easy"] * 4
+    result = simulate(Variant(args.variant), args.deals, args.seed, kinds, args.target)
     records = result.pop("records")
     if args.record:
-        record: Any = records[0] if len(records) == 1 else records
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(record, f, indent=1)
+        paths = record_paths(args.record, len(records))
+        for path, record in zip(paths, records, strict=True):
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(record, f, indent=1)
+            except OSError as e:
+                raise ReplayError(f"cannot write {path}: {e.strerror}", status=2) from None
+        result["records"] = paths
     _emit(result, sys.stdout)
     return 0
 
 
+# Option types: argparse prints an ArgumentTypeError's message as it is, after the option's name.
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
+
+
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _target(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_TARGET:
+        raise argparse.ArgumentTypeError(
+            f"a whole number from 1 to {MAX_TARGET}, not {text!r}")
     return value
 
 
@@ -134,12 +193,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_legal)
     p = sub.add_parser("simulate", help="play deals between computer players")
     p.add_argument("--variant", required=True, choices=[v.value for v in Variant])
-    p.add_argument("--deals", type=_positive, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--players", choices=["random", "ai"], default="random")
-    p.add_argument("--level", choices=["easy", "hard"], default="easy",
-                   help="the computer players' level with --players ai")
-    p.add_argument("--record", metavar="FILE", help="write the game record(s) there")
+    p.add_argument("--deals", type=_positive, default=100, metavar="N",
+                   help="how many deals to play (default 100)")
+    p.add_argument("--seed", type=_whole, default=0, metavar="S",
+                   help="the seed of the decks and the players (default 0)")
+    p.add_argument("--target", type=_target, default=MAX_TARGET, metavar="T",
+                   help=f"the match target; a won match is followed by a new one "
+                   f"(default {MAX_TARGET})")
+    p.add_argument("--players", choices=["random", "ai"], default=None,
+                   help="random legal moves, or the computer players (default random, "
+                   "ai when --level is given)")
+    p.add_argument("--level", choices=["easy", "hard"], default=None,
+                   help="the computer players' level (implies --players ai; default easy)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write each match's game record: FILE, then FILE-2, FILE-3... "
+                   "before the extension when the deals span several matches")
     p.set_defaults(run=_cmd_simulate)
     for ep in entry_points(group="belote.commands"):
         register: Callable[[Any], None] = ep.load()
@@ -148,7 +216,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        # --level names the computers' level, so alone it means computers of that level.
+        if args.level is not None and args.players == "random":
+            parser.error("--level is the level of computer players: it goes with --players ai "
+                         "(or leave --players out)")
+        if args.players is None:
+            args.players = "ai" if args.level is not None else "random"
     try:
         code: int = args.run(args)
     except ReplayError as e:

@@ -1,4 +1,4 @@
-"""The game record of shared/docs/GAME_RECORD.md ("belote-record/1"): read, write, replay.
+"""The game record of docs/game-record.md ("belote-record/1"): read, write, replay.
 
 A match is a pure function of its record: replaying the record's decks and actions through the
 rules gives the state back exactly. The bot stores records; tests and bug reports carry them.

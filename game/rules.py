@@ -1,4 +1,4 @@
-"""Variants, contract kinds and table options, with the defaults of shared/docs/RULES.md."""
+"""Variants, contract kinds and table options, with the defaults of docs/rules.md."""
 
 from __future__ import annotations
 

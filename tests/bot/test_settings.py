@@ -29,12 +29,30 @@ def test_environment_then_dotenv_then_defaults(tmp_path: Path):
     s = Settings.from_env({"DISCORD_TOKEN": "from-env", "LOG_LEVEL": "debug"}, env_file)
     assert (s.token, s.dev_guild_id, s.log_level, s.computer_delay) == (
         "from-env", 42, "DEBUG", 0.5)
-    assert s.database_path == "belote.sqlite3"
+    # Not in the env file: the default name, beside the env file, as an absolute path.
+    assert s.database_path == str(tmp_path / "belote.sqlite3")
     assert "from-env" not in repr(s)
     with pytest.raises(SettingsError, match="DEV_GUILD_ID"):
         Settings.from_env({"DEV_GUILD_ID": "abc"}, None)
     with pytest.raises(SettingsError, match="LOG_LEVEL"):
         Settings.from_env({"LOG_LEVEL": "loud"}, None)
+
+
+def test_database_path_is_absolute_and_relative_to_where_it_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service, cwd = tmp_path / "service", tmp_path / "cwd"
+    service.mkdir()
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    env_file = service / ".env"
+    env_file.write_text("DATABASE_PATH=data/b.sqlite3\n")
+    assert Settings.from_env({}, env_file).database_path == str(service / "data" / "b.sqlite3")
+    # Given in the environment, a relative path is relative to the working directory.
+    s = Settings.from_env({"DATABASE_PATH": "env.sqlite3"}, env_file)
+    assert s.database_path == str(cwd / "env.sqlite3")
+    assert Settings.from_env({}, None).database_path == str(cwd / "belote.sqlite3")
+    assert Settings.from_env({"DATABASE_PATH": "/abs/x.sqlite3"}, None).database_path == \
+        "/abs/x.sqlite3"
 
 
 def test_create_bot_builds_without_connecting(tmp_path: Path):

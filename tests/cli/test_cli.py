@@ -1,4 +1,4 @@
-"""The `belote` command: replay, legal, simulate, and its errors (GAME_RECORD.md)."""
+"""The `belote` command: replay, legal, simulate, and its errors (docs/game-record.md)."""
 
 from __future__ import annotations
 

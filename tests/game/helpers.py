@@ -1,6 +1,6 @@
 """Build positions from the hands we want and drive a match with short written steps.
 
-``build_deck`` lays the cards out exactly as shared/docs/GAME_RECORD.md deals them, so a test
+``build_deck`` lays the cards out exactly as docs/game-record.md deals them, so a test
 states the four hands and gets the deck that produces them.
 """
 

@@ -1,4 +1,4 @@
-"""Bulgarian belot (RULES.md section 3), scripted deal by deal."""
+"""Bulgarian belot (docs/rules.md), scripted deal by deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""French classic belote (RULES.md section 1), scripted deal by deal."""
+"""French classic belote (docs/rules.md), scripted deal by deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contrée / coinche (RULES.md section 2), scripted deal by deal."""
+"""Contrée / coinche (docs/rules.md), scripted deal by deal."""
 
 from __future__ import annotations
 

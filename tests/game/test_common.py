@@ -1,4 +1,4 @@
-"""Rules common to every variant (RULES.md, first section)."""
+"""Rules common to every variant (docs/rules.md, "What every variant shares")."""
 
 from __future__ import annotations
 
