@@ -67,8 +67,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
         shuffle="How the cards are shuffled between deals",
         computers="Computers sit in the other seats now (people may still take them)",
-        level="How well computers play here: filling seats, and taking over for players "
-              "who leave or run out of time",
+        level="How well computers play: in empty seats, and for players who leave or run out "
+              "of time",
         turn_timer="Time a player has on each turn before a computer takes over (default "
                    "off)")
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
@@ -212,6 +212,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a variant, or of your table")
+    @app_commands.describe(variant="Which Belote (default: your table's, or all of them)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
@@ -243,6 +244,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name="leaderboard", description="The best players of this server")
+    @app_commands.describe(variant="Which Belote (default: classic)")
     @app_commands.choices(variant=VARIANTS)
     async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None) -> None:
