@@ -12,7 +12,7 @@ from bot import images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
-from bot.service import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.service import TURN_TIMERS, LiveTable, NewTable
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
@@ -103,16 +103,12 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         in_thread = isinstance(channel, discord.Thread)
         no_thread = [permission_name(p) for p in FOR_THREADS if not getattr(perms, p)]
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            live = await self.bot.service.create(NewTable(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                host_id=interaction.user.id, host_name=display_name(interaction.user),
-                variant=v.value, options=given, private=private, fill=computers,
-                turn_timer=turn_timer.value if turn_timer else None,
-                computer_level=level.value if level else None))
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = await self.bot.service.create(NewTable(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host_id=interaction.user.id, host_name=display_name(interaction.user),
+            variant=v.value, options=given, private=private, fill=computers,
+            turn_timer=turn_timer.value if turn_timer else None,
+            computer_level=level.value if level else None))
         await interaction.response.defer(thinking=True)
         thread: discord.Thread | None = None
         note = ""
@@ -181,10 +177,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         if live is None:
             await refuse(interaction, "You are not playing at any table in this server.")
             return
-        try:
-            await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
-        except Refusal as r:
-            await refuse(interaction, str(r))
+        await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
 
     @app_commands.command(name="show", description="Post your table here (when its channel "
                                                    "or thread is gone)")
@@ -234,11 +227,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         can_manage = bool(interaction.permissions.manage_guild)
-        try:
-            await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
         await interaction.response.send_message(
             f"Table #{live.id} was ended by {interaction.user.mention}.",
             allowed_mentions=messages.NO_MENTIONS)

@@ -68,13 +68,13 @@ class Lobby(commands.Cog):
     async def on_sit(self, interaction: discord.Interaction[Any], address: Address) -> None:
         live = await self.bot.service.sit(address.table_id, interaction.user.id,
                                           display_name(interaction.user),
-                                          int(address.args[0]) & 3)
+                                          address.number(0) & 3)
         await show_table(interaction, live)
 
     async def on_cpu(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        level = address.args[1] if len(address.args) > 1 else None
+        level = address.arg(1) if len(address.args) > 1 else None
         live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
-                                                   int(address.args[0]) & 3, level)
+                                                   address.number(0) & 3, level)
         await show_table(interaction, live)
 
     async def on_leave(self, interaction: discord.Interaction[Any], address: Address) -> None:

@@ -8,12 +8,21 @@ import discord
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.components import Address, decode_action
+from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
 from bot.messages import declare_from_code
 from bot.service import LiveTable
+from game.cards import Card
 
 from .common import bot_of, refuse
+
+
+def choice_of(code: str) -> tuple[tuple[Card, ...], ...] | None:
+    """The announcements a select value names; BadControl if it names none."""
+    try:
+        return declare_from_code(code)
+    except ValueError as e:
+        raise BadControl(f"bad announcement choice {code!r}") from e
 
 
 async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -77,13 +86,9 @@ class Play(commands.Cog):
 
     async def on_choice(self, interaction: discord.Interaction[Any], address: Address) -> None:
         """The announcements to make with the first card (a select), or belote on/off."""
-        try:
-            deal = int(address.args[0])
-            declare = declare_from_code(address.values[0]) if address.kind == "ann" else False
-            belote = address.args[1] == "1" if address.kind == "blt" else None
-        except (ValueError, IndexError):
-            await refuse(interaction, "That control does not name a choice.")
-            return
+        deal = address.number(0)
+        declare = choice_of(address.value()) if address.kind == "ann" else False
+        belote = address.arg(1) == "1" if address.kind == "blt" else None
         live = await self.bot.service.choose(address.table_id, interaction.user.id, deal,
                                              declare=declare, belote=belote)
         await show_hand(interaction, live)
@@ -95,13 +100,9 @@ class Play(commands.Cog):
     async def on_act(self, interaction: discord.Interaction[Any], address: Address) -> None:
         service = self.bot.service
         live = service.get(address.table_id)
-        try:
-            seq = int(address.args[0])
-            code = address.values[0] if address.kind == "bid" else address.args[1]
-            action = decode_action(live.variant, code)
-        except (ValueError, IndexError):
-            await refuse(interaction, "That control does not name an action.")
-            return
+        seq = address.number(0)
+        code = address.value() if address.kind == "bid" else address.arg(1)
+        action = decode_action(live.variant, code)
         live = await service.act(address.table_id, interaction.user.id, seq, action)
         await show_hand(interaction, live)
 
