@@ -17,6 +17,7 @@ from .service import Refusal
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_INTERACTION = 10062
 NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
 APOLOGY = ("Sorry, something went wrong on my side and that did not work. It is logged; "
            "try again in a moment.")
@@ -37,6 +38,10 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     log). Never raises: a failure to answer is logged in one line."""
     if isinstance(error, Refusal):
         text = str(error)
+    elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
+        log.warning("%s was answered too late (user %s)", where, interaction.user.id)
+        return
     else:
         log.error("%s failed (user %s, channel %s)", where, interaction.user.id,
                   interaction.channel_id, exc_info=error)

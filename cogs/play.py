@@ -14,6 +14,7 @@ from bot.messages import declare_from_code
 from bot.service import LiveTable
 from game.cards import Card
 
+from .answers import SlowAnswer
 from .common import bot_of, refuse
 
 
@@ -34,12 +35,10 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     if live.view(seat) is None:
         await refuse(interaction, "The game has not started yet.")
         return
-    payload = await bot_of(interaction).delivery.hand_payload(live, seat)
-    payload["files"] = payload.pop("attachments")
-    if payload["view"] is None:
-        del payload["view"]
-    await interaction.response.send_message(ephemeral=True, **payload)
-    bot_of(interaction).delivery.hand_replied(live, seat, interaction, new_reply=True)
+    delivery = bot_of(interaction).delivery
+    async with SlowAnswer(interaction, update=False, ephemeral=True) as answer:
+        await answer.send(await delivery.hand_payload(live, seat))
+    delivery.hand_replied(live, seat, interaction, new_reply=True)
 
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -53,8 +52,8 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     shown = hand_key(live, view)
     message_id = interaction.message.id if interaction.message is not None else None
     try:
-        await delivery.edit_hand(live, seat, message_id,
-                                 lambda payload: interaction.response.edit_message(**payload))
+        async with SlowAnswer(interaction, update=True) as answer:
+            await delivery.edit_hand(live, seat, message_id, answer.send)
     except discord.HTTPException:
         # Too late (10062) or refused: the action stands (it is logged); show the hand
         # through the ordinary DM edit instead.
