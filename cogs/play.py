@@ -36,9 +36,9 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
         await refuse(interaction, "The game has not started yet.")
         return
     delivery = bot_of(interaction).delivery
-    async with SlowAnswer(interaction, update=False, ephemeral=True) as answer:
+    async with delivery.hand_reply(live, seat, interaction, new_reply=True), \
+            SlowAnswer(interaction, update=False, ephemeral=True) as answer:
         await answer.send(await delivery.hand_payload(live, seat))
-    delivery.hand_replied(live, seat, interaction, new_reply=True)
 
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -46,13 +46,13 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     seat = live.held_seat(interaction.user.id)
     assert seat is not None
     delivery = bot_of(interaction).delivery
-    delivery.hand_replied(live, seat, interaction)  # this reply is the hand's edit
     view = live.view(seat)
     assert view is not None
     shown = hand_key(live, view)
     message_id = interaction.message.id if interaction.message is not None else None
     try:
-        async with SlowAnswer(interaction, update=True) as answer:
+        async with delivery.hand_reply(live, seat, interaction), \
+                SlowAnswer(interaction, update=True) as answer:  # this answer is the hand's edit
             await delivery.edit_hand(live, seat, message_id, answer.send)
     except discord.HTTPException:
         # Too late (10062) or refused: the action stands (it is logged); show the hand

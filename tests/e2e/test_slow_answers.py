@@ -139,3 +139,53 @@ async def test_my_hand_is_acknowledged_before_its_image_is_drawn(
     assert [a.data for a in r.attachments] == [render_hand(view)[0]]
     assert enabled_actions(r.message) or not view.is_my_turn
     assert not r.message.flags & 128 and not r.rejected  # no longer "thinking"
+
+
+def pings(w: World, channel_id: int) -> list[str]:
+    return [m.content for m in w.fake.messages(channel_id) if ", it is your turn" in m.content]
+
+
+async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was_drawn(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    """The player's click is answered first; the edit showing the computers' moves follows it
+    through the click's token: no lost hand, no "your turn" ping in the thread."""
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    ana.close_dms()
+    table_id, lobby = await open_table(world, ana, variant="classic", computers=True)
+    await fake.click(bot, ana, lobby, button_id("start", table_id))
+    await bot.service.settle()  # the computers play up to ana's turn
+    await fake.settle()
+    live = bot.service.live[table_id]
+    seat = live.seat_of(ana.id)
+    assert live.match.to_act == seat
+    mine = await fake.click(bot, ana, fake.message(lobby.id), button_id("hand", table_id))
+    assert mine.ephemeral and mine.callback_type == 4
+    custom_id = next(c for c in enabled_actions(mine.message) if c.startswith("bt:act:"))
+    # The answer to ana's click is drawn slowly, and not deferred: Discord knows no message
+    # for its token until it is sent.
+    gate = Gate(images.hand_image, click_answers)
+    monkeypatch.setattr(images, "hand_image", gate)
+    monkeypatch.setattr(answers, "BUDGET", 60.0)
+    pinged = pings(world, lobby.channel_id)  # (one, before she opened her hand)
+    before = set(asyncio.all_tasks())
+    r = await fake.click(bot, ana, mine.message, custom_id, wait=False)
+    try:
+        await until(lambda: gate.waiting > 0, "the answer's image render started")
+        assert r.callback_type is None
+        answering = {t for t in asyncio.all_tasks() if t not in before and not t.done()}
+        await bot.service.settle()  # the computers moved: it is ana's turn again
+        assert live.match.to_act == seat
+        # Everything the bot does about it, except an edit that waits for the answer.
+        job = f"belote-send-{('hand', table_id, seat)}"
+        fake.settle_ignores.append(lambda t: t.get_name() == job and bool(
+            getattr(bot.delivery, "answering", {}).get((table_id, seat))))
+        await fake.settle(before | answering)
+    finally:
+        gate.opened.set()
+    await fake.settle()
+    assert r.callback_type == 7 and not r.rejected
+    now = fake.message(mine.message.id)
+    view = live.view(seat)
+    assert now.content == messages.hand_text(live, view) and "Your turn" in now.content
+    assert enabled_actions(now) and all(f":{live.seq}:" in c for c in enabled_actions(now))
+    assert pings(world, lobby.channel_id) == pinged  # no new "your turn" ping
