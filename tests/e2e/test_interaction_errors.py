@@ -4,15 +4,18 @@ Discord's "The application did not respond"."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
 import pytest
 
+from bot import images
 from bot.components import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
 from bot.service import Refusal
+from cogs import answers
 from db.results import RatingRow
 
 from .table_helpers import World, open_table, seat_everyone
@@ -110,3 +113,31 @@ async def test_a_malformed_control_is_still_an_unknown_control(world: World):
     for custom_id in (f"bt:sit:{table_id}", f"bt:sit:{table_id}:x", f"bt:act:{table_id}:1:fly"):
         r = await world.fake.click(world.bot, world.members[1], old.id, custom_id)
         assert r.ephemeral and r.text == UNKNOWN_CONTROL, (custom_id, r.text)
+
+
+async def test_a_control_failing_after_its_defer_still_gets_its_apology(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture):
+    ana = world.members[0]
+    table_id, lobby = await open_table(world, ana, variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    boom = Boom("out of ink")
+    monkeypatch.setattr(answers, "BUDGET", 0.0)  # the table image is late: the click is deferred
+    drawn = asyncio.Event()
+
+    async def late_and_failing(*args: Any) -> Any:
+        await drawn.wait()
+        raise boom
+    monkeypatch.setattr(images, "table_image", late_and_failing)
+    r = await world.fake.click(world.bot, ana, lobby, button_id("start", table_id), wait=False)
+    try:
+        for _ in range(500):
+            if r.callback_type is not None:
+                break
+            await asyncio.sleep(0.004)
+    finally:
+        drawn.set()
+    await world.fake.settle()
+    assert r.callback_type == 6  # deferred before the image failed
+    assert [m.content for m in r.followups] == [APOLOGY] and r.followups[0].ephemeral
+    assert not r.rejected
+    assert [t.exc_info[1] for t in tracebacks(caplog)] == [boom]
