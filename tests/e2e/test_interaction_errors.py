@@ -141,3 +141,18 @@ async def test_a_control_failing_after_its_defer_still_gets_its_apology(
     assert [m.content for m in r.followups] == [APOLOGY] and r.followups[0].ephemeral
     assert not r.rejected
     assert [t.exc_info[1] for t in tracebacks(caplog)] == [boom]
+
+
+async def test_an_answer_too_late_for_discord_is_one_warning_not_a_traceback(
+        world: World, caplog: pytest.LogCaptureFixture):
+    ana = world.members[0]
+    table_id, lobby = await open_table(world, ana, variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    world.fake.callback_deadline = 0.0  # every answer from now on comes after Discord's limit
+    mark = world.fake.mark()
+    r = await world.fake.click(world.bot, ana, lobby, button_id("start", table_id))
+    assert r.callback_type is None and set(r.error_codes) == {10062}
+    assert not [q for q in world.fake.requests_to(since=mark) if "/webhooks/" in q.path]
+    assert not tracebacks(caplog)
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.errors"] == [
+        f"control bt:start:{table_id} was answered too late (user {ana.id})"]
