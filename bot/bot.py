@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from db import Database
@@ -17,6 +18,7 @@ from db import Database
 from . import images
 from .components import Router, TableButton, TableSelect
 from .delivery import Delivery
+from .errors import answer_error, tell
 from .service import TableService
 from .settings import Settings
 
@@ -31,12 +33,30 @@ NEEDED_PERMISSIONS = discord.Permissions(
     create_public_threads=True, send_messages_in_threads=True, embed_links=True)
 
 
+class BeloteTree(app_commands.CommandTree["BeloteBot"]):
+    """The slash commands, with one error handler for all of them (bot/errors.py)."""
+
+    async def on_error(self, interaction: discord.Interaction[BeloteBot],
+                       error: app_commands.AppCommandError, /) -> None:
+        where = f"/{interaction.command.qualified_name}" if interaction.command else "a command"
+        if isinstance(error, app_commands.CommandInvokeError):
+            await answer_error(interaction, error.original, where)
+        elif isinstance(error, app_commands.CheckFailure):  # says what is missing: no bug
+            try:
+                await tell(interaction, str(error))
+            except discord.HTTPException as e:
+                log.info("%s: the answer to a failed check was not delivered (%s)", where, e)
+        else:
+            await answer_error(interaction, error, where)
+
+
 class BeloteBot(commands.Bot):
     service: TableService
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none(),
+                         tree_cls=BeloteTree)
         self.settings = settings
         self.router = Router()
         self.delivery = Delivery(self)

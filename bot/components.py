@@ -21,9 +21,14 @@ from game.actions import Action
 from game.record import action_from_json, action_to_json
 from game.rules import Variant
 
-from .service import Refusal
+from .errors import answer_error, tell
 
 log = logging.getLogger(__name__)
+
+
+class BadControl(ValueError):
+    """A custom_id of the right shape but not the right parts: a message from an older version,
+    or a forged click."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,25 @@ class Address:
 
     def custom_id(self, prefix: str = "bt") -> str:
         return ":".join((prefix, self.kind, str(self.table_id), *self.args))
+
+    def arg(self, index: int) -> str:
+        """The index-th part after the table number; BadControl if there is none."""
+        if index >= len(self.args):
+            raise BadControl(f"{self.custom_id()} has no part {index}")
+        return self.args[index]
+
+    def number(self, index: int) -> int:
+        """The index-th part, a whole number; BadControl otherwise."""
+        text = self.arg(index)
+        if not text.isdigit():
+            raise BadControl(f"{self.custom_id()}: {text!r} is not a number")
+        return int(text)
+
+    def value(self) -> str:
+        """The (single) value chosen in a select; BadControl if none came."""
+        if not self.values:
+            raise BadControl(f"{self.custom_id()}: no value chosen")
+        return self.values[0]
 
 
 _TEMPLATE = r"(?P<kind>[a-z]+):(?P<table>\d+)(?::(?P<a>[^:]+))?(?::(?P<b>[^:]+))?"
@@ -65,7 +89,14 @@ def encode_action(action: Action) -> str:
 
 
 def decode_action(variant: Variant, code: str) -> Action:
-    """The action a code names; ValueError if it names none in this variant."""
+    """The action a code names; BadControl (a ValueError) if it names none in this variant."""
+    try:
+        return _decode_action(variant, code)
+    except (ValueError, KeyError, TypeError) as e:
+        raise BadControl(f"bad action code {code!r}") from e
+
+
+def _decode_action(variant: Variant, code: str) -> Action:
     name, *rest = code.split(".")
     obj: dict[str, Any] = {"action": name}
     if name == "take" and rest:
@@ -99,29 +130,25 @@ class Router:
         self.handlers.pop(kind, None)
 
     async def dispatch(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        handler = self.handlers.get(address.kind)
-        if handler is None:
-            await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
-            return
+        """Run the handler of a click; whatever it raises is answered here, once (a refusal
+        in its words, a bad control as unknown, anything else with an apology and a
+        traceback in the log: see bot/errors.py)."""
+        where = f"control {address.custom_id()}"
         try:
+            handler = self.handlers.get(address.kind)
+            if handler is None:
+                raise BadControl(f"no handler for {address.kind!r}")
             await handler(interaction, address)
-        except Refusal as refusal:
-            # The service turned the request down: say why, privately; nothing changed.
-            text = str(refusal)
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-            else:
-                await interaction.response.send_message(text, ephemeral=True,
-                                                        allowed_mentions=NO_PINGS)
-        except (ValueError, IndexError):
-            # The address has the right shape but not the right parts (a message from an
-            # older version, or a forged click): say so, privately, and change nothing.
-            log.info("malformed control %s", address.custom_id())
-            if not interaction.response.is_done():
-                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+        except BadControl as e:
+            log.info("malformed control %s (%s)", address.custom_id(), e)
+            try:
+                await tell(interaction, UNKNOWN_CONTROL)
+            except discord.HTTPException as e2:
+                log.info("%s: not answered (%s)", where, e2)
+        except Exception as e:
+            await answer_error(interaction, e, where)
 
 
-NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
 UNKNOWN_CONTROL = ("I do not know this control (it may be from an older version of the "
                    "table): nothing changed. Use the newest table message or `/belote hand`.")
 

@@ -9,11 +9,12 @@ so nothing is edited twice for the same state, and an interaction reply that alr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Hashable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -83,6 +84,8 @@ class Delivery:
         # Players with closed DMs: the newest interaction that showed their hand as an
         # ephemeral reply (its token edits that reply), and when it came.
         self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        # Their answers (showing the hand) still on the way: token edits wait for them.
+        self.answering: dict[tuple[int, int], set[asyncio.Future[None]]] = {}
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
         self.known: set[int] = set()  # games whose hands this process has shown
         # The hand image each seat's DM shows (message id, rendering.keys.hand_key), and the
@@ -222,20 +225,36 @@ class Delivery:
         if view is not None:
             self.hand_shown[(live.id, seat)] = hand_key(live, view)
 
-    def hand_replied(self, live: LiveTable, seat: int, interaction: discord.Interaction[Any],
-                     *, new_reply: bool = False) -> None:
-        """An interaction's answer shows this player's hand as it is now: an edit of their DM,
-        or (closed DMs) a new ephemeral reply (``new_reply``) or an edit of one. Later hand
-        changes edit that ephemeral through the interaction's token while it lasts."""
+    @contextlib.asynccontextmanager
+    async def hand_reply(self, live: LiveTable, seat: int, interaction: discord.Interaction[Any],
+                         *, new_reply: bool = False) -> AsyncIterator[None]:
+        """Around an interaction's answer that shows this player's hand as it is now: an edit
+        of their DM, or (closed DMs) a new ephemeral reply (``new_reply``) or an edit of one.
+        Later hand changes edit that ephemeral through the interaction's token while it lasts,
+        and only after its answer went through: until then Discord knows no message for the
+        token, and an edit landing before the answer would be undone by it."""
         s = live.seats.get(seat)
-        if s is None:
-            return
         message = interaction.message
-        if not new_reply and message is not None and message.id == s.dm_message_id:
+        if s is not None and not new_reply and message is not None and \
+                message.id == s.dm_message_id:
             self.hand_answered(live, seat)
-        elif s.dm_closed and (new_reply or (message is not None and message.flags.ephemeral)):
-            self.ephemeral[(live.id, seat)] = (interaction, time.monotonic())
+        elif s is not None and s.dm_closed and \
+                (new_reply or (message is not None and message.flags.ephemeral)):
+            key, since = (live.id, seat), time.monotonic()
+            answered = asyncio.get_running_loop().create_future()
+            self.answering.setdefault(key, set()).add(answered)
             self.hand_answered(live, seat)
+            try:
+                yield
+                self.ephemeral[key] = (interaction, since)
+            finally:
+                waiting = self.answering.get(key, set())
+                waiting.discard(answered)
+                if not waiting:
+                    self.answering.pop(key, None)
+                answered.set_result(None)
+            return
+        yield
 
     async def update_hand(self, live: LiveTable, seat: int) -> None:
         s = live.seats.get(seat)
@@ -284,6 +303,13 @@ class Delivery:
         """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
         when their turn comes, tell them in the thread to open **My hand**."""
         s = live.seats[seat]
+        answers = self.answering.get((live.id, seat))
+        if answers:  # the answers to their clicks go first; this edit shows what came after
+            await asyncio.wait(list(answers))
+            now = live.view(seat)
+            if now is None:
+                return
+            view = now
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
             payload = await self.hand_payload(live, seat, background=True)

@@ -12,7 +12,7 @@ from bot import images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
-from bot.service import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.service import TURN_TIMERS, LiveTable, NewTable
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
@@ -67,8 +67,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
         shuffle="How the cards are shuffled between deals",
         computers="Computers sit in the other seats now (people may still take them)",
-        level="How well computers play here: filling seats, and taking over for players "
-              "who leave or run out of time",
+        level="How well computers play: in empty seats, and for players who leave or run out "
+              "of time",
         turn_timer="Time a player has on each turn before a computer takes over (default "
                    "off)")
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
@@ -103,16 +103,12 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         in_thread = isinstance(channel, discord.Thread)
         no_thread = [permission_name(p) for p in FOR_THREADS if not getattr(perms, p)]
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            live = await self.bot.service.create(NewTable(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                host_id=interaction.user.id, host_name=display_name(interaction.user),
-                variant=v.value, options=given, private=private, fill=computers,
-                turn_timer=turn_timer.value if turn_timer else None,
-                computer_level=level.value if level else None))
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        live = await self.bot.service.create(NewTable(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host_id=interaction.user.id, host_name=display_name(interaction.user),
+            variant=v.value, options=given, private=private, fill=computers,
+            turn_timer=turn_timer.value if turn_timer else None,
+            computer_level=level.value if level else None))
         await interaction.response.defer(thinking=True)
         thread: discord.Thread | None = None
         note = ""
@@ -181,10 +177,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         if live is None:
             await refuse(interaction, "You are not playing at any table in this server.")
             return
-        try:
-            await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
-        except Refusal as r:
-            await refuse(interaction, str(r))
+        await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
 
     @app_commands.command(name="show", description="Post your table here (when its channel "
                                                    "or thread is gone)")
@@ -212,6 +205,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a variant, or of your table")
+    @app_commands.describe(variant="Which Belote (default: your table's, or all of them)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
@@ -233,16 +227,13 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         can_manage = bool(interaction.permissions.manage_guild)
-        try:
-            await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
         await interaction.response.send_message(
             f"Table #{live.id} was ended by {interaction.user.mention}.",
             allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name="leaderboard", description="The best players of this server")
+    @app_commands.describe(variant="Which Belote (default: classic)")
     @app_commands.choices(variant=VARIANTS)
     async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None) -> None:

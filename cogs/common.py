@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.bot import BeloteBot
-from bot.messages import NO_MENTIONS
+from bot.errors import tell
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
@@ -16,12 +16,8 @@ def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
 
 
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
-    """Say privately why nothing happened."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+    """Say privately why nothing happened (or anything else for the user alone)."""
+    await tell(interaction, text)
 
 
 def display_name(user: discord.abc.User) -> str:

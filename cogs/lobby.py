@@ -15,6 +15,7 @@ from bot.messages import NO_MENTIONS, rules_card
 from bot.service import LiveTable
 from db import SeatRow
 
+from .answers import SlowAnswer
 from .common import bot_of, display_name, refuse
 from .play import show_hand
 
@@ -24,9 +25,15 @@ log = logging.getLogger(__name__)
 async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
     """Answer a click on the table message by editing it to the table as it is now."""
     delivery = bot_of(interaction).delivery
-    delivery.table_answered(live)
-    payload = await delivery.table_payload(live)
-    await interaction.response.edit_message(allowed_mentions=NO_MENTIONS, **payload)
+    shown = delivery.table_key(live)
+    delivery.table_answered(live)  # this answer is the table message's edit
+    async with SlowAnswer(interaction, update=True) as answer:
+        await answer.send({"allowed_mentions": NO_MENTIONS, **await delivery.table_payload(live)})
+    if delivery.table_key(live) != shown:
+        # The game moved on (computers) while this answer was made, and an edit showing
+        # that may have landed before it: edit once more with the newest state.
+        delivery.table_shown.pop(live.id, None)
+        delivery.table_changed(live)
 
 
 class Lobby(commands.Cog):
@@ -68,13 +75,13 @@ class Lobby(commands.Cog):
     async def on_sit(self, interaction: discord.Interaction[Any], address: Address) -> None:
         live = await self.bot.service.sit(address.table_id, interaction.user.id,
                                           display_name(interaction.user),
-                                          int(address.args[0]) & 3)
+                                          address.number(0) & 3)
         await show_table(interaction, live)
 
     async def on_cpu(self, interaction: discord.Interaction[Any], address: Address) -> None:
-        level = address.args[1] if len(address.args) > 1 else None
+        level = address.arg(1) if len(address.args) > 1 else None
         live = await self.bot.service.add_computer(address.table_id, interaction.user.id,
-                                                   int(address.args[0]) & 3, level)
+                                                   address.number(0) & 3, level)
         await show_table(interaction, live)
 
     async def on_leave(self, interaction: discord.Interaction[Any], address: Address) -> None:

@@ -8,12 +8,22 @@ import discord
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.components import Address, decode_action
+from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
 from bot.messages import declare_from_code
 from bot.service import LiveTable
+from game.cards import Card
 
+from .answers import SlowAnswer
 from .common import bot_of, refuse
+
+
+def choice_of(code: str) -> tuple[tuple[Card, ...], ...] | None:
+    """The announcements a select value names; BadControl if it names none."""
+    try:
+        return declare_from_code(code)
+    except ValueError as e:
+        raise BadControl(f"bad announcement choice {code!r}") from e
 
 
 async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -25,12 +35,10 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     if live.view(seat) is None:
         await refuse(interaction, "The game has not started yet.")
         return
-    payload = await bot_of(interaction).delivery.hand_payload(live, seat)
-    payload["files"] = payload.pop("attachments")
-    if payload["view"] is None:
-        del payload["view"]
-    await interaction.response.send_message(ephemeral=True, **payload)
-    bot_of(interaction).delivery.hand_replied(live, seat, interaction, new_reply=True)
+    delivery = bot_of(interaction).delivery
+    async with delivery.hand_reply(live, seat, interaction, new_reply=True), \
+            SlowAnswer(interaction, update=False, ephemeral=True) as answer:
+        await answer.send(await delivery.hand_payload(live, seat))
 
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -38,14 +46,14 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     seat = live.held_seat(interaction.user.id)
     assert seat is not None
     delivery = bot_of(interaction).delivery
-    delivery.hand_replied(live, seat, interaction)  # this reply is the hand's edit
     view = live.view(seat)
     assert view is not None
     shown = hand_key(live, view)
     message_id = interaction.message.id if interaction.message is not None else None
     try:
-        await delivery.edit_hand(live, seat, message_id,
-                                 lambda payload: interaction.response.edit_message(**payload))
+        async with delivery.hand_reply(live, seat, interaction), \
+                SlowAnswer(interaction, update=True) as answer:  # this answer is the hand's edit
+            await delivery.edit_hand(live, seat, message_id, answer.send)
     except discord.HTTPException:
         # Too late (10062) or refused: the action stands (it is logged); show the hand
         # through the ordinary DM edit instead.
@@ -77,13 +85,9 @@ class Play(commands.Cog):
 
     async def on_choice(self, interaction: discord.Interaction[Any], address: Address) -> None:
         """The announcements to make with the first card (a select), or belote on/off."""
-        try:
-            deal = int(address.args[0])
-            declare = declare_from_code(address.values[0]) if address.kind == "ann" else False
-            belote = address.args[1] == "1" if address.kind == "blt" else None
-        except (ValueError, IndexError):
-            await refuse(interaction, "That control does not name a choice.")
-            return
+        deal = address.number(0)
+        declare = choice_of(address.value()) if address.kind == "ann" else False
+        belote = address.arg(1) == "1" if address.kind == "blt" else None
         live = await self.bot.service.choose(address.table_id, interaction.user.id, deal,
                                              declare=declare, belote=belote)
         await show_hand(interaction, live)
@@ -95,13 +99,9 @@ class Play(commands.Cog):
     async def on_act(self, interaction: discord.Interaction[Any], address: Address) -> None:
         service = self.bot.service
         live = service.get(address.table_id)
-        try:
-            seq = int(address.args[0])
-            code = address.values[0] if address.kind == "bid" else address.args[1]
-            action = decode_action(live.variant, code)
-        except (ValueError, IndexError):
-            await refuse(interaction, "That control does not name an action.")
-            return
+        seq = address.number(0)
+        code = address.value() if address.kind == "bid" else address.arg(1)
+        action = decode_action(live.variant, code)
         live = await service.act(address.table_id, interaction.user.id, seq, action)
         await show_hand(interaction, live)
 

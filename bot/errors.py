@@ -1,0 +1,52 @@
+"""The one error path of slash commands and controls: what the user reads when a handler raised.
+
+A Refusal (the service turning a request down) is answered privately in its own words and is
+no error. Anything else is a bug or an outage: the user gets a short private apology instead of
+Discord's "The application did not respond", and the log gets its traceback, once. Either way
+the answer works whether or not the interaction was already answered or deferred.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from .service import Refusal
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062
+NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
+APOLOGY = ("Sorry, something went wrong on my side and that did not work. It is logged; "
+           "try again in a moment.")
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """Say ``text`` to the user alone: the interaction's answer, or a follow-up once it has one
+    (a deferred "thinking…" answer is replaced by it)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException,
+                       where: str) -> None:
+    """Answer an interaction whose handler raised ``error`` (``where``: what it was, for the
+    log). Never raises: a failure to answer is logged in one line."""
+    if isinstance(error, Refusal):
+        text = str(error)
+    elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
+        log.warning("%s was answered too late (user %s)", where, interaction.user.id)
+        return
+    else:
+        log.error("%s failed (user %s, channel %s)", where, interaction.user.id,
+                  interaction.channel_id, exc_info=error)
+        text = APOLOGY
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException as e:  # too late (10062), or the channel is gone
+        log.info("%s: the answer to its error was not delivered (%s)", where, e)

@@ -1,0 +1,99 @@
+"""Answering an interaction in time when its answer is slow to make (an image to draw).
+
+Discord forgets an interaction it has no answer to within 3 s of its creation ("This
+interaction failed"). Most answers are ready within tens of milliseconds and go as one request.
+One that is not ready within BUDGET seconds of the interaction's creation is deferred first (the
+clicked message stays as it is, or a new reply shows "thinking…"), then completed through the
+interaction's token when ready: two requests, only when the bot is slow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import TracebackType
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+# Seconds after the interaction's creation (which counts the event's way to us) to wait for the
+# answer before deferring: the last second of Discord's 3 is for the defer's way there, on a
+# busy loop. Shorter, and a busy bot would pay two requests for more of its clicks.
+BUDGET = 2.0
+
+
+class SlowAnswer:
+    """The answer to one interaction, sent with ``send`` once made, deferred if it is late.
+
+    ``update``: the answer edits the message whose control was used (a click); otherwise it is a
+    new reply, ``ephemeral`` or not. Use it as ``async with SlowAnswer(...) as answer:``; an
+    exception raised inside leaves the interaction unanswered (or deferred) for the error
+    handler, which knows both (bot/errors.py)."""
+
+    def __init__(self, interaction: discord.Interaction[Any], *, update: bool,
+                 ephemeral: bool = False) -> None:
+        self.interaction = interaction
+        self.update = update
+        self.ephemeral = ephemeral
+        self._sending = False
+        self._lock = asyncio.Lock()  # a defer and the answer never cross
+        self._timer: asyncio.TimerHandle | None = None
+        self._deferring: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> SlowAnswer:
+        self._timer = asyncio.get_running_loop().call_later(self._budget_left(), self._late)
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        self._stop()
+        if self._deferring is not None:
+            await self._deferring  # a defer on its way lands before anyone else answers
+
+    def _budget_left(self) -> float:
+        # Counted from the interaction's creation (Discord's clock), and never longer than
+        # BUDGET from now (in case this machine's clock is behind).
+        age = (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
+        return max(0.0, min(BUDGET, BUDGET - age))
+
+    def _stop(self) -> None:
+        self._sending = True
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _late(self) -> None:
+        if not self._sending:
+            self._deferring = asyncio.get_running_loop().create_task(
+                self._defer(), name=f"belote-defer-{self.interaction.id}")
+
+    async def _defer(self) -> None:
+        async with self._lock:
+            response = self.interaction.response
+            if self._sending or response.is_done():
+                return
+            try:
+                if self.update:
+                    await response.defer()
+                else:
+                    await response.defer(ephemeral=self.ephemeral, thinking=True)
+            except discord.HTTPException as e:  # too late already: the answer will say so
+                log.info("interaction %s not deferred (%s)", self.interaction.id, e)
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        """Answer with ``payload`` (the keywords of a message edit: content, view,
+        attachments, allowed_mentions)."""
+        self._stop()
+        interaction = self.interaction
+        async with self._lock:
+            if interaction.response.is_done():  # deferred: complete the answer
+                await interaction.edit_original_response(**payload)
+            elif self.update:
+                await interaction.response.edit_message(**payload)
+            else:
+                reply = dict(payload)
+                reply["files"] = reply.pop("attachments", None) or discord.utils.MISSING
+                if reply.get("view") is None:
+                    reply.pop("view", None)
+                await interaction.response.send_message(ephemeral=self.ephemeral, **reply)

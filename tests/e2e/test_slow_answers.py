@@ -1,0 +1,191 @@
+"""Every interaction is answered in Discord's 3 s, even when its image is slow to draw: the bot
+acknowledges first, then shows the right message. Renders here wait on an event the test
+opens, so "slow" costs no real time."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+import pytest
+
+from bot import images, messages
+from bot.components import button_id, encode_action
+from cogs import answers
+from game.players import RandomPlayer
+from game.view import table_view
+from rendering import render_hand, render_table
+from tests.fakediscord import InteractionResult
+
+from .table_helpers import World, member_of, open_table, seat_everyone
+from .test_delivery_hands import enabled_actions
+
+
+class Gate:
+    """An image render that waits until the test opens the gate (``held``: which calls)."""
+
+    def __init__(self, render: Any, held: Any = lambda *a, **k: True) -> None:
+        self.render, self.held = render, held
+        self.opened = asyncio.Event()
+        self.waiting = 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.held(*args, **kwargs):
+            self.waiting += 1
+            await self.opened.wait()
+        return await self.render(*args, **kwargs)
+
+
+def click_answers(*args: Any, **kwargs: Any) -> bool:
+    return not kwargs.get("background", False)  # not the DM edits nobody waits on
+
+
+async def until(condition: Any, what: str) -> None:
+    """Wait for the bot's requests to reach the fake (polling, within Discord's 3 s)."""
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.004)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def acknowledged_while_drawing(r: InteractionResult, gate: Gate) -> int | None:
+    """The interaction's acknowledgement, which must come while its image is being drawn."""
+    try:
+        await until(lambda: gate.waiting > 0, "the image render started")
+        await until(lambda: r.callback_type is not None, "the interaction was acknowledged")
+        assert not gate.opened.is_set()
+        return r.callback_type
+    finally:
+        gate.opened.set()
+
+
+async def test_start_is_acknowledged_before_the_table_image_is_drawn(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    table_id, lobby = await open_table(world, ana, variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    gate = Gate(images.table_image)
+    monkeypatch.setattr(images, "table_image", gate)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)  # an image not ready at once is late
+    r = await fake.click(bot, ana, lobby, button_id("start", table_id), wait=False)
+    assert await acknowledged_while_drawing(r, gate) == 6  # "deferred update": no message yet
+    await fake.settle()
+    live = bot.service.live[table_id]
+    table = fake.message(lobby.id)
+    assert table.content == messages.table_text(live, live.view())
+    assert [a.data for a in table.attachments] == [render_table(live.view())[0]]
+    assert "Start" not in [c.get("label") for c in table.walk_components()]
+    assert not r.rejected
+
+
+async def test_a_start_whose_image_is_ready_is_answered_in_one_request(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    table_id, lobby = await open_table(world, ana, variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+
+    async def ready(view: Any) -> discord.File:
+        return discord.File(io.BytesIO(b"image"), filename="table.png")
+    monkeypatch.setattr(images, "table_image", ready)
+    mark = fake.mark()
+    r = await fake.click(bot, ana, lobby, button_id("start", table_id))
+    assert r.callback_type == 7 and not r.rejected
+    answer = fake.requests_to(route=r"/(interactions|webhooks)/.*", since=mark)
+    assert len(answer) == 1
+
+
+async def test_a_click_in_a_dm_is_acknowledged_before_the_hand_image_is_drawn(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    fake, bot = world.fake, world.bot
+    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    live = bot.service.live[table_id]
+    seat = live.match.to_act
+    s = live.seats[seat]
+    action = RandomPlayer(1).choose(table_view(live.match, seat))
+    gate = Gate(images.hand_image, click_answers)
+    monkeypatch.setattr(images, "hand_image", gate)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.click(bot, member_of(world, s.user_id), fake.message(s.dm_message_id),
+                         button_id("act", table_id, live.seq, encode_action(action)), wait=False)
+    assert await acknowledged_while_drawing(r, gate) == 6
+    await fake.settle()
+    dm = fake.message(s.dm_message_id)
+    view = live.view(seat)
+    assert dm.content == messages.hand_text(live, view)
+    assert [a.data for a in dm.attachments] == [render_hand(view)[0]]
+    assert not r.rejected
+
+
+async def test_my_hand_is_acknowledged_before_its_image_is_drawn(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    fake, bot, bo = world.fake, world.bot, world.members[1]
+    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    gate = Gate(images.hand_image, click_answers)
+    monkeypatch.setattr(images, "hand_image", gate)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.slash(bot, bo, world.channel, "belote hand", wait=False)
+    assert await acknowledged_while_drawing(r, gate) == 5  # "thinking…", for bo alone
+    await fake.settle()
+    live = bot.service.live[table_id]
+    view = live.view(live.seat_of(bo.id))
+    assert r.ephemeral and r.content == messages.hand_text(live, view)
+    assert [a.data for a in r.attachments] == [render_hand(view)[0]]
+    assert enabled_actions(r.message) or not view.is_my_turn
+    assert not r.message.flags & 128 and not r.rejected  # no longer "thinking"
+
+
+def pings(w: World, channel_id: int) -> list[str]:
+    return [m.content for m in w.fake.messages(channel_id) if ", it is your turn" in m.content]
+
+
+async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was_drawn(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    """The player's click is answered first; the edit showing the computers' moves follows it
+    through the click's token: no lost hand, no "your turn" ping in the thread."""
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    ana.close_dms()
+    table_id, lobby = await open_table(world, ana, variant="classic", computers=True)
+    await fake.click(bot, ana, lobby, button_id("start", table_id))
+    await bot.service.settle()  # the computers play up to ana's turn
+    await fake.settle()
+    live = bot.service.live[table_id]
+    seat = live.seat_of(ana.id)
+    assert live.match.to_act == seat
+    mine = await fake.click(bot, ana, fake.message(lobby.id), button_id("hand", table_id))
+    assert mine.ephemeral and mine.callback_type == 4
+    custom_id = next(c for c in enabled_actions(mine.message) if c.startswith("bt:act:"))
+    # The answer to ana's click is drawn slowly, and not deferred: Discord knows no message
+    # for its token until it is sent.
+    gate = Gate(images.hand_image, click_answers)
+    monkeypatch.setattr(images, "hand_image", gate)
+    monkeypatch.setattr(answers, "BUDGET", 60.0)
+    pinged = pings(world, lobby.channel_id)  # (one, before she opened her hand)
+    before = set(asyncio.all_tasks())
+    r = await fake.click(bot, ana, mine.message, custom_id, wait=False)
+    try:
+        await until(lambda: gate.waiting > 0, "the answer's image render started")
+        assert r.callback_type is None
+        answering = {t for t in asyncio.all_tasks() if t not in before and not t.done()}
+        await bot.service.settle()  # the computers moved: it is ana's turn again
+        assert live.match.to_act == seat
+        # Everything the bot does about it, except an edit that waits for the answer.
+        job = f"belote-send-{('hand', table_id, seat)}"
+        fake.settle_ignores.append(lambda t: t.get_name() == job and bool(
+            getattr(bot.delivery, "answering", {}).get((table_id, seat))))
+        await fake.settle(before | answering)
+    finally:
+        gate.opened.set()
+    await fake.settle()
+    assert r.callback_type == 7 and not r.rejected
+    now = fake.message(mine.message.id)
+    view = live.view(seat)
+    assert now.content == messages.hand_text(live, view) and "Your turn" in now.content
+    assert enabled_actions(now) and all(f":{live.seq}:" in c for c in enabled_actions(now))
+    assert pings(world, lobby.channel_id) == pinged  # no new "your turn" ping
