@@ -46,6 +46,12 @@ RESTART_GRACE = 30
 TIMER_SECOND = 1.0
 
 
+def system_rng() -> random.Random:
+    """Where a service without a seed draws its tables' seeds and first dealers: the system's
+    randomness. (The test suite replaces it with a seeded generator.)"""
+    return random.SystemRandom()
+
+
 class Refusal(Exception):
     """A request the service turns down. ``str()`` is what the user reads, privately."""
 
@@ -218,8 +224,12 @@ class NewTable:
 
 class TableService:
     def __init__(self, db: Database, *, listener: TableListener | None = None,
-                 computer_delay: float = 1.0, computer_level: str = "easy") -> None:
+                 computer_delay: float = 1.0, computer_level: str = "easy",
+                 rng: random.Random | None = None) -> None:
         self.db = db
+        # Draws each new table's seed (its decks, its computers) and first dealer. A seeded
+        # generator (TABLE_SEED) makes every table of a run reproducible.
+        self.rng = rng if rng is not None else system_rng()
         self.listener: TableListener = listener or NullListener()
         self.computer_delay = computer_delay
         self.computer_level = computer_level
@@ -312,7 +322,7 @@ class TableService:
         row = await self.db.tables.create(
             guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
             variant=variant.value, options=options.to_json(variant), private=spec.private,
-            seed=random.getrandbits(62), first_dealer=random.randrange(4), turn_timer=timer,
+            seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4), turn_timer=timer,
             computer_level=level)
         live = LiveTable(row, [], set())
         self.live[row.id] = live
