@@ -256,6 +256,9 @@ class TableService:
                 except (ReplayError, ValueError) as e:
                     log.error("table %s cannot be replayed (%s); it stays closed", row.id, e)
                     continue
+                if live.match is not None and live.match.winner is not None:
+                    await self._finish_restored(live)
+                    continue
             self.live[row.id] = live
             restored.append(live)
             if live.playing:
@@ -265,6 +268,17 @@ class TableService:
                 self._arm_timer(live, grace=RESTART_GRACE)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _finish_restored(self, live: LiveTable) -> None:
+        """The record holds a won match whose result was never stored (a bot from before the
+        result and the last card were one transaction, stopped between the two): store it."""
+        log.warning("table %s: its match was won but not recorded; recording it now", live.id)
+        try:
+            ratings = await self.db.results.record_match(**self._result_of(live))
+        except Exception:
+            log.exception("table %s: could not record its finished match", live.id)
+            return
+        self._finished(live, ratings)
 
     async def _load_match(self, live: LiveTable) -> None:
         entries = await self.db.log.entries(live.id)
@@ -566,8 +580,15 @@ class TableService:
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self._deal_entry(live, live.seq + 1))
+        ratings = None
         try:
-            await self.db.log.append(live.id, entries)
+            if match.winner is not None:
+                # The winning action, the result, the ratings and the closed table: one
+                # transaction, so no crash leaves a won match without its result.
+                ratings = await self.db.results.record_match(
+                    **self._result_of(live), entries=entries)
+            else:
+                await self.db.log.append(live.id, entries)
         except Exception:
             log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
             await self._load_match(live)
@@ -576,8 +597,8 @@ class TableService:
         self._arm_timer(live)  # before the listener runs: the messages show the new deadline
         if finished:
             self.listener.deal_finished(live, deal_before - 1)
-        if match.winner is not None:
-            await self._finish(live)
+        if ratings is not None:
+            self._finished(live, ratings)
             return
         self.listener.table_changed(live)
         deal = match.deal
@@ -602,15 +623,19 @@ class TableService:
             await self.db.log.append(live.id, [entry])
             live.seq += 1
 
-    async def _finish(self, live: LiveTable) -> None:
+    def _result_of(self, live: LiveTable) -> dict[str, Any]:
+        """The arguments of ``results.record_match`` for a won match."""
         match = live.match
         assert match is not None and match.winner is not None
         players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
                    for s in live.seats.values()]
-        ratings = await self.db.results.record_match(
-            table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
-            winner=match.winner, totals=(match.totals[0], match.totals[1]),
-            deals=len(match.deals), players=players)
+        return {"table_id": live.id, "guild_id": live.row.guild_id,
+                "variant": live.row.variant, "winner": match.winner,
+                "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
+                "players": players}
+
+    def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
+        """The match's result is stored (and the table closed there): close it here too."""
         live.row.status = "finished"
         self.live.pop(live.id, None)
         self._arm_timer(live)  # stops it
