@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
 from game.actions import Action, Declaration, Play
+from game.announcements import check_choice
 from game.cards import Rank, card_str, parse_card
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
@@ -54,6 +55,12 @@ def system_rng() -> random.Random:
 
 class Refusal(Exception):
     """A request the service turns down. ``str()`` is what the user reads, privately."""
+
+
+def said(e: IllegalAction) -> str:
+    """The rules' reason as a sentence for the player."""
+    text = str(e)
+    return text[:1].upper() + text[1:] + "."
 
 
 class TableListener(Protocol):
@@ -246,10 +253,6 @@ class TableService:
             live = LiveTable(row, await self.db.tables.seats(row.id),
                              await self.db.tables.invited(row.id))
             row.computer_level = row.computer_level or self.computer_level
-            for c in await self.db.tables.choices(row.id):
-                declare = None if c.declare is None else \
-                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
-                live.choices[c.seat] = SeatChoice(c.deal, declare, c.belote)
             if row.status == "playing":
                 try:
                     await self._load_match(live)
@@ -259,6 +262,7 @@ class TableService:
                 if live.match is not None and live.match.winner is not None:
                     await self._finish_restored(live)
                     continue
+            await self._restore_choices(live)
             self.live[row.id] = live
             restored.append(live)
             if live.playing:
@@ -268,6 +272,27 @@ class TableService:
                 self._arm_timer(live, grace=RESTART_GRACE)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _restore_choices(self, live: LiveTable) -> None:
+        """Bring back the choices saved for the coming cards. One the rules reject (saved by a
+        bot from before they were checked, or a forged one) is dropped: kept, it would make
+        every card of that player refused, and the table would stall."""
+        for c in await self.db.tables.choices(live.id):
+            try:
+                declare = None if c.declare is None else \
+                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
+                choice = SeatChoice(c.deal, declare, c.belote)
+                match = live.match
+                if match is not None and match.deal is not None and declare is not None and \
+                        c.deal == len(match.deals) and live.first_card(c.seat):
+                    check_choice(match.deal, c.seat, declare)
+            except (ValueError, TypeError, IllegalAction) as e:
+                log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
+                            live.id, c.seat, c.declare, e)
+                choice = SeatChoice(c.deal, None, c.belote)
+                await self.db.tables.put_choice(ChoiceRow(live.id, c.seat, c.deal, None,
+                                                          c.belote))
+            live.choices[c.seat] = choice
 
     async def _finish_restored(self, live: LiveTable) -> None:
         """The record holds a won match whose result was never stored (a bot from before the
@@ -551,6 +576,12 @@ class TableService:
                 raise Refusal("That control is from an earlier deal.")
             choice = live.choice(seat)
             if declare is not False:
+                current = live.match.deal
+                try:  # the rules say what this hand may announce, here and now
+                    if current is not None:
+                        check_choice(current, seat, declare)  # type: ignore[arg-type]
+                except IllegalAction as e:
+                    raise Refusal(said(e)) from None
                 if not live.first_card(seat):
                     raise Refusal("Announcements are made with your first card only, and "
                                   "you have played it.")
@@ -574,8 +605,7 @@ class TableService:
         try:
             match.apply(action, seat)
         except IllegalAction as e:
-            text = str(e)
-            raise Refusal(text[:1].upper() + text[1:] + ".") from None
+            raise Refusal(said(e)) from None
         entries = [LogEntry(live.seq, "action", action_to_json(seat, action), user_id)]
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
