@@ -364,23 +364,25 @@ class TableService:
             seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4), turn_timer=timer,
             computer_level=level)
         live = LiveTable(row, [], set())
-        self.live[row.id] = live
-        await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
-        if spec.fill:
-            for seat in (1, 2, 3):
-                await self._put_seat(live, self._computer_seat(row.id, seat, level))
+        async with live.lock:  # a click may reach the table before its seats are saved
+            self.live[row.id] = live
+            await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+            if spec.fill:
+                for seat in (1, 2, 3):
+                    await self._put_seat(live, self._computer_seat(row.id, seat, level))
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
                      channel_id: int | None = None) -> None:
         """Remember where the table's thread and message are (and its channel, if it moved)."""
         live = self.get(table_id)
-        live.row.thread_id, live.row.message_id = thread_id, message_id
-        if channel_id is not None:
-            live.row.channel_id = channel_id
-        await self.db.tables.set_location(table_id, thread_id=thread_id, message_id=message_id,
-                                          channel_id=channel_id)
-        self.set_lost(live, None)
+        async with live.lock:
+            live.row.thread_id, live.row.message_id = thread_id, message_id
+            if channel_id is not None:
+                live.row.channel_id = channel_id
+            await self.db.tables.set_location(table_id, thread_id=thread_id,
+                                              message_id=message_id, channel_id=channel_id)
+            self.set_lost(live, None)
 
     def set_lost(self, live: LiveTable, reason: str | None) -> None:
         """The table message cannot be shown (``reason``), or can be again (None)."""
@@ -431,12 +433,22 @@ class TableService:
         self.listener.table_changed(live)
         return live
 
-    async def invite(self, table_id: int, host_id: int, user_id: int) -> LiveTable:
+    async def invite(self, table_id: int, host_id: int, user_id: int, *,
+                     is_bot: bool = False) -> LiveTable:
+        """The host lets ``user_id`` sit at their private table (``is_bot``: that user is a
+        bot account, which cannot play)."""
         live = self.get(table_id)
-        self._check_host(live, host_id, "invite players")
-        if user_id not in live.invited:
-            await self.db.tables.invite(table_id, user_id)
-            live.invited.add(user_id)
+        async with live.lock:
+            self._check_host(live, host_id, "invite players")
+            if user_id == host_id:
+                raise Refusal("You cannot invite yourself: as the host you may always sit at "
+                              "your table.")
+            if is_bot:
+                raise Refusal("Bots cannot sit at a table: invite a person. (A computer player "
+                              "takes a seat with the 🤖 buttons on the table message.)")
+            if user_id not in live.invited:
+                await self.db.tables.invite(table_id, user_id)
+                live.invited.add(user_id)
         return live
 
     async def start(self, table_id: int, user_id: int) -> LiveTable:
