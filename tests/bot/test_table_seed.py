@@ -50,3 +50,9 @@ def test_table_seed_setting():
     assert Settings.from_env({"TABLE_SEED": "12"}, None).table_seed == 12
     with pytest.raises(SettingsError, match="TABLE_SEED"):
         Settings.from_env({"TABLE_SEED": "twelve"}, None)
+
+
+def test_property_tests_draw_the_same_examples_every_run():
+    from hypothesis import settings
+
+    assert settings().derandomize and settings().database is None
