@@ -7,6 +7,7 @@ import gc
 import hashlib
 import json
 import logging
+import random
 from typing import Any
 
 import discord
@@ -66,7 +67,9 @@ class BeloteBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,
-                                    computer_level=self.settings.computer_level)
+                                    computer_level=self.settings.computer_level,
+                                    rng=None if self.settings.table_seed is None
+                                    else random.Random(self.settings.table_seed))
         self.add_dynamic_items(TableButton, TableSelect)
         for cog in COGS:
             await self.load_extension(cog)

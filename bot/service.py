@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
 from game.actions import Action, Declaration, Play
+from game.announcements import check_choice
 from game.cards import Rank, card_str, parse_card
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
@@ -46,8 +47,20 @@ RESTART_GRACE = 30
 TIMER_SECOND = 1.0
 
 
+def system_rng() -> random.Random:
+    """Where a service without a seed draws its tables' seeds and first dealers: the system's
+    randomness. (The test suite replaces it with a seeded generator.)"""
+    return random.SystemRandom()
+
+
 class Refusal(Exception):
     """A request the service turns down. ``str()`` is what the user reads, privately."""
+
+
+def said(e: IllegalAction) -> str:
+    """The rules' reason as a sentence for the player."""
+    text = str(e)
+    return text[:1].upper() + text[1:] + "."
 
 
 class TableListener(Protocol):
@@ -220,8 +233,12 @@ class NewTable:
 
 class TableService:
     def __init__(self, db: Database, *, listener: TableListener | None = None,
-                 computer_delay: float = 1.0, computer_level: str = "easy") -> None:
+                 computer_delay: float = 1.0, computer_level: str = "easy",
+                 rng: random.Random | None = None) -> None:
         self.db = db
+        # Draws each new table's seed (its decks, its computers) and first dealer. A seeded
+        # generator (TABLE_SEED) makes every table of a run reproducible.
+        self.rng = rng if rng is not None else system_rng()
         self.listener: TableListener = listener or NullListener()
         self.computer_delay = computer_delay
         self.computer_level = computer_level
@@ -238,16 +255,16 @@ class TableService:
             live = LiveTable(row, await self.db.tables.seats(row.id),
                              await self.db.tables.invited(row.id))
             row.computer_level = row.computer_level or self.computer_level
-            for c in await self.db.tables.choices(row.id):
-                declare = None if c.declare is None else \
-                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
-                live.choices[c.seat] = SeatChoice(c.deal, declare, c.belote)
             if row.status == "playing":
                 try:
                     await self._load_match(live)
                 except (ReplayError, ValueError) as e:
                     log.error("table %s cannot be replayed (%s); it stays closed", row.id, e)
                     continue
+                if live.match is not None and live.match.winner is not None:
+                    await self._finish_restored(live)
+                    continue
+            await self._restore_choices(live)
             self.live[row.id] = live
             restored.append(live)
             if live.playing:
@@ -257,6 +274,38 @@ class TableService:
                 self._arm_timer(live, grace=RESTART_GRACE)
         log.info("restored %d open table(s)", len(restored))
         return restored
+
+    async def _restore_choices(self, live: LiveTable) -> None:
+        """Bring back the choices saved for the coming cards. One the rules reject (saved by a
+        bot from before they were checked, or a forged one) is dropped: kept, it would make
+        every card of that player refused, and the table would stall."""
+        for c in await self.db.tables.choices(live.id):
+            try:
+                declare = None if c.declare is None else \
+                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
+                choice = SeatChoice(c.deal, declare, c.belote)
+                match = live.match
+                if match is not None and match.deal is not None and declare is not None and \
+                        c.deal == len(match.deals) and live.first_card(c.seat):
+                    check_choice(match.deal, c.seat, declare)
+            except (ValueError, TypeError, IllegalAction) as e:
+                log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
+                            live.id, c.seat, c.declare, e)
+                choice = SeatChoice(c.deal, None, c.belote)
+                await self.db.tables.put_choice(ChoiceRow(live.id, c.seat, c.deal, None,
+                                                          c.belote))
+            live.choices[c.seat] = choice
+
+    async def _finish_restored(self, live: LiveTable) -> None:
+        """The record holds a won match whose result was never stored (a bot from before the
+        result and the last card were one transaction, stopped between the two): store it."""
+        log.warning("table %s: its match was won but not recorded; recording it now", live.id)
+        try:
+            ratings = await self.db.results.record_match(**self._result_of(live))
+        except Exception:
+            log.exception("table %s: could not record its finished match", live.id)
+            return
+        self._finished(live, ratings)
 
     async def _load_match(self, live: LiveTable) -> None:
         entries = await self.db.log.entries(live.id)
@@ -314,26 +363,28 @@ class TableService:
         row = await self.db.tables.create(
             guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
             variant=variant.value, options=options.to_json(variant), private=spec.private,
-            seed=random.getrandbits(62), first_dealer=random.randrange(4), turn_timer=timer,
+            seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4), turn_timer=timer,
             computer_level=level)
         live = LiveTable(row, [], set())
-        self.live[row.id] = live
-        await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
-        if spec.fill:
-            for seat in (1, 2, 3):
-                await self._put_seat(live, self._computer_seat(row.id, seat, level))
+        async with live.lock:  # a click may reach the table before its seats are saved
+            self.live[row.id] = live
+            await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+            if spec.fill:
+                for seat in (1, 2, 3):
+                    await self._put_seat(live, self._computer_seat(row.id, seat, level))
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
                      channel_id: int | None = None) -> None:
         """Remember where the table's thread and message are (and its channel, if it moved)."""
         live = self.get(table_id)
-        live.row.thread_id, live.row.message_id = thread_id, message_id
-        if channel_id is not None:
-            live.row.channel_id = channel_id
-        await self.db.tables.set_location(table_id, thread_id=thread_id, message_id=message_id,
-                                          channel_id=channel_id)
-        self.set_lost(live, None)
+        async with live.lock:
+            live.row.thread_id, live.row.message_id = thread_id, message_id
+            if channel_id is not None:
+                live.row.channel_id = channel_id
+            await self.db.tables.set_location(table_id, thread_id=thread_id,
+                                              message_id=message_id, channel_id=channel_id)
+            self.set_lost(live, None)
 
     def set_lost(self, live: LiveTable, reason: str | None) -> None:
         """The table message cannot be shown (``reason``), or can be again (None)."""
@@ -384,12 +435,22 @@ class TableService:
         self.listener.table_changed(live)
         return live
 
-    async def invite(self, table_id: int, host_id: int, user_id: int) -> LiveTable:
+    async def invite(self, table_id: int, host_id: int, user_id: int, *,
+                     is_bot: bool = False) -> LiveTable:
+        """The host lets ``user_id`` sit at their private table (``is_bot``: that user is a
+        bot account, which cannot play)."""
         live = self.get(table_id)
-        self._check_host(live, host_id, "invite players")
-        if user_id not in live.invited:
-            await self.db.tables.invite(table_id, user_id)
-            live.invited.add(user_id)
+        async with live.lock:
+            self._check_host(live, host_id, "invite players")
+            if user_id == host_id:
+                raise Refusal("You cannot invite yourself: as the host you may always sit at "
+                              "your table.")
+            if is_bot:
+                raise Refusal("Bots cannot sit at a table: invite a person. (A computer player "
+                              "takes a seat with the 🤖 buttons on the table message.)")
+            if user_id not in live.invited:
+                await self.db.tables.invite(table_id, user_id)
+                live.invited.add(user_id)
         return live
 
     async def start(self, table_id: int, user_id: int) -> LiveTable:
@@ -529,6 +590,12 @@ class TableService:
                 raise Refusal("That control is from an earlier deal.")
             choice = live.choice(seat)
             if declare is not False:
+                current = live.match.deal
+                try:  # the rules say what this hand may announce, here and now
+                    if current is not None:
+                        check_choice(current, seat, declare)  # type: ignore[arg-type]
+                except IllegalAction as e:
+                    raise Refusal(said(e)) from None
                 if not live.first_card(seat):
                     raise Refusal("Announcements are made with your first card only, and "
                                   "you have played it.")
@@ -552,14 +619,20 @@ class TableService:
         try:
             match.apply(action, seat)
         except IllegalAction as e:
-            text = str(e)
-            raise Refusal(text[:1].upper() + text[1:] + ".") from None
+            raise Refusal(said(e)) from None
         entries = [LogEntry(live.seq, "action", action_to_json(seat, action), user_id)]
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self._deal_entry(live, live.seq + 1))
+        ratings = None
         try:
-            await self.db.log.append(live.id, entries)
+            if match.winner is not None:
+                # The winning action, the result, the ratings and the closed table: one
+                # transaction, so no crash leaves a won match without its result.
+                ratings = await self.db.results.record_match(
+                    **self._result_of(live), entries=entries)
+            else:
+                await self.db.log.append(live.id, entries)
         except Exception:
             log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
             await self._load_match(live)
@@ -568,8 +641,8 @@ class TableService:
         self._arm_timer(live)  # before the listener runs: the messages show the new deadline
         if finished:
             self.listener.deal_finished(live, deal_before - 1)
-        if match.winner is not None:
-            await self._finish(live)
+        if ratings is not None:
+            self._finished(live, ratings)
             return
         self.listener.table_changed(live)
         deal = match.deal
@@ -594,15 +667,19 @@ class TableService:
             await self.db.log.append(live.id, [entry])
             live.seq += 1
 
-    async def _finish(self, live: LiveTable) -> None:
+    def _result_of(self, live: LiveTable) -> dict[str, Any]:
+        """The arguments of ``results.record_match`` for a won match."""
         match = live.match
         assert match is not None and match.winner is not None
         players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
                    for s in live.seats.values()]
-        ratings = await self.db.results.record_match(
-            table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
-            winner=match.winner, totals=(match.totals[0], match.totals[1]),
-            deals=len(match.deals), players=players)
+        return {"table_id": live.id, "guild_id": live.row.guild_id,
+                "variant": live.row.variant, "winner": match.winner,
+                "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
+                "players": players}
+
+    def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
+        """The match's result is stored (and the table closed there): close it here too."""
         live.row.status = "finished"
         self.live.pop(live.id, None)
         self._arm_timer(live)  # stops it

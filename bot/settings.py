@@ -28,6 +28,9 @@ class Settings:
     computer_delay: float = 1.0  # seconds a computer waits before it acts
     computer_level: str = "easy"  # the level of computers that fill seats or take over
     application_id: int | None = None  # for `belote-bot invite-url` without a token
+    # Seeds the tables' decks and first dealers (reproducible runs, tests); None: the system's
+    # randomness, as a live bot wants.
+    table_seed: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -61,6 +64,7 @@ class Settings:
             computer_delay=get("COMPUTER_DELAY"),
             computer_level=get("COMPUTER_LEVEL"),
             application_id=get("DISCORD_APPLICATION_ID"),
+            table_seed=get("TABLE_SEED"),
         )
 
     @classmethod
@@ -92,10 +96,16 @@ class Settings:
             raise SettingsError("COMPUTER_DELAY must be between 0 and 30 seconds")
         if self.computer_level not in ("random", "easy", "hard"):
             raise SettingsError("COMPUTER_LEVEL must be random, easy or hard")
+        seed = self.table_seed
+        if seed is not None and not isinstance(seed, int):
+            try:
+                seed = int(str(seed))
+            except ValueError:
+                raise SettingsError("TABLE_SEED must be a whole number") from None
         return replace(self, log_level=level, computer_delay=delay,
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
-                       database_path=str(self.database_path))
+                       database_path=str(self.database_path), table_seed=seed)
 
 
 def read_env_file(path: str | Path | None) -> Path | None:

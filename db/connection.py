@@ -102,7 +102,13 @@ class Database:
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise
-            await self._conn.execute("COMMIT")
+            try:
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                # A failed COMMIT leaves the transaction open: end it, or its writes would
+                # linger, seen by this connection only, until some later COMMIT.
+                await self._conn.execute("ROLLBACK")
+                raise
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .connection import Database, Transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,21 +31,30 @@ class ActionLog:
     async def append(self, table_id: int, entries: list[LogEntry]) -> None:
         """Append steps atomically: one INSERT statement (its own transaction, all or none),
         so a card played costs one trip to the database thread."""
-        if not entries:
-            return
-        rows = ", ".join(["(?, ?, ?, ?, ?)"] * len(entries))
-        params: list[object] = []
-        for e in entries:
-            params += [table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
-                       e.user_id]
-        await self.db.write(
-            f"INSERT INTO actions (table_id, seq, kind, payload, user_id) VALUES {rows}", params)
+        if entries:
+            await self.db.write(*_insert(table_id, entries))
 
     async def entries(self, table_id: int) -> list[LogEntry]:
         rows = await self.db.fetchall(
             "SELECT seq, kind, payload, user_id FROM actions WHERE table_id = ? ORDER BY seq",
             (table_id,))
         return [LogEntry(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+
+async def append_in(tx: Transaction, table_id: int, entries: list[LogEntry]) -> None:
+    """Append steps as part of the caller's transaction (e.g. with the match's result)."""
+    if entries:
+        await tx.execute(*_insert(table_id, entries))
+
+
+def _insert(table_id: int, entries: list[LogEntry]) -> tuple[str, list[object]]:
+    """One INSERT statement for these steps, and its parameters."""
+    rows = ", ".join(["(?, ?, ?, ?, ?)"] * len(entries))
+    params: list[object] = []
+    for e in entries:
+        params += [table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
+                   e.user_id]
+    return f"INSERT INTO actions (table_id, seq, kind, payload, user_id) VALUES {rows}", params
 
 
 def to_record(variant: str, options: dict[str, Any], players: list[str] | None,

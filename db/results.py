@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .log import LogEntry, append_in
+
 if TYPE_CHECKING:
     from .connection import Database
 
@@ -39,12 +41,16 @@ class ResultRepo:
 
     async def record_match(self, *, table_id: int, guild_id: int, variant: str, winner: int,
                            totals: tuple[int, int], deals: int,
-                           players: list[MatchPlayer]) -> dict[int, tuple[float, float]]:
-        """Store the result, update the ratings and close the table, in one transaction.
+                           players: list[MatchPlayer],
+                           entries: list[LogEntry] | None = None) -> dict[int, tuple[float, float]]:
+        """Append the match's last steps (``entries``: the winning action), store the result,
+        update the ratings and close the table, in one transaction: a crash leaves either none
+        of it (the last card is not played) or all of it, never a won match without a result.
 
         Returns {user_id: (rating before, rating after)} for the rated players."""
         changes: dict[int, tuple[float, float]] = {}
         async with self.db.transaction() as tx:
+            await append_in(tx, table_id, entries or [])
             await tx.execute(
                 "INSERT INTO results (table_id, guild_id, variant, winner_team, score0, score1,"
                 " deals) VALUES (?, ?, ?, ?, ?, ?, ?)",

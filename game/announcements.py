@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .cards import Card, CardSet, Rank, card_str, cards_of, to_set
 from .errors import IllegalAction
+from .rules import Trump
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 CARRE_POINTS = {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100, Rank.TEN: 100,
                 Rank.KING: 100, Rank.QUEEN: 100}
@@ -150,6 +155,25 @@ def check_declaration(seat: int, hand: CardSet,
                 "you announce): " + " ".join(card_str(c) for c in cards) + " is not")
         out.append(allowed[cards])
     return out
+
+
+def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | None) -> None:
+    """Whether ``seat`` may choose now to announce ``declared`` with its first card of this
+    deal (None: the best, as by default; empty: nothing): raises IllegalAction saying why not.
+
+    The same rules the deal applies when that card is played, checked ahead of it, so a
+    choice accepted now never makes the card refused later."""
+    if not declared:
+        return  # the best or nothing: always possible
+    if not deal.options.announcements:
+        raise IllegalAction("announcements are off at this table")
+    if deal.contract is None:
+        raise IllegalAction("announcements are chosen once the bidding is over")
+    if deal.contract.trump is Trump.NO_TRUMPS:
+        raise IllegalAction("there are no announcements in no trumps")
+    if deal.declared[seat]:
+        raise IllegalAction("announcements are made with your first card only")
+    check_declaration(seat, deal.hands[seat], declared)
 
 
 def _position(seat: int, first: int) -> int:

@@ -180,3 +180,29 @@ async def test_a_player_who_leaves_is_replaced_and_can_come_back(db: Database):
         await service.act(table_id, user, live.seq, Pass())
     await service.sit(table_id, user, "back", seat)  # the seat button reclaims it
     assert live.seats[seat].computer is None
+
+
+async def test_invite_refuses_the_host_and_bots(db: Database):
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
+                                         private=True))
+    with pytest.raises(Refusal, match="cannot invite yourself"):
+        await service.invite(live.id, 1, 1)
+    with pytest.raises(Refusal, match="Bots cannot sit"):
+        await service.invite(live.id, 1, 7, is_bot=True)
+    assert live.invited == set() and await db.tables.invited(live.id) == set()
+
+
+async def test_invite_and_attach_wait_for_the_tables_lock(db: Database):
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
+                                         private=True))
+    async with live.lock:  # another change to the table is under way
+        invite = asyncio.create_task(service.invite(live.id, 1, 2))
+        attach = asyncio.create_task(service.attach(live.id, thread_id=5, message_id=6))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not invite.done() and not attach.done()
+        assert live.invited == set() and live.row.message_id is None
+    await asyncio.gather(invite, attach)
+    assert live.invited == {2} and (live.row.thread_id, live.row.message_id) == (5, 6)

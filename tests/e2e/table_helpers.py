@@ -12,6 +12,9 @@ from game.players import RandomPlayer
 from game.view import table_view
 from tests.fakediscord import FakeDiscord
 
+# The seed of the world's tables: the same decks and first dealers on every run.
+TABLE_SEED = 1
+
 
 @dataclass
 class World:
@@ -26,11 +29,13 @@ async def make_world(fake: FakeDiscord, database_path: Any,
                      names: tuple[str, ...] = ("ana", "bo", "cy", "dee"),
                      **settings: Any) -> World:
     """A server with a #belote channel, these members, and the bot started on the database
-    (computers act at once unless ``settings`` says otherwise)."""
+    (computers act at once, and tables deal from TABLE_SEED, unless ``settings`` says
+    otherwise)."""
     guild = fake.add_guild("Cafe")
     channel = guild.add_text_channel("belote")
     members = [guild.add_member(n) for n in names]
     settings.setdefault("computer_delay", 0)
+    settings.setdefault("table_seed", TABLE_SEED)
     bot = await fake.start_bot(create_bot, database_path, **settings)
     return World(fake, bot, guild, channel, members)
 

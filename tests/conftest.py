@@ -1,0 +1,49 @@
+"""Suite-wide settings: nothing in a test run depends on chance.
+
+- Hypothesis draws its examples from a hash of each test (``derandomize``), without the local
+  example database, so a property test tests the same examples on every run and machine.
+- Every table service the tests make without a seed of its own (a bot made by ``create_bot``
+  without ``table_seed``, a ``TableService(db)``) draws its tables' seeds and first dealers from
+  a fixed seed instead of the system's randomness.
+- The bot's render workers are started, and have each made an image, before the first test:
+  their start (an interpreter, Pillow, the palette) can take seconds on a busy machine, and
+  paid on a test's first click it would miss Discord's 3 s answer deadline by chance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import settings
+
+from bench.bench_render import mid_deal_view
+from bot import images, service
+from rendering import render_hand, render_table
+
+settings.register_profile("deterministic", derandomize=True, database=None, print_blob=True)
+settings.load_profile("deterministic")
+
+# The seed of the tables of a service the tests make without one.
+TEST_TABLE_SEED = 20240601
+
+
+@pytest.fixture(autouse=True)
+def _seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(service, "system_rng", lambda: random.Random(TEST_TABLE_SEED),
+                        raising=False)
+    yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _render_workers_ready() -> None:
+    async def one_image_each() -> None:
+        public, seat = mid_deal_view()
+        await asyncio.gather(images.HANDS.run(render_hand, seat),
+                             *(images.OTHERS.run(render_table, public)
+                               for _ in range(images.OTHERS.size)))
+
+    images.warm()
+    asyncio.run(one_image_each())
