@@ -156,12 +156,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         if live is None or live.row.host_id != interaction.user.id:
             await refuse(interaction, "You host no open table in this server.")
             return
-        try:
-            await self.bot.service.invite(live.id, interaction.user.id, user.id,
-                                          is_bot=user.bot)
-        except Refusal as r:
-            await refuse(interaction, str(r))
-            return
+        # A refusal (yourself, a bot) is answered by the tree's one error handler.
+        await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
         await refuse(interaction, f"{user.mention} may now sit at table #{live.id}.")
         await self.bot.delivery.notice(
             live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
