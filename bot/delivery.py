@@ -55,6 +55,10 @@ class Coalescer:
                 self._dirty[key] = False
                 try:
                     await job()
+                except discord.HTTPException as e:
+                    # Discord refused (a message deleted, a permission taken away): expected,
+                    # and the job planned what follows; no traceback.
+                    log.warning("delivery %s: Discord refused (%s); not sent", key, e)
                 except Exception:
                     log.exception("delivery %s failed", key)
                 if not self._dirty[key]:
@@ -90,12 +94,23 @@ class Delivery:
         self.images_on: dict[tuple[int, int], tuple[int, Hashable]] = {}
         self.editing: Counter[tuple[int, int]] = Counter()
         self.overlapped: set[tuple[int, int]] = set()
+        # Called when the table message cannot be edited any more (deleted, its channel gone,
+        # a permission lost): the Channels cog moves the table or marks it lost.
+        self.on_table_gone: Callable[[LiveTable, discord.HTTPException], Awaitable[None]] | \
+            None = None
 
     @property
     def service(self) -> TableService:
         return self.bot.service
 
     # ---- the TableListener interface ------------------------------------------------------
+    def restored(self, live: LiveTable) -> None:
+        """A table brought back at start: its last state may not have reached Discord before
+        the stop, so it is shown again (once its home was checked)."""
+        self.table_changed(live)
+        if live.match is not None and live.match.to_act is not None:
+            self.hands_changed(live, [live.match.to_act])
+
     def table_changed(self, live: LiveTable) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live))
         if live.id not in self.known and live.match is not None:
@@ -149,8 +164,8 @@ class Delivery:
         self.table_shown[live.id] = self.table_key(live)
 
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
-        if live.row.message_id is None:
-            return
+        if live.row.message_id is None or (live.lost is not None and closed is None):
+            return  # lost: nowhere to show it; the hands say why (shown again once found)
         key = self.table_key(live, closed)
         if self.table_shown.get(live.id) == key:
             return
@@ -158,7 +173,17 @@ class Delivery:
         payload = await self.table_payload(live, closed)
         message = self.bot.get_partial_messageable(live.row.home_id).get_partial_message(
             live.row.message_id)
-        await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+        try:
+            await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+        except (discord.NotFound, discord.Forbidden) as e:
+            self.table_shown.pop(live.id, None)
+            if closed is not None or self.on_table_gone is None:
+                log.warning("table %s: its message is gone (%s); left as it is", live.id, e)
+                return
+            log.warning("table %s: its message cannot be edited (%s); moving the table or "
+                        "telling the players in their hands", live.id, e)
+            await self.on_table_gone(live, e)
+            return
         if closed is not None or live.row.status == "finished":
             self.forget(live)
 

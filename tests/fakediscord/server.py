@@ -338,6 +338,12 @@ class FakeDiscord(Driver):
             "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", _delete_payload(channel)
         )
 
+    def delete_message(self, message: FakeMessage) -> None:
+        """As if its author or a moderator deleted it: the bot's later edits get 10008."""
+        with self.lock:
+            message.deleted = True
+            self._gateway_message_delete(message)
+
     # ------------------------------------------------------------------ HTTP plumbing
     def _wrap(self, template: str, handler: Handler) -> Callable[[web.Request], Any]:
         async def endpoint(request: web.Request) -> web.StreamResponse:
