@@ -87,6 +87,8 @@ class BeloteBot(commands.Bot):
     async def close(self) -> None:
         if getattr(self, "service", None) is not None:
             await self.service.close()
+        # Sends on their way stop before the HTTP session and the database close under them.
+        await self.delivery.close()
         await super().close()
         if self.db is not None:
             await self.db.close()

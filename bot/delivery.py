@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import rendering
+from db import SeatRow
 from game.view import Stage, TableView
 from rendering.keys import hand_key as hand_image_key
 
@@ -41,13 +42,29 @@ _UNKNOWN = object()  # an image key nothing equals
 class Coalescer:
     def __init__(self) -> None:
         self._dirty: dict[Hashable, bool] = {}
+        # The running tasks: referenced, so none is collected mid-way, and cancelled by close.
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     def request(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
+        if self._closed:
+            return
         if key in self._dirty:
             self._dirty[key] = True
             return
         self._dirty[key] = False
-        asyncio.get_running_loop().create_task(self._run(key, job), name=f"belote-send-{key}")
+        task = asyncio.get_running_loop().create_task(self._run(key, job),
+                                                      name=f"belote-send-{key}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Stop every send on its way (the bot is closing) and wait until they stopped."""
+        self._closed = True
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -102,6 +119,25 @@ class Delivery:
     @property
     def service(self) -> TableService:
         return self.bot.service
+
+    async def close(self) -> None:
+        """Cancel the sends on their way; called by the bot's close, before the database
+        and the HTTP session close under them."""
+        await self.jobs.close()
+
+    async def note_seat(self, live: LiveTable, seat: int, user_id: int,
+                        **fields: Any) -> SeatRow | None:
+        """Record what Discord said about a player's DMs (closed, or where their hand is now)
+        under the table's lock, as every change to a table is made; nothing if the seat
+        changed hands meanwhile. Returns the seat as written."""
+        async with live.lock:
+            s = live.seats.get(seat)
+            if s is None or s.user_id != user_id:
+                return None
+            for name, value in fields.items():
+                setattr(s, name, value)
+            await self.service.db.tables.put_seat(s)
+            return s
 
     # ---- the TableListener interface ------------------------------------------------------
     def restored(self, live: LiveTable) -> None:
@@ -295,15 +331,15 @@ class Delivery:
             if e.code != DMS_CLOSED:
                 raise
             self.hand_shown.pop((live.id, seat), None)
-            s.dm_closed = True
-            await self.service.db.tables.put_seat(s)
+            if await self.note_seat(live, seat, s.user_id, dm_closed=True) is None:
+                return
             await self.notice(live, f"<@{s.user_id}>, your direct messages are closed, so I "
                                     "cannot send you your hand: use the **My hand** button on "
                                     "the table message.", mention=s.user_id)
             self.table_changed(live)
             return
-        s.dm_channel_id, s.dm_message_id = sent.channel.id, sent.id
-        await self.service.db.tables.put_seat(s)
+        await self.note_seat(live, seat, s.user_id, dm_channel_id=sent.channel.id,
+                             dm_message_id=sent.id)
 
     async def update_ephemeral_hand(self, live: LiveTable, seat: int, view: TableView) -> None:
         """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
