@@ -21,6 +21,7 @@ from game.actions import Action
 from game.record import action_from_json, action_to_json
 from game.rules import Variant
 
+from .outbox import is_transient
 from .service import Refusal
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,12 @@ class Router:
             log.info("malformed control %s", address.custom_id())
             if not interaction.response.is_done():
                 await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+        except Exception as e:
+            if not is_transient(e):
+                raise
+            # Discord failed to carry the answer (5xx, dropped connection): what the click
+            # did stands, and the delivery shows it once Discord answers again.
+            interaction.client.delivery.answer_failed(interaction, address.table_id, e)
 
 
 NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them

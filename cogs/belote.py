@@ -137,10 +137,12 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
         where = thread.mention if thread else "here"
-        await interaction.followup.send(
-            f"{interaction.user.mention} opened Belote table #{live.id} "
-            f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
-            "Pick a seat there!", allowed_mentions=messages.NO_MENTIONS)
+        text = (f"{interaction.user.mention} opened Belote table #{live.id} "
+                f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
+                "Pick a seat there!")
+        # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
+        self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
+            text, allowed_mentions=messages.NO_MENTIONS))
 
     @new.autocomplete("target")
     async def target_choices(self, interaction: discord.Interaction[Any],
