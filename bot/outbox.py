@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 # Failures in a row (with no success between) after which Discord counts as down.
 OUTAGE_AFTER = 3
-PROBE_FIRST, PROBE_MAX = 0.5, 2.0  # seconds between probes while Discord is down
+PROBE_FIRST, PROBE_MAX = 0.5, 1.0  # seconds between probes while Discord is down: one
+# request a second at most, and Discord back is noticed within a second
 
 
 def is_transient(exc: BaseException) -> bool:
