@@ -31,7 +31,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -74,6 +74,7 @@ class Backoff:
 
 
 Job = Callable[[], Awaitable[None]]
+T = TypeVar("T")
 
 
 class Outbox:
@@ -117,6 +118,26 @@ class Outbox:
                                                       name=f"belote-send-{key}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def call(self, what: Hashable, send: Callable[[], Awaitable[T]], *,
+                   attempts: int = 4) -> T:
+        """A send whose answer is needed at once (a new table message: its id), tried again
+        after a transient failure, a few times with backoff; then the failure is raised."""
+        for attempt in range(1, attempts + 1):
+            try:
+                result = await send()
+            except Exception as e:
+                if not is_transient(e) or attempt == attempts:
+                    raise
+                if not self.failed(what, e):
+                    log.warning("%s: Discord failed (%s); trying again shortly", what,
+                                describe(e))
+                async with self._parking():
+                    await self.sleep(self.backoff.delay(attempt, self.rng))
+                continue
+            self.succeeded()
+            return result
+        raise AssertionError("unreachable")
 
     @property
     def down(self) -> bool:

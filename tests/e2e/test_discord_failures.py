@@ -92,3 +92,20 @@ async def test_a_failed_follow_up_of_belote_new_is_sent_again(
     await delivered(world, world_clock(world))
     assert "opened Belote table" in r.text, r.text
     assert not loud(caplog), loud(caplog)
+
+
+@pytest.mark.parametrize("drop", [False, True], ids=["503", "dropped"])
+async def test_a_failed_post_of_the_table_message_is_sent_again(
+        world: World, drop: bool, caplog: pytest.LogCaptureFixture):
+    fake = world.fake
+    caplog.set_level(logging.INFO)
+    fake.faults.fail("POST", "/channels/{channel_id}/messages", drop=drop)
+    r = await fake.slash(world.bot, world.members[0], world.channel, "belote new",
+                         variant="classic", target=1)
+    await delivered(world, world_clock(world))
+    assert "opened Belote table" in r.text, r.text
+    live = world.bot.service.table_of(world.guild.id, world.members[0].id)
+    assert live is not None and live.row.message_id is not None
+    lobby = fake.message(live.row.message_id)
+    assert lobby.custom_ids and not lobby.deleted
+    assert not loud(caplog), loud(caplog)
