@@ -2,10 +2,10 @@
 
 Every send goes through the Outbox (bot/outbox.py): one worker per message, which sends the
 newest state, again after a transient failure, and holds back while Discord is down. Each
-message remembers the state Discord confirmed last (a key), recorded only once a send
-succeeded, so nothing is edited twice for the same state and nothing that failed is taken as
-shown; an interaction reply that already showed it (the clicking player's own hand) saves the
-edit. Failures never touch the game.
+message remembers the state it shows (a key): recorded while its send is on its way and taken
+back if the send fails (``showing``), so nothing is edited twice for the same state and
+nothing that failed is taken as shown; an interaction reply that already showed it (the
+clicking player's own hand) saves the edit. Failures never touch the game.
 """
 
 from __future__ import annotations
