@@ -74,11 +74,10 @@ class BeloteBot(commands.Bot):
         for cog in COGS:
             await self.load_extension(cog)
         await self.sync_commands()
-        for live in await self.service.restore():
-            # The last state may not have reached Discord before the stop: show it again.
-            self.delivery.table_changed(live)
-            if live.match is not None and live.match.to_act is not None:
-                self.delivery.hands_changed(live, [live.match.to_act])
+        # The restored tables are shown again only once the Channels cog has checked, when
+        # the bot is ready, that their thread, channel and permissions are still there: an
+        # edit sent before that check would fail on every table whose home is gone.
+        await self.service.restore()
         # What is loaded by now (modules, cogs, restored tables) lives as long as the process:
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.
@@ -112,6 +111,8 @@ class BeloteBot(commands.Bot):
     async def close(self) -> None:
         if getattr(self, "service", None) is not None:
             await self.service.close()
+        # Sends on their way stop before the HTTP session and the database close under them.
+        await self.delivery.close()
         await super().close()
         images.shutdown()  # no render worker outlives the bot
         if self.db is not None:

@@ -22,6 +22,7 @@ from game.record import action_from_json, action_to_json
 from game.rules import Variant
 
 from .errors import answer_error, tell
+from .outbox import is_transient
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +147,11 @@ class Router:
             except discord.HTTPException as e2:
                 log.info("%s: not answered (%s)", where, e2)
         except Exception as e:
+            if is_transient(e):
+                # Discord failed to carry the answer (5xx, dropped connection): what the click
+                # did stands, and the delivery shows it once Discord answers again.
+                interaction.client.delivery.answer_failed(interaction, address.table_id, e)
+                return
             await answer_error(interaction, e, where)
 
 

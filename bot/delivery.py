@@ -1,9 +1,11 @@
 """Delivery: turns what the table service reports into Discord messages, in the background.
 
-Edits are coalesced: one task per message; a request while it runs only marks it dirty, and it
-runs once more with the newest state. Each message remembers the state it last showed (a key),
-so nothing is edited twice for the same state, and an interaction reply that already showed it
-(the clicking player's own hand) saves the edit. Failures are logged and never touch the game.
+Every send goes through the Outbox (bot/outbox.py): one worker per message, which sends the
+newest state, again after a transient failure, and holds back while Discord is down. Each
+message remembers the state it shows (a key): recorded while its send is on its way and taken
+back if the send fails (``showing``), so nothing is edited twice for the same state and
+nothing that failed is taken as shown; an interaction reply that already showed it (the
+clicking player's own hand) saves the edit. Failures never touch the game.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ import functools
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import rendering
+from db import SeatRow
 from game.view import Stage, TableView
 from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
+from .outbox import Outbox, describe, is_transient
 from .service import LiveTable, TableService
 
 if TYPE_CHECKING:
@@ -37,38 +42,29 @@ TOKEN_LIFETIME = 14 * 60.0
 
 
 _UNKNOWN = object()  # an image key nothing equals
+RECENTLY_OVER = 64
 
 
-class Coalescer:
-    def __init__(self) -> None:
-        self._dirty: dict[Hashable, bool] = {}
-
-    def request(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
-        if key in self._dirty:
-            self._dirty[key] = True
-            return
-        self._dirty[key] = False
-        asyncio.get_running_loop().create_task(self._run(key, job), name=f"belote-send-{key}")
-
-    async def _run(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
-        try:
-            while True:
-                self._dirty[key] = False
-                try:
-                    await job()
-                except Exception:
-                    log.exception("delivery %s failed", key)
-                if not self._dirty[key]:
-                    return
-        finally:
-            del self._dirty[key]
+@contextmanager
+def showing(shown: dict[Any, Hashable], slot: Hashable, key: Hashable) -> Iterator[None]:
+    """Record ``key`` as what ``slot`` shows while its send is on its way, and take it back if
+    the send fails: a failed send is never taken as shown, so the Outbox's next try sends it.
+    (Recorded before the send, not after: a click's answer that invalidates the record while
+    the send is on its way must not be overwritten by it.)"""
+    shown[slot] = key
+    try:
+        yield
+    except BaseException:
+        if shown.get(slot) == key:
+            del shown[slot]
+        raise
 
 
 def hand_key(live: LiveTable, view: TableView) -> Hashable:
     """What a hand message shows; equal keys need no edit."""
     seat = live.seats[view.viewer] if view.viewer is not None else None
     return (live.row.status, view.deal_number, view.stage, view.hand,
-            view.legal_actions, live.seq if view.is_my_turn else None,
+            view.legal_actions, (live.seq, live.deadline) if view.is_my_turn else None,
             seat.computer if seat is not None else None)
 
 
@@ -77,7 +73,11 @@ class Delivery:
 
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
-        self.jobs = Coalescer()
+        self.jobs = Outbox()
+        self.over: dict[int, LiveTable] = {}  # tables that ended lately (see _note_over)
+        # Discord down: turn timers stop (nobody can see the table); back: given back.
+        self.jobs.on_outage = lambda: self.service.hold_timers()
+        self.jobs.on_recovery = lambda away: self.service.release_timers()
         images.warm()
         self.hand_shown: dict[tuple[int, int], Hashable] = {}
         self.table_shown: dict[int, Hashable] = {}
@@ -93,14 +93,45 @@ class Delivery:
         self.images_on: dict[tuple[int, int], tuple[int, Hashable]] = {}
         self.editing: Counter[tuple[int, int]] = Counter()
         self.overlapped: set[tuple[int, int]] = set()
+        # Called when the table message cannot be edited any more (deleted, its channel gone,
+        # a permission lost): the Channels cog moves the table or marks it lost.
+        self.on_table_gone: Callable[[LiveTable, discord.HTTPException], Awaitable[None]] | \
+            None = None
 
     @property
     def service(self) -> TableService:
         return self.bot.service
 
+    async def close(self) -> None:
+        """Cancel the sends on their way; called by the bot's close, before the database
+        and the HTTP session close under them."""
+        await self.jobs.close()
+
+    async def note_seat(self, live: LiveTable, seat: int, user_id: int,
+                        **fields: Any) -> SeatRow | None:
+        """Record what Discord said about a player's DMs (closed, or where their hand is now)
+        under the table's lock, as every change to a table is made; nothing if the seat
+        changed hands meanwhile. Returns the seat as written."""
+        async with live.lock:
+            s = live.seats.get(seat)
+            if s is None or s.user_id != user_id:
+                return None
+            for name, value in fields.items():
+                setattr(s, name, value)
+            await self.service.db.tables.put_seat(s)
+            return s
+
     # ---- the TableListener interface ------------------------------------------------------
+    def restored(self, live: LiveTable) -> None:
+        """A table brought back at start: its last state may not have reached Discord before
+        the stop, so it is shown again (once its home was checked)."""
+        self.table_changed(live)
+        if live.match is not None and live.match.to_act is not None:
+            self.hands_changed(live, [live.match.to_act])
+
     def table_changed(self, live: LiveTable) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live))
+        self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
             # unknown, so every hand is shown again, edited in place with current controls.
@@ -127,6 +158,15 @@ class Delivery:
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason))
+        self._note_over(live)
+
+    def _note_over(self, live: LiveTable) -> None:
+        """Keep the last few tables that ended: a click's answer that failed on the last
+        action of a match still finds the table to show it again (answer_failed)."""
+        if live.id not in self.service.live:
+            self.over[live.id] = live
+            while len(self.over) > RECENTLY_OVER:
+                del self.over[next(iter(self.over))]
 
     # ---- the table message ----------------------------------------------------------------
     async def table_payload(self, live: LiveTable, closed: str | None = None) -> dict[str, Any]:
@@ -143,7 +183,7 @@ class Delivery:
                 "attachments": [await images.table_image(view)]}
 
     def table_key(self, live: LiveTable, closed: str | None = None) -> Hashable:
-        return (live.row.status, live.seq, live.row.host_id, closed,
+        return (live.row.status, live.seq, live.row.host_id, closed, live.deadline,
                 tuple((s.seat, s.user_id, s.name, s.computer, s.dm_closed)
                       for s in live.seats.values()))
 
@@ -152,16 +192,30 @@ class Delivery:
         self.table_shown[live.id] = self.table_key(live)
 
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
-        if live.row.message_id is None:
-            return
+        if live.row.message_id is None or (live.lost is not None and closed is None):
+            return  # lost: nowhere to show it; the hands say why (shown again once found)
         key = self.table_key(live, closed)
         if self.table_shown.get(live.id) == key:
             return
-        self.table_shown[live.id] = key
+        with showing(self.table_shown, live.id, key):
+            await self._edit_table(live, closed)
+
+    async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
+        assert live.row.message_id is not None
         payload = await self.table_payload(live, closed)
         message = self.bot.get_partial_messageable(live.row.home_id).get_partial_message(
             live.row.message_id)
-        await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+        try:
+            await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+        except (discord.NotFound, discord.Forbidden) as e:
+            self.table_shown.pop(live.id, None)
+            if closed is not None or self.on_table_gone is None:
+                log.warning("table %s: its message is gone (%s); left as it is", live.id, e)
+                return
+            log.warning("table %s: its message cannot be edited (%s); moving the table or "
+                        "telling the players in their hands", live.id, e)
+            await self.on_table_gone(live, e)
+            return
         if closed is not None or live.row.status == "finished":
             self.forget(live)
 
@@ -219,6 +273,32 @@ class Delivery:
                 del self.editing[slot]
                 self.overlapped.discard(slot)
 
+    def answer_failed(self, interaction: discord.Interaction[Any], table_id: int,
+                      error: BaseException) -> None:
+        """Discord failed to carry the answer to a click (what the click asked for stands):
+        the table and the player's hand are sent again, by the Outbox, once Discord answers."""
+        if is_transient(error):
+            self.jobs.failed(("answer", interaction.id), error)
+        live = self.service.live.get(table_id) or self.over.get(table_id)
+        if not self.jobs.down:
+            log.warning("table %s: the answer to a click failed (%s); its table and hand "
+                        "are sent again", table_id, describe(error))
+        if live is None:
+            return
+        self.table_shown.pop(live.id, None)
+        self.table_changed(live)
+        seat = live.held_seat(interaction.user.id)
+        if seat is not None:
+            self.hand_shown.pop((live.id, seat), None)
+            self.hands_changed(live, [seat])
+
+    def post(self, key: Hashable, send: Callable[[], Awaitable[Any]]) -> None:
+        """A message sent once (a command's follow-up), through the Outbox: sent again if
+        Discord fails, in the background."""
+        async def job() -> None:
+            await send()
+        self.jobs.request(key, job)
+
     def hand_answered(self, live: LiveTable, seat: int) -> None:
         """An interaction reply on the DM has just shown this hand as it is now."""
         view = live.view(seat)
@@ -264,7 +344,12 @@ class Delivery:
         key = hand_key(live, view)
         if self.hand_shown.get((live.id, seat)) == key:
             return
-        self.hand_shown[(live.id, seat)] = key
+        with showing(self.hand_shown, (live.id, seat), key):
+            await self._send_hand(live, seat, s.user_id, view)
+
+    async def _send_hand(self, live: LiveTable, seat: int, user_id: int,
+                         view: TableView) -> None:
+        s = live.seats[seat]
         if s.dm_closed:
             await self.update_ephemeral_hand(live, seat, view)
             return
@@ -281,7 +366,7 @@ class Delivery:
         if view.stage is Stage.OVER:
             return
         try:
-            channel = await self.bot.create_dm(discord.Object(s.user_id))
+            channel = await self.bot.create_dm(discord.Object(user_id))
             payload = await self.hand_payload(live, seat, background=True)
             files = payload.pop("attachments")
             sent = await channel.send(files=files or discord.utils.MISSING, **payload)
@@ -289,15 +374,15 @@ class Delivery:
             if e.code != DMS_CLOSED:
                 raise
             self.hand_shown.pop((live.id, seat), None)
-            s.dm_closed = True
-            await self.service.db.tables.put_seat(s)
-            await self.notice(live, f"<@{s.user_id}>, your direct messages are closed, so I "
+            if await self.note_seat(live, seat, user_id, dm_closed=True) is None:
+                return
+            await self.notice(live, f"<@{user_id}>, your direct messages are closed, so I "
                                     "cannot send you your hand: use the **My hand** button on "
-                                    "the table message.", mention=s.user_id)
+                                    "the table message.", mention=user_id)
             self.table_changed(live)
             return
-        s.dm_channel_id, s.dm_message_id = sent.channel.id, sent.id
-        await self.service.db.tables.put_seat(s)
+        await self.note_seat(live, seat, user_id, dm_channel_id=sent.channel.id,
+                             dm_message_id=sent.id)
 
     async def update_ephemeral_hand(self, live: LiveTable, seat: int, view: TableView) -> None:
         """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
@@ -316,8 +401,10 @@ class Delivery:
             try:
                 await held[0].edit_original_response(**payload)
                 return
-            except discord.HTTPException:
-                pass  # dismissed by the player, or the token ran out: fall back to a notice
+            except discord.HTTPException as e:
+                if is_transient(e):
+                    raise  # Discord failed, not the token: the Outbox sends it again
+                # dismissed by the player, or the token ran out: fall back to a notice
         self.ephemeral.pop((live.id, seat), None)
         if view.is_my_turn and view.winner is None and \
                 self.turn_noticed.get((live.id, seat)) != live.seq:

@@ -246,6 +246,8 @@ class TableService:
         # Called (table, seat) when a person runs out of time and a computer takes over.
         self.timeout_hooks: list[Callable[[LiveTable, SeatRow], None]] = []
         self._timeouts: set[asyncio.Task[None]] = set()
+        # While Discord is down (hold_timers), the seconds each running turn timer had left.
+        self._held: dict[int, float] | None = None
 
     # ---- start and stop ----------------------------------------------------------------
     async def restore(self) -> list[LiveTable]:
@@ -756,7 +758,36 @@ class TableService:
             seconds = max(seconds, grace)
         delay = seconds * TIMER_SECOND
         live.timer_key, live.deadline = key, time.time() + delay
+        if self._held is not None:  # Discord is down: it starts when Discord is back
+            self._held[live.id] = delay
+            return
         live.timer = asyncio.get_running_loop().call_later(delay, self._timer_fired, live, key)
+
+    def hold_timers(self) -> None:
+        """Discord is down and nobody can see the tables: no turn timer runs meanwhile."""
+        if self._held is not None:
+            return
+        now, self._held = time.time(), {}
+        for live in self.live.values():
+            if live.timer is not None and live.deadline is not None:
+                live.timer.cancel()
+                live.timer = None
+                self._held[live.id] = max(0.0, live.deadline - now)
+
+    def release_timers(self) -> None:
+        """Discord is back: each turn timer goes on with the time it had left when Discord
+        went down (the new deadline is shown)."""
+        held, self._held = self._held or {}, None
+        now = time.time()
+        for table_id, left in held.items():
+            live = self.live.get(table_id)
+            if live is None or live.timer_key is None or live.timer is not None:
+                continue
+            live.deadline = now + left
+            live.timer = asyncio.get_running_loop().call_later(
+                left, self._timer_fired, live, live.timer_key)
+            self.listener.table_changed(live)
+            self.listener.hands_changed(live, [live.timer_key[1]])
 
     def _timer_fired(self, live: LiveTable, key: tuple[int, int]) -> None:
         live.timer = None

@@ -12,6 +12,7 @@ from bot import images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
+from bot.outbox import is_transient
 from bot.service import TURN_TIMERS, LiveTable, NewTable
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
@@ -124,19 +125,27 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         home = thread if thread is not None else self.bot.get_partial_messageable(
             interaction.channel_id)
         try:
-            message = await home.send(messages.lobby_text(live), view=messages.lobby_view(live),
-                                      allowed_mentions=messages.NO_MENTIONS)
-        except discord.HTTPException:
+            # Sent again if Discord fails on its way (a 5xx, a dropped connection).
+            message = await self.bot.delivery.jobs.call(
+                ("table post", live.id), lambda: home.send(
+                    messages.lobby_text(live), view=messages.lobby_view(live),
+                    allowed_mentions=messages.NO_MENTIONS))
+        except Exception as e:
+            if not isinstance(e, discord.HTTPException) and not is_transient(e):
+                raise
             await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
-            await interaction.followup.send("I could not post the table here; it is closed.")
+            self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
+                "I could not post the table here; it is closed."))
             return
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
         where = thread.mention if thread else "here"
-        await interaction.followup.send(
-            f"{interaction.user.mention} opened Belote table #{live.id} "
-            f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
-            "Pick a seat there!", allowed_mentions=messages.NO_MENTIONS)
+        text = (f"{interaction.user.mention} opened Belote table #{live.id} "
+                f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
+                "Pick a seat there!")
+        # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
+        self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
+            text, allowed_mentions=messages.NO_MENTIONS))
 
     @new.autocomplete("target")
     async def target_choices(self, interaction: discord.Interaction[Any],

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 # What the table needs where it lives: see its message, post deal sheets with images.
 NEEDED = ("view_channel", "send_messages", "attach_files")
+UNKNOWN_MESSAGE = 10008
 
 
 def missing_permissions(channel: Any) -> list[str]:
@@ -55,15 +56,45 @@ class Channels(commands.Cog):
         self.refresh(live)
         self.bot.service.set_lost(live, reason)
 
+    async def cog_load(self) -> None:
+        self.bot.delivery.on_table_gone = self.table_gone
+
+    async def cog_unload(self) -> None:
+        self.bot.delivery.on_table_gone = None
+
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """The lost state is not stored: it is found again at each start from what Discord
-        says now, which also catches a thread or channel deleted while the bot was away."""
+        says now, which also catches a thread or channel deleted while the bot was away.
+        Each table is shown again after its check, so no edit goes to a home that is gone."""
         for live in list(self.bot.service.live.values()):
             try:
                 await self.check_home(live)
             except discord.HTTPException as e:
-                log.warning("table %s: could not check its channel (%s)", live.id, e)
+                log.warning("table %s: could not check its channel (%s); showing it where "
+                            "it was", live.id, e)
+            self.bot.delivery.restored(live)
+
+    async def table_gone(self, live: LiveTable, error: discord.HTTPException) -> None:
+        """The table message could not be edited: post it again where it was when only the
+        message was deleted; otherwise move the table out of a deleted thread, or mark it
+        lost (the players read why in their hands)."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
+            home = self.bot.get_partial_messageable(live.row.home_id,
+                                                    guild_id=live.row.guild_id)
+            try:
+                await self.move_to(live, home, "its message was deleted",
+                                   thread_id=live.row.thread_id)
+                return
+            except discord.HTTPException as e:
+                error = e  # the home is gone too, or refuses: see below
+        try:
+            await self.check_home(live)
+        except discord.HTTPException as e:
+            log.info("table %s: could not check its channel (%s)", live.id, e)
+        if live.lost is None and live.row.message_id is not None:
+            self.set_lost(live, f"I cannot show table #{live.id} where it is "
+                                f"(Discord said: {error.text or error.status})")
 
     async def check_home(self, live: LiveTable) -> None:
         """Mark the table lost (or move it out of a deleted thread) when its home is gone or
@@ -121,8 +152,9 @@ class Channels(commands.Cog):
                 self.set_lost(live, None)  # given back: show the table as it is now
 
     async def move_to(self, live: LiveTable, channel: discord.abc.Messageable,
-                      why: str) -> discord.Message:
-        """Post the table message in ``channel`` and make it the table's home."""
+                      why: str, *, thread_id: int | None = None) -> discord.Message:
+        """Post the table message in ``channel`` and make it the table's home (``thread_id``:
+        the table's thread, when ``channel`` is that thread)."""
         payload = await self.bot.delivery.table_payload(live)
         payload["files"] = payload.pop("attachments", [])
         if payload.get("view") is None:
@@ -130,8 +162,9 @@ class Channels(commands.Cog):
         message = await channel.send(allowed_mentions=NO_MENTIONS, **payload)
         self.refresh(live)
         self.bot.delivery.table_answered(live)
-        await self.bot.service.attach(live.id, thread_id=None, message_id=message.id,
-                                      channel_id=message.channel.id)
+        await self.bot.service.attach(
+            live.id, thread_id=thread_id, message_id=message.id,
+            channel_id=None if thread_id is not None else message.channel.id)
         await channel.send(f"Table #{live.id} goes on here: {why}.",
                            allowed_mentions=NO_MENTIONS)
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)

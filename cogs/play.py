@@ -54,11 +54,10 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
         async with delivery.hand_reply(live, seat, interaction), \
                 SlowAnswer(interaction, update=True) as answer:  # this answer is the hand's edit
             await delivery.edit_hand(live, seat, message_id, answer.send)
-    except discord.HTTPException:
-        # Too late (10062) or refused: the action stands (it is logged); show the hand
-        # through the ordinary DM edit instead.
-        delivery.hand_shown.pop((live.id, seat), None)
-        delivery.hands_changed(live, [seat])
+    except discord.HTTPException as e:
+        # Too late (10062), refused, or Discord failed: the action stands (it is logged);
+        # show the hand through the ordinary DM edit instead.
+        delivery.answer_failed(interaction, live.id, e)
         return
     now = live.view(seat)
     if now is not None and hand_key(live, now) != shown:

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import _no_network, fake_discord
+from tests.fakediscord.fixtures import _no_network, fake_discord, instant_discord_retries
 
 from .table_helpers import World, make_world
 
-__all__ = ["_no_network", "database_path", "fake_discord", "world"]
+__all__ = ["_no_network", "database_path", "fake_discord", "instant_discord_retries", "world"]
 
 
 @pytest.fixture(autouse=True)

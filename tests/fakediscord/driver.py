@@ -302,7 +302,9 @@ class Driver:
                     f"the bot was still busy after {timeout or self.settle_timeout}s: {names} "
                     "(a deliberate long-lived task? add a predicate to fake.settle_ignores)"
                 )
-            await asyncio.wait(pending, timeout=remaining)
+            # Not only until they finish: a long-lived task may become ignorable meanwhile
+            # (settle_ignores, e.g. a send that parked in a backoff), so look again soon.
+            await asyncio.wait(pending, timeout=min(remaining, 0.05))
 
     # ------------------------------------------------------------------ interactions
     def _check_bot(self, bot: discord.Client) -> None:

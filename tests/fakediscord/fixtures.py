@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+import discord
+import discord.webhook.async_
 import pytest
 
 from .netguard import no_network
@@ -56,3 +60,24 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     ]
     escaped += [f"{r.name}: {r.getMessage()}" for r in fake.bot_errors if not r.exc_info]
     assert not escaped, f"exceptions escaped the bot's handlers: {escaped}"
+
+
+class _InstantAsyncio:
+    """asyncio as discord.py's HTTP modules see it, but with sleeps that do not wait."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        await asyncio.sleep(0)
+        return result
+
+
+@pytest.fixture
+def instant_discord_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py's own retries (of 5xx answers and connection resets) run at once instead of
+    after its real seconds of waiting, so tests of Discord failures sleep through none."""
+    proxy = _InstantAsyncio()
+    monkeypatch.setattr(discord.http, "asyncio", proxy)
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", proxy)

@@ -24,6 +24,7 @@ from aiohttp import BodyPartReader, web
 
 from . import limits
 from .driver import Driver
+from .faults import Faults
 from .models import (
     BOT_ROLE_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -108,6 +109,8 @@ class FakeDiscord(Driver):
         # route and channel (5 messages per 5 s...) and global (50/s), with the headers.
         self.rate_limits = False
         self.rate_limiter = RateLimiter()
+        # Injected failures (5xx, dropped connections, outages): see faults.py.
+        self.faults = Faults()
         self.crashes: list[str] = []
         self.unhandled: list[RecordedRequest] = []
         # ERROR records from the "discord" and "asyncio" loggers (filled by the pytest fixture).
@@ -338,6 +341,12 @@ class FakeDiscord(Driver):
             "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", _delete_payload(channel)
         )
 
+    def delete_message(self, message: FakeMessage) -> None:
+        """As if its author or a moderator deleted it: the bot's later edits get 10008."""
+        with self.lock:
+            message.deleted = True
+            self._gateway_message_delete(message)
+
     # ------------------------------------------------------------------ HTTP plumbing
     def _wrap(self, template: str, handler: Handler) -> Callable[[web.Request], Any]:
         async def endpoint(request: web.Request) -> web.StreamResponse:
@@ -356,6 +365,11 @@ class FakeDiscord(Driver):
             headers: dict[str, str] = {}
             with self.lock:
                 self._requests.append(record)
+                fault = self.faults.take(request.method, template, record.path)
+                if fault is not None and not fault.after:
+                    record.status = fault.status if not fault.drop else 0
+                    record.response = {"fault": "dropped" if fault.drop else fault.status}
+                    return _fail(request, fault.status, fault.drop)
                 try:
                     if not record.authorized and not _token_route(template):
                         raise ApiError(401, 0, "401: Unauthorized")
@@ -392,6 +406,10 @@ class FakeDiscord(Driver):
                 if not self.keep_upload_bytes:
                     for upload in files:
                         upload.data = b""
+                if fault is not None:  # done, but the answer is lost (or replaced by a 5xx)
+                    record.response = {"fault": "dropped" if fault.drop else fault.status,
+                                       "done": payload}
+                    return _fail(request, fault.status, fault.drop)
             return _respond(status, payload, headers)
 
         return endpoint
@@ -1218,6 +1236,18 @@ class FakeDiscord(Driver):
 
 
 # ---------------------------------------------------------------------- helpers
+def _fail(request: web.Request, status: int, drop: bool) -> web.Response:
+    """An injected failure: a 5xx as Discord's edge sends it (no JSON), or the connection
+    closed with no answer at all."""
+    if drop:
+        transport = request.transport
+        if transport is not None:
+            transport.abort()
+        return web.Response(status=status)  # never written: the connection is gone
+    return web.Response(status=status, text=f"{status}: injected failure",
+                        content_type="text/plain")
+
+
 def _respond(status: int, payload: Any, headers: dict[str, str] | None = None) -> web.Response:
     if payload is None:
         return web.Response(status=204, headers=headers)

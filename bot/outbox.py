@@ -1,0 +1,288 @@
+"""The one place that sends to Discord: every message the bot keeps up to date goes through an
+Outbox, one worker per message.
+
+A worker sends the newest state of its message (its job computes it when it runs); a request
+while it runs only marks it dirty, and it runs once more. What Discord confirmed is recorded by
+the job after the send succeeded, so a send that failed is simply sent again:
+
+- a transient failure (a 5xx, a dropped connection, a timeout) is retried with exponential
+  backoff and jitter, with the newest state at that time, never an older one after a newer
+  (one worker per message sends one thing at a time);
+- a refusal (4xx) is not retried: the job planned what follows, and it is one WARNING line;
+- anything else is a bug: logged with its traceback.
+
+When Discord fails broadly (several failures in a row and no success), the Outbox stops
+hammering it: every worker waits, and one at a time tries its message as a probe, further and
+further apart (up to PROBE_MAX). The first success ends the outage: every waiting worker sends
+its newest state, and one INFO line says how long Discord was away and how many messages were
+brought up to date. ``on_outage`` / ``on_recovery`` let the bot pause and give back turn timers.
+
+The clock, the sleep and the random jitter are injected, so tests move through backoffs and
+outages without waiting. Pacing and priorities (what the acting player needs first) belong here
+too, being the one place that decides when a send goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+# Failures in a row (with no success between) after which Discord counts as down.
+OUTAGE_AFTER = 3
+PROBE_FIRST, PROBE_MAX = 0.5, 1.0  # seconds between probes while Discord is down: one
+# request a second at most, and Discord back is noticed within a second
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A failure worth sending again: Discord's 5xx, a connection that dropped or could not
+    be made, a timeout. Not a 4xx: Discord understood, and said no."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 0
+    return isinstance(exc, aiohttp.ClientConnectionError | aiohttp.ClientPayloadError |
+                      asyncio.TimeoutError | TimeoutError | ConnectionError)
+
+
+def describe(exc: BaseException) -> str:
+    """A failure in a few words, for a log line."""
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.response.reason}" if exc.response is not None else str(exc)
+    return type(exc).__name__ + (f" ({exc})" if str(exc) else "")
+
+
+@dataclass
+class Backoff:
+    """Delays before sending again: doubling from ``first`` up to ``cap``, each between half
+    and all of that (jitter, so that many messages failing together do not retry together)."""
+
+    first: float = 0.5
+    cap: float = 8.0
+
+    def delay(self, attempt: int, rng: random.Random) -> float:
+        nominal = min(self.cap, self.first * 2.0 ** max(0, attempt - 1))
+        return nominal * rng.uniform(0.5, 1.0)
+
+
+Job = Callable[[], Awaitable[None]]
+T = TypeVar("T")
+
+
+class Outbox:
+    def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.monotonic,
+                 rng: random.Random | None = None, backoff: Backoff | None = None) -> None:
+        self.sleep = sleep
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.backoff = backoff or Backoff()
+        self._dirty: dict[Hashable, bool] = {}
+        # Running workers, referenced so none is collected mid-way, and cancelled by close.
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._parked: set[asyncio.Task[Any]] = set()  # waiting out a backoff or an outage
+        self._closed = False
+        # Health: failures in a row, and the outage if Discord is down.
+        self.failures = 0
+        self.down_since: float | None = None
+        self._up = asyncio.Event()
+        self._up.set()
+        self._probe = asyncio.Lock()
+        self._probes = 0
+        # After an outage: the messages still to bring up to date, and how many were.
+        self._recovering: set[Hashable] = set()
+        self._recovered = 0
+        self._recovery: tuple[float, float] | None = None  # (time away, when it came back)
+        self.on_outage: Callable[[], None] | None = None
+        self.on_recovery: Callable[[float], None] | None = None
+
+    # ---- requests ---------------------------------------------------------------------
+    def request(self, key: Hashable, job: Job) -> None:
+        """Send ``key``'s newest state (``job`` sends it and records it), now or after the
+        send on its way."""
+        if self._closed:
+            return
+        if key in self._dirty:
+            self._dirty[key] = True
+            return
+        self._dirty[key] = False
+        task = asyncio.get_running_loop().create_task(self._run(key, job),
+                                                      name=f"belote-send-{key}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def call(self, what: Hashable, send: Callable[[], Awaitable[T]], *,
+                   attempts: int = 4) -> T:
+        """A send whose answer is needed at once (a new table message: its id), tried again
+        after a transient failure, a few times with backoff; then the failure is raised."""
+        for attempt in range(1, attempts + 1):
+            try:
+                result = await send()
+            except Exception as e:
+                if not is_transient(e) or attempt == attempts:
+                    raise
+                if not self.failed(what, e):
+                    log.warning("%s: Discord failed (%s); trying again shortly", what,
+                                describe(e))
+                async with self._parking():
+                    await self.sleep(self.backoff.delay(attempt, self.rng))
+                continue
+            self.succeeded()
+            return result
+        raise AssertionError("unreachable")
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def pending(self) -> int:
+        """Messages with a send on its way or waiting."""
+        return len(self._dirty)
+
+    def parked(self, task: asyncio.Task[Any]) -> bool:
+        """Whether ``task`` is a worker waiting out a backoff or an outage (tests wait for
+        everything else)."""
+        return task in self._parked
+
+    def working(self) -> list[asyncio.Task[None]]:
+        """Workers sending now (not parked)."""
+        return [t for t in self._tasks if t not in self._parked and not t.done()]
+
+    async def close(self) -> None:
+        """Stop every send on its way (the bot is closing) and wait until they stopped."""
+        self._closed = True
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- health -----------------------------------------------------------------------
+    def succeeded(self) -> None:
+        """Discord answered (any request): an outage, if any, is over."""
+        self.failures = 0
+        if self.down_since is None:
+            return
+        away = self.clock() - self.down_since
+        self.down_since = None
+        self._probes = 0
+        self._recovering = set(self._dirty)
+        self._recovered = 0
+        self._recovery = (away, self.clock())
+        self._up.set()
+        if self.on_recovery is not None:
+            self.on_recovery(away)
+        self._check_recovered()
+
+    def failed(self, what: Hashable, exc: BaseException) -> bool:
+        """A transient failure; True if Discord now counts as down (said once, here)."""
+        self.failures += 1
+        if self.down_since is None and self.failures >= OUTAGE_AFTER:
+            self.down_since = self.clock()
+            self._up.clear()
+            log.warning("Discord is failing (%s on %s, %d failures in a row): holding %d "
+                        "message(s) and trying one at a time until it answers again",
+                        describe(exc), what, self.failures, len(self._dirty))
+            if self.on_outage is not None:
+                self.on_outage()
+            return True
+        return self.down_since is not None
+
+    def _check_recovered(self) -> None:
+        if self._recovery is not None and not self._recovering:
+            away, back = self._recovery
+            self._recovery = None
+            log.info("Discord answered again after %.1f s away: %d message(s) brought up to "
+                     "date in %.1f s", away, self._recovered, self.clock() - back)
+
+    def _done(self, key: Hashable, sent: bool) -> None:
+        if key in self._recovering:
+            self._recovering.discard(key)
+            self._recovered += sent
+            self._check_recovered()
+
+    # ---- workers ------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _parking(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        assert task is not None
+        self._parked.add(task)
+        try:
+            yield
+        finally:
+            self._parked.discard(task)
+
+    async def _turn(self) -> bool:
+        """Wait until this worker may send: at once when Discord is up; while it is down, as
+        the next probe, after the probe delay (then True: the caller holds the probe lock and
+        releases it after its send)."""
+        if not self.down:
+            return False
+        async with self._parking():
+            await self._probe.acquire()
+        if not self.down:
+            self._probe.release()
+            return False
+        self._probes += 1
+        delay = min(PROBE_MAX, PROBE_FIRST * 2.0 ** (self._probes - 1)) * \
+            self.rng.uniform(0.75, 1.0)
+        try:
+            async with self._parking():
+                await self.sleep(delay)
+        except BaseException:
+            self._probe.release()
+            raise
+        return True
+
+    async def _attempt(self, key: Hashable, job: Job, probing: bool) -> bool | None:
+        """Send once: True sent, False refused or broken (not retried), None transient."""
+        try:
+            await job()
+        except Exception as e:
+            if not is_transient(e):
+                if isinstance(e, discord.HTTPException):
+                    log.warning("delivery %s: Discord refused (%s); not sent", key, describe(e))
+                else:
+                    log.exception("delivery %s failed", key)
+                self.succeeded()  # Discord answered, even if no
+                return False
+            was_down = self.down
+            if not self.failed(key, e) and not was_down:
+                log.warning("delivery %s: Discord failed (%s); sending it again shortly",
+                            key, describe(e))
+            return None
+        finally:
+            if probing:
+                self._probe.release()
+        self.succeeded()
+        return True
+
+    async def _run(self, key: Hashable, job: Job) -> None:
+        attempt = 0
+        sent = False
+        try:
+            while True:
+                self._dirty[key] = False
+                probing = await self._turn()
+                outcome = await self._attempt(key, job, probing)
+                if outcome is None:  # transient: the newest state goes again
+                    self._dirty[key] = True
+                    attempt += 1
+                    if not self.down:
+                        async with self._parking():
+                            await self.sleep(self.backoff.delay(attempt, self.rng))
+                    continue
+                attempt = 0
+                sent = sent or outcome
+                if not self._dirty[key]:
+                    return
+        finally:
+            del self._dirty[key]
+            self._done(key, sent)

@@ -1,0 +1,179 @@
+"""The Outbox on its own: sends again after transient failures with a growing, jittered
+backoff, always the newest state, never an older one after a newer; a refusal is not sent
+again; during an outage one probe at a time; one WARNING when Discord goes down and one INFO
+when it is back. Time is a hand-moved clock: nothing here waits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import aiohttp
+import discord
+import pytest
+
+from bot.outbox import OUTAGE_AFTER, Backoff, Outbox, is_transient
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    async def sleep(self, delay: float) -> None:
+        self.slept.append(delay)
+        future = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.now + delay, future))
+        await future
+
+    async def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for when, future in list(self.sleepers):
+            if when <= self.now and not future.done():
+                future.set_result(None)
+        self.sleepers = [(w, f) for w, f in self.sleepers if not f.done()]
+        for _ in range(20):
+            await asyncio.sleep(0)
+
+
+class FakeResponse:
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "Service Unavailable" if status >= 500 else "No"
+
+
+def server_error() -> Exception:
+    return discord.DiscordServerError(FakeResponse(503), "503: down")  # type: ignore[arg-type]
+
+
+def refused() -> Exception:
+    return discord.Forbidden(FakeResponse(403),  # type: ignore[arg-type]
+                             {"code": 50013, "message": "Missing Permissions"})
+
+
+def outbox(clock: Clock) -> Outbox:
+    return Outbox(sleep=clock.sleep, clock=lambda: clock.now, rng=random.Random(1))
+
+
+async def turn() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+def test_what_counts_as_transient():
+    assert is_transient(server_error())
+    assert is_transient(aiohttp.ServerDisconnectedError())
+    assert is_transient(TimeoutError())
+    assert not is_transient(refused())
+    assert not is_transient(ValueError("a bug"))
+
+
+def test_backoff_grows_with_jitter_and_a_cap():
+    rng = random.Random(3)
+    backoff = Backoff(first=0.5, cap=8.0)
+    delays = [backoff.delay(n, rng) for n in range(1, 9)]
+    for n, d in enumerate(delays, start=1):
+        nominal = min(8.0, 0.5 * 2 ** (n - 1))
+        assert nominal / 2 <= d <= nominal
+    assert len(set(delays)) == len(delays)  # jittered
+
+
+async def test_a_failed_send_goes_again_with_the_newest_state_never_an_older():
+    clock = Clock()
+    box = outbox(clock)
+    state = {"v": 1}
+    shown: list[int] = []
+    failures = [server_error()]
+
+    async def job() -> None:
+        v = state["v"]
+        if failures:
+            raise failures.pop()
+        shown.append(v)
+
+    box.request("m", job)
+    await turn()
+    assert shown == [] and clock.slept  # failed; waiting out a backoff
+    state["v"] = 2
+    box.request("m", job)  # a newer state while it waits: no second worker
+    await clock.advance(10)
+    assert shown == [2] and box.pending() == 0
+
+
+async def test_a_refusal_is_not_sent_again(caplog: pytest.LogCaptureFixture):
+    clock = Clock()
+    box = outbox(clock)
+    calls = 0
+
+    async def job() -> None:
+        nonlocal calls
+        calls += 1
+        raise refused()
+
+    caplog.set_level(logging.INFO)
+    box.request("m", job)
+    await turn()
+    assert calls == 1 and box.pending() == 0 and not clock.slept
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_an_outage_is_one_probe_at_a_time_then_everything_goes(
+        caplog: pytest.LogCaptureFixture):
+    clock = Clock()
+    box = outbox(clock)
+    down = {"v": True}
+    tries: list[str] = []
+    sent: list[str] = []
+    held, released = [], []
+    box.on_outage = lambda: held.append(True)
+    box.on_recovery = released.append
+
+    def job(name: str):
+        async def send() -> None:
+            tries.append(name)
+            if down["v"]:
+                raise aiohttp.ServerDisconnectedError()
+            sent.append(name)
+        return send
+
+    caplog.set_level(logging.INFO)
+    for n in range(10):
+        box.request(n, job(str(n)))
+    await turn()
+    assert box.down and held == [True]
+    assert len(tries) >= OUTAGE_AFTER
+    before = len(tries)
+    for _ in range(30):  # a minute: probes only, one at a time, a few seconds apart
+        await clock.advance(2)
+    probes = len(tries) - before
+    assert 10 <= probes <= 31, probes
+    down["v"] = False
+    for _ in range(5):
+        await clock.advance(2)
+    assert sorted(sent, key=int) == [str(n) for n in range(10)]
+    assert box.pending() == 0 and not box.down and len(released) == 1
+    assert released[0] > 55
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert sum("Discord is failing" in w for w in warnings) == 1
+    assert len(warnings) <= OUTAGE_AFTER  # the failures before the outage was seen, and it
+    infos = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    assert len(infos) == 1 and "10 message(s) brought up to date" in infos[0], infos
+    assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_close_cancels_parked_sends():
+    clock = Clock()
+    box = outbox(clock)
+
+    async def job() -> None:
+        raise server_error()
+
+    box.request("m", job)
+    await turn()
+    assert box.pending() == 1
+    await box.close()
+    assert box.pending() == 0 and not box.working()
+    box.request("m", job)  # nothing starts after close
+    assert box.pending() == 0
