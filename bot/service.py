@@ -19,7 +19,8 @@ from typing import Any, Protocol
 from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
 from game.actions import Action, Declaration, Play
 from game.announcements import check_choice
-from game.cards import Rank, card_str, parse_card
+from game.cards import card_str, parse_card
+from game.choices import first_card, may_call_belote
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
@@ -177,19 +178,6 @@ class LiveTable:
         c = self.choices.get(seat)
         return c.for_deal(deal) if c is not None else SeatChoice(deal)
 
-    def first_card(self, seat: int) -> bool:
-        """Whether the seat has yet to play its first card of this deal's play."""
-        deal = self.match.deal if self.match is not None else None
-        return deal is not None and deal.hands[seat].bit_count() == 8
-
-    def may_call_belote(self, card: int) -> bool:
-        """Whether playing ``card`` could call belote (a king or queen of a trump), so that
-        declining belote is recorded only on the cards it is about."""
-        deal = self.match.deal if self.match is not None else None
-        if deal is None or deal.contract is None or (card & 7) not in (Rank.KING, Rank.QUEEN):
-            return False
-        return bool(deal.trump_cards >> card & 1)
-
     def view(self, seat: int | None = None) -> TableView | None:
         return table_view(self.match, seat) if self.match is not None else None
 
@@ -286,7 +274,7 @@ class TableService:
                 choice = SeatChoice(c.deal, declare, c.belote)
                 match = live.match
                 if match is not None and match.deal is not None and declare is not None and \
-                        c.deal == len(match.deals) and live.first_card(c.seat):
+                        c.deal == len(match.deals) and first_card(match.deal, c.seat):
                     check_choice(match.deal, c.seat, declare)
             except (ValueError, TypeError, IllegalAction) as e:
                 log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
@@ -567,9 +555,10 @@ class TableService:
                 # The card buttons name only the card; the announcements and belote chosen
                 # beforehand (``choose``) go with it.
                 choice = live.choice(seat)
+                deal = match.deal
                 action = Play(action.card,
-                              belote=choice.belote or not live.may_call_belote(action.card),
-                              declare=choice.declare if live.first_card(seat) else None)
+                              belote=choice.belote or not may_call_belote(deal, action.card),
+                              declare=choice.declare if first_card(deal, seat) else None)
             await self._commit(live, seat, action, user_id)
         self._schedule_computer(live)
         return live
@@ -596,7 +585,7 @@ class TableService:
                         check_choice(current, seat, declare)  # type: ignore[arg-type]
                 except IllegalAction as e:
                     raise Refusal(said(e)) from None
-                if not live.first_card(seat):
+                if not first_card(live.match.deal, seat):
                     raise Refusal("Announcements are made with your first card only, and "
                                   "you have played it.")
                 choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]

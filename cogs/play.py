@@ -10,9 +10,9 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
-from bot.messages import declare_from_code
 from bot.service import LiveTable
 from game.cards import Card
+from game.choices import declare_from_code
 
 from .answers import SlowAnswer
 from .common import bot_of, refuse
