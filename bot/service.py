@@ -24,6 +24,7 @@ from game.choices import first_card, may_call_belote
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
+from game.rating import match_ratings
 from game.record import ReplayError, action_to_json, replay
 from game.rules import Options, Variant
 from game.view import TableView, table_view
@@ -662,10 +663,12 @@ class TableService:
         assert match is not None and match.winner is not None
         players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
                    for s in live.seats.values()]
+        winner = match.winner
         return {"table_id": live.id, "guild_id": live.row.guild_id,
-                "variant": live.row.variant, "winner": match.winner,
+                "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
-                "players": players}
+                "players": players,
+                "rate": lambda stored: match_ratings(players, stored, winner)}
 
     def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         """The match's result is stored (and the table closed there): close it here too."""
