@@ -10,6 +10,7 @@ from collections import defaultdict
 
 import discord
 
+from db import TableStatus
 from game.actions import (
     CAPOT,
     Action,
@@ -177,7 +178,7 @@ def table_text(live: LiveTable, view: TableView) -> str:
 
 
 def table_view_controls(live: LiveTable) -> discord.ui.View | None:
-    if live.row.status != "playing":
+    if live.row.status != TableStatus.PLAYING:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(button_id("hand", live.id), label="My hand", emoji="🂠",

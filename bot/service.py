@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
+from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from game.actions import Action, Declaration, Play
 from game.announcements import check_choice
 from game.cards import card_str, parse_card
@@ -133,7 +133,7 @@ class LiveTable:
 
     @property
     def playing(self) -> bool:
-        return self.row.status == "playing" and self.match is not None
+        return self.row.status == TableStatus.PLAYING and self.match is not None
 
     @property
     def level(self) -> str:
@@ -244,7 +244,7 @@ class TableService:
             live = LiveTable(row, await self.db.tables.seats(row.id),
                              await self.db.tables.invited(row.id))
             row.computer_level = row.computer_level or self.computer_level
-            if row.status == "playing":
+            if row.status == TableStatus.PLAYING:
                 try:
                     await self._load_match(live)
                 except (ReplayError, ValueError) as e:
@@ -386,9 +386,9 @@ class TableService:
     async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
         live = self.get(table_id)
         async with live.lock:
-            if live.row.status == "playing" and live.held_seat(user_id) is not None:
+            if live.row.status == TableStatus.PLAYING and live.held_seat(user_id) is not None:
                 return await self._reclaim(live, user_id)
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("This game has already started: you can watch it.")
             if live.row.private and user_id != live.row.host_id and \
                     user_id not in live.invited:
@@ -414,7 +414,7 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             self._check_host(live, user_id, "add a computer")
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("Computers are added before the game starts.")
             if seat in live.seats:
                 raise Refusal(f"{SEAT_NAMES[seat]} is already taken.")
@@ -446,7 +446,7 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             self._check_host(live, user_id, "start the game")
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("The game has already started.")
             empty = [SEAT_NAMES[i] for i in range(4) if i not in live.seats]
             if empty:
@@ -456,8 +456,8 @@ class TableService:
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
-            await self.db.tables.set_status(live.id, "playing")
-            live.row.status = "playing"
+            await self.db.tables.set_status(live.id, TableStatus.PLAYING)
+            live.row.status = TableStatus.PLAYING
             await self._deal_if_needed(live)
             self._arm_timer(live)
         self.listener.table_changed(live)
@@ -472,11 +472,11 @@ class TableService:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise Refusal("You are not playing at this table.")
-            if live.row.status == "lobby":
+            if live.row.status == TableStatus.LOBBY:
                 await self.db.tables.remove_seat(live.id, seat)
                 del live.seats[seat]
                 if not live.humans():
-                    await self._close(live, "ended", "everybody left the lobby")
+                    await self._close(live, TableStatus.ENDED, "everybody left the lobby")
                     return "You left; the table is closed since nobody else sits there."
                 if user_id == live.row.host_id:
                     new_host = live.humans()[0].user_id
@@ -489,7 +489,7 @@ class TableService:
                 self._arm_timer(live)  # stops it if it ran for them
                 # Closed when nobody may come back; a player who ran out of time may.
                 if not live.humans() and not any(s.timed_out for s in live.seats.values()):
-                    await self._close(live, "ended", "every player left")
+                    await self._close(live, TableStatus.ENDED, "every player left")
                     return "You left; the game is closed since no person plays any more."
                 message = ("You left: a computer plays your seat. **Take my seat back** on "
                            "the table message or in your hand (`/belote hand`) to play again.")
@@ -528,7 +528,7 @@ class TableService:
         async with live.lock:
             if user_id != live.row.host_id and not can_manage:
                 raise Refusal("Only the host or a member with Manage Server can end a table.")
-            await self._close(live, "ended", "ended by its host or a moderator")
+            await self._close(live, TableStatus.ENDED, "ended by its host or a moderator")
         return live
 
     # ---- play ----------------------------------------------------------------------------
@@ -537,8 +537,8 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             match = live.match
-            if live.row.status != "playing" or match is None:
-                raise Refusal("This game is over." if live.row.status == "finished"
+            if live.row.status != TableStatus.PLAYING or match is None:
+                raise Refusal("This game is over." if live.row.status == TableStatus.FINISHED
                               else "This game has not started yet.")
             seat = live.seat_of(user_id)
             if seat is None:
@@ -672,7 +672,7 @@ class TableService:
 
     def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         """The match's result is stored (and the table closed there): close it here too."""
-        live.row.status = "finished"
+        live.row.status = TableStatus.FINISHED
         self.live.pop(live.id, None)
         self._arm_timer(live)  # stops it
         self.listener.table_changed(live)
@@ -806,7 +806,7 @@ class TableService:
         if live.match is not None:
             live.match.players = tuple(live.names())
 
-    async def _close(self, live: LiveTable, status: str, reason: str) -> None:
+    async def _close(self, live: LiveTable, status: TableStatus, reason: str) -> None:
         await self.db.tables.set_status(live.id, status)
         live.row.status = status
         self.live.pop(live.id, None)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .log import LogEntry, append_in
+from .tables import TableStatus
 
 if TYPE_CHECKING:
     from .connection import Database
@@ -82,8 +83,9 @@ class ResultRepo:
                     " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (table_id, p.seat, p.user_id, p.computer, team, won, r0, r1))
             await tx.execute(
-                "UPDATE tables SET status = 'finished',"
-                " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", (table_id,))
+                "UPDATE tables SET status = ?,"
+                " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                (TableStatus.FINISHED.value, table_id))
         return changes
 
     async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
