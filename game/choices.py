@@ -64,7 +64,7 @@ def best_of(view: TableView) -> list[Announcement]:
 
 def declaration_code(anns: list[Announcement]) -> str:
     """The code of announcing exactly ``anns`` (``none`` for nothing)."""
-    return "-".join(".".join(card_str(c) for c in a.cards) for a in anns) or NOTHING
+    return choice_code(tuple(a.cards for a in anns))
 
 
 def choice_code(declare: tuple[Declaration, ...] | None) -> str:
