@@ -7,10 +7,10 @@ name a hidden card. The hand text and controls are built for one seat and go to 
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import combinations
 
 import discord
 
+from db import TableStatus
 from game.actions import (
     CAPOT,
     Action,
@@ -24,9 +24,10 @@ from game.actions import (
     Surcontre,
     Take,
 )
-from game.announcements import Announcement, best_announcements, possible_choices
-from game.cards import Card, Rank, card_str, parse_card, to_set
-from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Trump, Variant
+from game.announcements import Announcement
+from game.cards import Card
+from game.choices import announce_choices, best_of, choice_code, holds_belote, may_announce
+from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
 
@@ -177,7 +178,7 @@ def table_text(live: LiveTable, view: TableView) -> str:
 
 
 def table_view_controls(live: LiveTable) -> discord.ui.View | None:
-    if live.row.status != "playing":
+    if live.row.status != TableStatus.PLAYING:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(button_id("hand", live.id), label="My hand", emoji="🂠",
@@ -199,76 +200,25 @@ def declaration_label(anns: list[Announcement]) -> str:
     return " + ".join(announcement_label(a) for a in anns) if anns else "nothing"
 
 
-def declaration_code(anns: list[Announcement]) -> str:
-    """A select value: the announced cards, ``JC.JD.JH.JS-7H.8H.9H``; ``none`` for nothing."""
-    return "-".join(".".join(card_str(c) for c in a.cards) for a in anns) or "none"
-
-
-def announce_choices(view: TableView) -> list[tuple[str, str]]:
-    """(value, label) of every declaration the viewer may make with their first card, the
-    best (the default) first, then by points; empty when there is nothing to announce.
-    docs/rules.md: some carrés, then some of the whole runs of the cards left over."""
-    if not view_may_announce(view):
+def announce_options(view: TableView) -> list[tuple[str, str]]:
+    """(code, label) of the announcements the viewer may choose (game.choices says which),
+    as the select offers them: the best, at most 23 others, nothing."""
+    choices = announce_choices(view)
+    if not choices:
         return []
-    seat = view.viewer
-    assert seat is not None
-    hand = to_set(view.hand)
-    best = best_announcements(seat, hand)
-    if not best:
-        return []
-    seen: dict[str, list[Announcement]] = {}
-    for full in possible_choices(seat, hand):
-        carres = [a for a in full if a.is_carre]
-        runs = [a for a in full if not a.is_carre]
-        for k in range(len(runs) + 1):
-            for some in combinations(runs, k):
-                anns = carres + list(some)
-                seen.setdefault(declaration_code(anns), anns)
-    best_code = declaration_code(best)
-    others = sorted((c for c in seen if c not in (best_code, "none")),
-                    key=lambda c: -sum(a.points for a in seen[c]))
-    out = [("best", f"Announce the best: {declaration_label(best)}"[:100])]
-    out += [(c, f"Only {declaration_label(seen[c])}"[:100]) for c in others[:23]]
-    out.append(("none", "Announce nothing"))
+    best, others, nothing = choices[0], choices[1:-1], choices[-1]
+    out = [(best.code, f"Announce the best: {declaration_label(list(best.announcements))}"[:100])]
+    out += [(c.code, f"Only {declaration_label(list(c.announcements))}"[:100])
+            for c in others[:23]]
+    out.append((nothing.code, "Announce nothing"))
     return out
-
-
-def view_may_announce(view: TableView) -> bool:
-    """The viewer is about to play their first card in a deal with announcements."""
-    return (view.stage is Stage.PLAY and view.options.announcements and
-            view.contract is not None and view.contract.trump is not Trump.NO_TRUMPS and
-            len(view.hand) == 8)
-
-
-def declare_from_code(code: str) -> tuple[tuple[Card, ...], ...] | None:
-    """The ``declare`` of a Play for a select value (None: the best)."""
-    if code == "best":
-        return None
-    if code == "none":
-        return ()
-    return tuple(tuple(parse_card(c) for c in group.split(".")) for group in code.split("-"))
-
-
-def holds_belote(view: TableView) -> bool:
-    """The viewer holds (what is left of) king and queen of a trump and may still announce."""
-    if view.stage is not Stage.PLAY or view.contract is None or view.viewer is None:
-        return False
-    trump = view.contract.trump
-    suits = range(4) if trump is Trump.ALL_TRUMPS else [int(trump)] if trump.is_suit else []
-    hand = set(view.hand)
-    for suit in suits:
-        k, q = suit * 8 + Rank.KING, suit * 8 + Rank.QUEEN
-        called = any(b.seat == view.viewer and b.card >> 3 == suit for b in view.belote_calls)
-        if (k in hand and q in hand) or (called and (k in hand or q in hand)):
-            return True
-    return False
 
 
 def choice_lines(view: TableView, choice: SeatChoice) -> list[str]:
     lines = []
-    if view_may_announce(view) and best_announcements(view.viewer or 0, to_set(view.hand)):
+    if may_announce(view) and best_of(view):
         if choice.declare is None:
-            what = declaration_label(best_announcements(view.viewer or 0, to_set(view.hand)))
+            what = declaration_label(best_of(view))
         else:
             what = " + ".join(" ".join(card_label(c) for c in g) for g in choice.declare) \
                 or "nothing"
@@ -357,10 +307,9 @@ def hand_controls(live: LiveTable, view: TableView) -> discord.ui.View | None:
             style=discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
             disabled=c not in legal, row=i // 4))
     choice = live.choice(seat.seat)
-    choices = announce_choices(view)
+    choices = announce_options(view)
     if choices:
-        chosen = "best" if choice.declare is None else \
-            "-".join(".".join(card_str(c) for c in g) for g in choice.declare) or "none"
+        chosen = choice_code(choice.declare)
         options = [discord.SelectOption(label=label, value=value, default=value == chosen)
                    for value, label in choices]
         out.add_item(TableSelect(select_id("ann", live.id, view.deal_number),

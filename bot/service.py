@@ -16,13 +16,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to_record
+from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from game.actions import Action, Declaration, Play
 from game.announcements import check_choice
-from game.cards import Rank, card_str, parse_card
+from game.cards import card_str, parse_card
+from game.choices import first_card, may_call_belote
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
+from game.rating import match_ratings
 from game.record import ReplayError, action_to_json, replay
 from game.rules import Options, Variant
 from game.view import TableView, table_view
@@ -131,7 +133,7 @@ class LiveTable:
 
     @property
     def playing(self) -> bool:
-        return self.row.status == "playing" and self.match is not None
+        return self.row.status == TableStatus.PLAYING and self.match is not None
 
     @property
     def level(self) -> str:
@@ -176,19 +178,6 @@ class LiveTable:
         deal = len(self.match.deals) if self.match is not None else 0
         c = self.choices.get(seat)
         return c.for_deal(deal) if c is not None else SeatChoice(deal)
-
-    def first_card(self, seat: int) -> bool:
-        """Whether the seat has yet to play its first card of this deal's play."""
-        deal = self.match.deal if self.match is not None else None
-        return deal is not None and deal.hands[seat].bit_count() == 8
-
-    def may_call_belote(self, card: int) -> bool:
-        """Whether playing ``card`` could call belote (a king or queen of a trump), so that
-        declining belote is recorded only on the cards it is about."""
-        deal = self.match.deal if self.match is not None else None
-        if deal is None or deal.contract is None or (card & 7) not in (Rank.KING, Rank.QUEEN):
-            return False
-        return bool(deal.trump_cards >> card & 1)
 
     def view(self, seat: int | None = None) -> TableView | None:
         return table_view(self.match, seat) if self.match is not None else None
@@ -257,7 +246,7 @@ class TableService:
             live = LiveTable(row, await self.db.tables.seats(row.id),
                              await self.db.tables.invited(row.id))
             row.computer_level = row.computer_level or self.computer_level
-            if row.status == "playing":
+            if row.status == TableStatus.PLAYING:
                 try:
                     await self._load_match(live)
                 except (ReplayError, ValueError) as e:
@@ -288,7 +277,7 @@ class TableService:
                 choice = SeatChoice(c.deal, declare, c.belote)
                 match = live.match
                 if match is not None and match.deal is not None and declare is not None and \
-                        c.deal == len(match.deals) and live.first_card(c.seat):
+                        c.deal == len(match.deals) and first_card(match.deal, c.seat):
                     check_choice(match.deal, c.seat, declare)
             except (ValueError, TypeError, IllegalAction) as e:
                 log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
@@ -399,9 +388,9 @@ class TableService:
     async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
         live = self.get(table_id)
         async with live.lock:
-            if live.row.status == "playing" and live.held_seat(user_id) is not None:
+            if live.row.status == TableStatus.PLAYING and live.held_seat(user_id) is not None:
                 return await self._reclaim(live, user_id)
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("This game has already started: you can watch it.")
             if live.row.private and user_id != live.row.host_id and \
                     user_id not in live.invited:
@@ -427,7 +416,7 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             self._check_host(live, user_id, "add a computer")
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("Computers are added before the game starts.")
             if seat in live.seats:
                 raise Refusal(f"{SEAT_NAMES[seat]} is already taken.")
@@ -459,7 +448,7 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             self._check_host(live, user_id, "start the game")
-            if live.row.status != "lobby":
+            if live.row.status != TableStatus.LOBBY:
                 raise Refusal("The game has already started.")
             empty = [SEAT_NAMES[i] for i in range(4) if i not in live.seats]
             if empty:
@@ -469,8 +458,8 @@ class TableService:
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
-            await self.db.tables.set_status(live.id, "playing")
-            live.row.status = "playing"
+            await self.db.tables.set_status(live.id, TableStatus.PLAYING)
+            live.row.status = TableStatus.PLAYING
             await self._deal_if_needed(live)
             self._arm_timer(live)
         self.listener.table_changed(live)
@@ -485,11 +474,11 @@ class TableService:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise Refusal("You are not playing at this table.")
-            if live.row.status == "lobby":
+            if live.row.status == TableStatus.LOBBY:
                 await self.db.tables.remove_seat(live.id, seat)
                 del live.seats[seat]
                 if not live.humans():
-                    await self._close(live, "ended", "everybody left the lobby")
+                    await self._close(live, TableStatus.ENDED, "everybody left the lobby")
                     return "You left; the table is closed since nobody else sits there."
                 if user_id == live.row.host_id:
                     new_host = live.humans()[0].user_id
@@ -502,7 +491,7 @@ class TableService:
                 self._arm_timer(live)  # stops it if it ran for them
                 # Closed when nobody may come back; a player who ran out of time may.
                 if not live.humans() and not any(s.timed_out for s in live.seats.values()):
-                    await self._close(live, "ended", "every player left")
+                    await self._close(live, TableStatus.ENDED, "every player left")
                     return "You left; the game is closed since no person plays any more."
                 message = ("You left: a computer plays your seat. **Take my seat back** on "
                            "the table message or in your hand (`/belote hand`) to play again.")
@@ -541,7 +530,7 @@ class TableService:
         async with live.lock:
             if user_id != live.row.host_id and not can_manage:
                 raise Refusal("Only the host or a member with Manage Server can end a table.")
-            await self._close(live, "ended", "ended by its host or a moderator")
+            await self._close(live, TableStatus.ENDED, "ended by its host or a moderator")
         return live
 
     # ---- play ----------------------------------------------------------------------------
@@ -550,8 +539,8 @@ class TableService:
         live = self.get(table_id)
         async with live.lock:
             match = live.match
-            if live.row.status != "playing" or match is None:
-                raise Refusal("This game is over." if live.row.status == "finished"
+            if live.row.status != TableStatus.PLAYING or match is None:
+                raise Refusal("This game is over." if live.row.status == TableStatus.FINISHED
                               else "This game has not started yet.")
             seat = live.seat_of(user_id)
             if seat is None:
@@ -569,9 +558,10 @@ class TableService:
                 # The card buttons name only the card; the announcements and belote chosen
                 # beforehand (``choose``) go with it.
                 choice = live.choice(seat)
+                deal = match.deal
                 action = Play(action.card,
-                              belote=choice.belote or not live.may_call_belote(action.card),
-                              declare=choice.declare if live.first_card(seat) else None)
+                              belote=choice.belote or not may_call_belote(deal, action.card),
+                              declare=choice.declare if first_card(deal, seat) else None)
             await self._commit(live, seat, action, user_id)
         self._schedule_computer(live)
         return live
@@ -598,7 +588,7 @@ class TableService:
                         check_choice(current, seat, declare)  # type: ignore[arg-type]
                 except IllegalAction as e:
                     raise Refusal(said(e)) from None
-                if not live.first_card(seat):
+                if not first_card(live.match.deal, seat):
                     raise Refusal("Announcements are made with your first card only, and "
                                   "you have played it.")
                 choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
@@ -675,14 +665,16 @@ class TableService:
         assert match is not None and match.winner is not None
         players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
                    for s in live.seats.values()]
+        winner = match.winner
         return {"table_id": live.id, "guild_id": live.row.guild_id,
-                "variant": live.row.variant, "winner": match.winner,
+                "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
-                "players": players}
+                "players": players,
+                "rate": lambda stored: match_ratings(players, stored, winner)}
 
     def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         """The match's result is stored (and the table closed there): close it here too."""
-        live.row.status = "finished"
+        live.row.status = TableStatus.FINISHED
         self.live.pop(live.id, None)
         self._arm_timer(live)  # stops it
         self.listener.table_changed(live)
@@ -845,7 +837,7 @@ class TableService:
         if live.match is not None:
             live.match.players = tuple(live.names())
 
-    async def _close(self, live: LiveTable, status: str, reason: str) -> None:
+    async def _close(self, live: LiveTable, status: TableStatus, reason: str) -> None:
         await self.db.tables.set_status(live.id, status)
         live.row.status = status
         self.live.pop(live.id, None)

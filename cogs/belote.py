@@ -18,7 +18,7 @@ from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
 from .channels import Channels
-from .common import display_name, refuse
+from .common import display_name, reply_privately
 from .play import send_hand
 
 VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
@@ -90,15 +90,16 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             if value is None:
                 del given[key]
             elif key not in OPTION_NAMES[v]:
-                await refuse(interaction, f"{messages.VARIANT_TITLES[v]} has no "
-                                          f"`{key}` option.")
+                await reply_privately(interaction, f"{messages.VARIANT_TITLES[v]} has no "
+                                                   f"`{key}` option.")
                 return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing:
-            await refuse(interaction, "I cannot host a table in this channel: I am missing "
-                                      f"the permission(s) {', '.join(missing)}. Ask a server "
-                                      "admin to grant them to me here, or use another channel.")
+            await reply_privately(
+                interaction, "I cannot host a table in this channel: I am missing the "
+                f"permission(s) {', '.join(missing)}. Ask a server admin to grant them to me "
+                "here, or use another channel.")
             return
         channel = interaction.channel
         in_thread = isinstance(channel, discord.Thread)
@@ -163,11 +164,11 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
-            await refuse(interaction, "You host no open table in this server.")
+            await reply_privately(interaction, "You host no open table in this server.")
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
-        await refuse(interaction, f"{user.mention} may now sit at table #{live.id}.")
+        await reply_privately(interaction, f"{user.mention} may now sit at table #{live.id}.")
         await self.bot.delivery.notice(
             live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
                   "seat on the table message.", mention=user.id)
@@ -176,7 +177,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await refuse(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, "You are not playing at any table in this server.")
             return
         await send_hand(interaction, live)
 
@@ -185,27 +186,28 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
-            await refuse(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, "You are not playing at any table in this server.")
             return
-        await refuse(interaction, await self.bot.service.leave(live.id, interaction.user.id))
+        await reply_privately(interaction,
+                              await self.bot.service.leave(live.id, interaction.user.id))
 
     @app_commands.command(name="show", description="Post your table here (when its channel "
                                                    "or thread is gone)")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await refuse(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, "You are not playing at any table in this server.")
             return
         if live.lost is None and live.row.message_id is not None:
-            await refuse(interaction, f"Table #{live.id} is in <#{live.row.home_id}>.")
+            await reply_privately(interaction, f"Table #{live.id} is in <#{live.row.home_id}>.")
             return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing or isinstance(interaction.channel, discord.Thread) or \
                 interaction.channel is None:
-            await refuse(interaction, "I cannot post the table here" +
-                         (f": I am missing {', '.join(missing)}" if missing else "") +
-                         ". Use a text channel where I may post.")
+            await reply_privately(interaction, "I cannot post the table here" +
+                                  (f": I am missing {', '.join(missing)}" if missing else "") +
+                                  ". Use a text channel where I may post.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
@@ -225,7 +227,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             live = self.my_table(interaction) or self.channel_table(interaction)
             text = messages.rules_card(live) if live else \
                 "\n\n".join(messages.variant_rules(v) for v in Variant)
-        await refuse(interaction, text)
+        await reply_privately(interaction, text)
 
     @app_commands.command(name="end", description="End a table (its host, or Manage Server)")
     @app_commands.describe(table="The table number (default: the table here, or yours)")
@@ -233,7 +235,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
-            await refuse(interaction, "No open table to end here.")
+            await reply_privately(interaction, "No open table to end here.")
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         can_manage = bool(interaction.permissions.manage_guild)

@@ -15,8 +15,8 @@ def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
     return client
 
 
-async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
-    """Say privately why nothing happened (or anything else for the user alone)."""
+async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer the user alone: why nothing happened, or what did (a success is private too)."""
     await tell(interaction, text)
 
 

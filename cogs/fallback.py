@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import UNKNOWN_CONTROL, is_ours
 
-from .common import refuse
+from .common import reply_privately
 
 
 class Fallback(commands.Cog):
@@ -26,7 +26,7 @@ class Fallback(commands.Cog):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id", "")
         if not is_ours(str(custom_id)):
-            await refuse(interaction, UNKNOWN_CONTROL)
+            await reply_privately(interaction, UNKNOWN_CONTROL)
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -16,7 +16,7 @@ from bot.service import LiveTable
 from db import SeatRow
 
 from .answers import SlowAnswer
-from .common import bot_of, display_name, refuse
+from .common import bot_of, display_name, reply_privately
 from .play import show_hand
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class Lobby(commands.Cog):
 
     async def on_leave(self, interaction: discord.Interaction[Any], address: Address) -> None:
         text = await self.bot.service.leave(address.table_id, interaction.user.id)
-        await refuse(interaction, text)
+        await reply_privately(interaction, text)
 
     async def on_start(self, interaction: discord.Interaction[Any], address: Address) -> None:
         live = await self.bot.service.start(address.table_id, interaction.user.id)
@@ -101,7 +101,7 @@ class Lobby(commands.Cog):
 
     async def on_rules(self, interaction: discord.Interaction[Any], address: Address) -> None:
         live = self.bot.service.get(address.table_id)
-        await refuse(interaction, rules_card(live))
+        await reply_privately(interaction, rules_card(live))
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -10,12 +10,12 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
-from bot.messages import declare_from_code
 from bot.service import LiveTable
 from game.cards import Card
+from game.choices import declare_from_code
 
 from .answers import SlowAnswer
-from .common import bot_of, refuse
+from .common import bot_of, reply_privately
 
 
 def choice_of(code: str) -> tuple[tuple[Card, ...], ...] | None:
@@ -30,10 +30,11 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     """The player's hand and controls as an ephemeral reply (closed DMs, or on request)."""
     seat = live.held_seat(interaction.user.id)
     if seat is None:
-        await refuse(interaction, "You are not playing at this table; anyone can watch it.")
+        await reply_privately(interaction,
+                              "You are not playing at this table; anyone can watch it.")
         return
     if live.view(seat) is None:
-        await refuse(interaction, "The game has not started yet.")
+        await reply_privately(interaction, "The game has not started yet.")
         return
     delivery = bot_of(interaction).delivery
     async with delivery.hand_reply(live, seat, interaction, new_reply=True), \

@@ -3,7 +3,7 @@
 from .connection import Database, Transaction
 from .log import LogEntry, to_record
 from .results import MatchPlayer, RatingRow
-from .tables import ChoiceRow, SeatRow, TableRow
+from .tables import ChoiceRow, SeatRow, TableRow, TableStatus
 
 __all__ = ["ChoiceRow", "Database", "LogEntry", "MatchPlayer", "RatingRow", "SeatRow", "TableRow",
-           "Transaction", "to_record"]
+           "TableStatus", "Transaction", "to_record"]

@@ -1,19 +1,21 @@
-"""Finished matches, per-player results, and Elo ratings per server and variant."""
+"""Finished matches, per-player results, and ratings per server and variant (stored here,
+computed by the ``rate`` the caller gives: see game.rating)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .log import LogEntry, append_in
+from .tables import TableStatus
 
 if TYPE_CHECKING:
     from .connection import Database
 
-START_RATING = 1500.0
-K_FACTOR = 32.0
-# Computers are not rated; they count as a fixed strength so beating them is worth something.
-COMPUTER_RATING = {"random": 1200.0, "easy": 1400.0, "hard": 1600.0}
+# Given the stored ratings {user_id: rating} of the match's people (newcomers have none), the
+# ratings {seat: (before, after)} of every seat a person played (game.rating.match_ratings).
+Rater = Callable[[dict[int, float]], Mapping[int, tuple[float, float]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,21 +33,19 @@ class RatingRow:
     wins: int
 
 
-def expected(rating: float, opponent: float) -> float:
-    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / 400.0)))
-
-
 class ResultRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def record_match(self, *, table_id: int, guild_id: int, variant: str, winner: int,
                            totals: tuple[int, int], deals: int,
-                           players: list[MatchPlayer],
+                           players: list[MatchPlayer], rate: Rater,
                            entries: list[LogEntry] | None = None) -> dict[int, tuple[float, float]]:
         """Append the match's last steps (``entries``: the winning action), store the result,
-        update the ratings and close the table, in one transaction: a crash leaves either none
-        of it (the last card is not played) or all of it, never a won match without a result.
+        update the ratings (``rate`` computes them from the stored ones, read here so that no
+        other result slips in between) and close the table, in one transaction: a crash leaves
+        either none of it (the last card is not played) or all of it, never a won match without
+        a result.
 
         Returns {user_id: (rating before, rating after)} for the rated players."""
         changes: dict[int, tuple[float, float]] = {}
@@ -55,29 +55,21 @@ class ResultRepo:
                 "INSERT INTO results (table_id, guild_id, variant, winner_team, score0, score1,"
                 " deals) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table_id, guild_id, variant, winner, totals[0], totals[1], deals))
-            before: dict[int, float] = {}
+            stored: dict[int, float] = {}
             for p in players:
-                if p.user_id is not None and p.user_id not in before:
+                if p.user_id is not None and p.user_id not in stored:
                     row = await tx.fetchone(
                         "SELECT rating FROM ratings WHERE guild_id = ? AND variant = ?"
                         " AND user_id = ?", (guild_id, variant, p.user_id))
-                    before[p.user_id] = row[0] if row is not None else START_RATING
-
-            def strength(p: MatchPlayer) -> float:
-                if p.user_id is not None:
-                    return before[p.user_id]
-                return COMPUTER_RATING.get(p.computer or "", START_RATING)
-
-            team_rating = [
-                sum(strength(p) for p in players if p.seat & 1 == t) / 2 for t in (0, 1)]
+                    if row is not None:
+                        stored[p.user_id] = row[0]
+            rated = rate(stored)
             for p in players:
                 team = p.seat & 1
                 won = int(team == winner)
                 r0 = r1 = None
                 if p.user_id is not None:
-                    r0 = before[p.user_id]
-                    r1 = r0 + K_FACTOR * (won - expected(team_rating[team],
-                                                         team_rating[1 - team]))
+                    r0, r1 = rated[p.seat]
                     changes[p.user_id] = (r0, r1)
                     await tx.execute(
                         "INSERT INTO ratings (guild_id, variant, user_id, rating, matches, wins)"
@@ -91,8 +83,9 @@ class ResultRepo:
                     " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (table_id, p.seat, p.user_id, p.computer, team, won, r0, r1))
             await tx.execute(
-                "UPDATE tables SET status = 'finished',"
-                " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", (table_id,))
+                "UPDATE tables SET status = ?,"
+                " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                (TableStatus.FINISHED.value, table_id))
         return changes
 
     async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -11,7 +12,21 @@ if TYPE_CHECKING:
 
     from .connection import Database
 
-OPEN_STATUSES = ("lobby", "playing")
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life. The values are what the database holds (live servers'
+    rows too): never change one."""
+
+    LOBBY = "lobby"  # seats being taken
+    PLAYING = "playing"
+    FINISHED = "finished"  # the match was won (its result is stored)
+    ENDED = "ended"  # closed before a winner: by its host, a moderator, or everybody leaving
+
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+# The SQL list of the open statuses, for ``status IN (...)``.
+_OPEN_SQL = ", ".join(f"'{s.value}'" for s in OPEN_STATUSES)
 
 
 @dataclass(slots=True)
@@ -25,7 +40,7 @@ class TableRow:
     variant: str
     options: dict[str, Any]
     private: bool
-    status: str  # lobby, playing, finished, ended
+    status: TableStatus
     seed: int
     first_dealer: int
     created_at: str
@@ -48,7 +63,7 @@ class TableRow:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
             thread_id=row["thread_id"], message_id=row["message_id"], host_id=row["host_id"],
             variant=row["variant"], options=json.loads(row["options"]),
-            private=bool(row["private"]), status=row["status"], seed=row["seed"],
+            private=bool(row["private"]), status=TableStatus(row["status"]), seed=row["seed"],
             first_dealer=row["first_dealer"], created_at=row["created_at"],
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
             computer_level=row["computer_level"])
@@ -116,7 +131,7 @@ class TableRepo:
 
     async def open_tables(self) -> list[TableRow]:
         rows = await self.db.fetchall(
-            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+            f"SELECT * FROM tables WHERE status IN ({_OPEN_SQL}) ORDER BY id")
         return [TableRow.from_row(r) for r in rows]
 
     async def set_location(self, table_id: int, *, thread_id: int | None,
@@ -127,12 +142,13 @@ class TableRepo:
             " channel_id = COALESCE(?, channel_id) WHERE id = ?",
             (thread_id, message_id, channel_id, table_id))
 
-    async def set_status(self, table_id: int, status: str) -> None:
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        status = TableStatus(status)  # a string that is no status raises ValueError here
         ended = status not in OPEN_STATUSES
         await self.db.execute(
             "UPDATE tables SET status = ?, ended_at = CASE WHEN ? THEN"
             " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
-            (status, int(ended), table_id))
+            (status.value, int(ended), table_id))
 
     async def set_host(self, table_id: int, host_id: int) -> None:
         await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
@@ -160,7 +176,7 @@ class TableRepo:
         row = await self.db.fetchone(
             "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
             " WHERE t.guild_id = ? AND s.user_id = ? AND s.computer IS NULL"
-            " AND t.status IN ('lobby', 'playing') ORDER BY t.id DESC LIMIT 1",
+            f" AND t.status IN ({_OPEN_SQL}) ORDER BY t.id DESC LIMIT 1",
             (guild_id, user_id))
         return (row[0], row[1]) if row is not None else None
 

@@ -1,7 +1,7 @@
 """``belote render FILE -o OUT.png [--seat N]``: the table after a record's last action.
 
 Registered in the ``belote.commands`` entry point group; errors come back as the other
-subcommands' JSON error objects (game/cli.py reads and replays the record).
+subcommands' JSON error objects (belote_cli/cli.py reads and replays the record).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from game.cli import load_match
+from belote_cli.cli import load_match
 from game.record import ReplayError
 from game.view import table_view
 

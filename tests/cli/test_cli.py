@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.cli import main
+from belote_cli.cli import main
 from game.record import to_record
 from tests.game.helpers import FOLLOW, FOLLOW_PLAY, SPLIT, SPLIT_PLAY, Game, rotate
 
@@ -318,4 +318,11 @@ def test_installed_console_script(tmp_path: Path) -> None:
                                                  "you must follow suit: play 9C or JC"}}
     proc = subprocess.run([exe, "legal", "-"], input=json.dumps(RECORD), capture_output=True,
                           text=True, timeout=60)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["seat"] == 1
+
+
+def test_python_m_belote_cli() -> None:
+    """The command line outside the rules core runs as a module too."""
+    proc = subprocess.run([sys.executable, "-m", "belote_cli", "legal", "-"],
+                          input=json.dumps(RECORD), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["seat"] == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from game.cli import main
+from belote_cli.cli import main
 
 
 def _one_line(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:

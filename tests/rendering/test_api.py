@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from game.cli import main
+from belote_cli.cli import main
 from game.record import to_record
 from game.view import table_view
 from rendering import (

@@ -1,5 +1,6 @@
 """The ``belote`` command: replay, legal and simulate (render is added by the rendering package
-through the ``belote.commands`` entry point group, so the rules core imports nothing of ours)."""
+through the ``belote.commands`` entry point group, so this package imports no rendering code).
+It lives beside the rules core, not in it: the core does no I/O."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from .errors import BeloteError
-from .match import Match
-from .players import Player, RandomPlayer, play_deal
-from .record import ReplayError, legal_summary, parse_record, replay, replay_summary, to_record
-from .rules import MAX_TARGET, Variant
+from game.errors import BeloteError
+from game.match import Match
+from game.players import Player, RandomPlayer, play_deal
+from game.record import ReplayError, legal_summary, parse_record, replay, replay_summary, to_record
+from game.rules import MAX_TARGET, Variant
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,7 +69,7 @@ def _cmd_legal(args: argparse.Namespace) -> int:
 def make_player(kind: str, seed: int) -> Player:
     if kind == "random":
         return RandomPlayer(seed)
-    from .ai import make_ai  # the computer players; imported only when asked for
+    from game.ai import make_ai  # the computer players; imported only when asked for
 
     player: Player = make_ai(kind, seed)
     return player

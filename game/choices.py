@@ -1,0 +1,117 @@
+"""What a seat may choose ahead of its cards: which announcements it makes with its first card,
+and whether a card it plays calls belote. The bot offers these choices and words them; the
+rules that say which exist live here, once (``announcements.check_choice`` checks one).
+
+A choice of announcements has a code, the value a control carries and the database keeps:
+``best`` (the default), ``none``, or the announced cards, ``JC.JD.JH.JS-7H.8H.9H``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from .actions import Declaration
+from .announcements import Announcement, best_announcements, possible_choices
+from .cards import Card, Rank, card_str, parse_card, to_set
+from .deal import Deal
+from .rules import Trump
+from .view import Stage, TableView
+
+BEST = "best"
+NOTHING = "none"
+
+
+def first_card(deal: Deal | None, seat: int) -> bool:
+    """Whether ``seat`` has yet to play its first card of this deal's play."""
+    return deal is not None and deal.hands[seat].bit_count() == 8
+
+
+def may_call_belote(deal: Deal | None, card: Card) -> bool:
+    """Whether playing ``card`` could call belote (a king or queen of a trump), so that
+    declining belote is recorded only on the cards it is about."""
+    if deal is None or deal.contract is None or (card & 7) not in (Rank.KING, Rank.QUEEN):
+        return False
+    return bool(deal.trump_cards >> card & 1)
+
+
+def holds_belote(view: TableView) -> bool:
+    """The viewer holds (what is left of) king and queen of a trump and may still announce."""
+    if view.stage is not Stage.PLAY or view.contract is None or view.viewer is None:
+        return False
+    trump = view.contract.trump
+    suits = range(4) if trump is Trump.ALL_TRUMPS else [int(trump)] if trump.is_suit else []
+    hand = set(view.hand)
+    for suit in suits:
+        k, q = suit * 8 + Rank.KING, suit * 8 + Rank.QUEEN
+        called = any(b.seat == view.viewer and b.card >> 3 == suit for b in view.belote_calls)
+        if (k in hand and q in hand) or (called and (k in hand or q in hand)):
+            return True
+    return False
+
+
+def may_announce(view: TableView) -> bool:
+    """The viewer is about to play their first card in a deal with announcements."""
+    return (view.stage is Stage.PLAY and view.options.announcements and
+            view.contract is not None and view.contract.trump is not Trump.NO_TRUMPS and
+            len(view.hand) == 8)
+
+
+def best_of(view: TableView) -> list[Announcement]:
+    """What the viewer announces by default: the best of their hand (empty: nothing)."""
+    return best_announcements(view.viewer or 0, to_set(view.hand))
+
+
+def declaration_code(anns: list[Announcement]) -> str:
+    """The code of announcing exactly ``anns`` (``none`` for nothing)."""
+    return choice_code(tuple(a.cards for a in anns))
+
+
+def choice_code(declare: tuple[Declaration, ...] | None) -> str:
+    """The code of a seat's choice (None: the best)."""
+    if declare is None:
+        return BEST
+    return "-".join(".".join(card_str(c) for c in g) for g in declare) or NOTHING
+
+
+def declare_from_code(code: str) -> tuple[Declaration, ...] | None:
+    """The ``declare`` of a Play for a code (None: the best). ValueError if it names no cards."""
+    if code == BEST:
+        return None
+    if code == NOTHING:
+        return ()
+    return tuple(tuple(parse_card(c) for c in group.split(".")) for group in code.split("-"))
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceChoice:
+    code: str  # ``best``, ``none`` or the cards
+    announcements: tuple[Announcement, ...]  # what it announces (the best's, for ``best``)
+
+
+def announce_choices(view: TableView) -> list[AnnounceChoice]:
+    """Every declaration the viewer may make with their first card: the best (the default)
+    first, then the others by points, then nothing; empty when there is nothing to announce.
+    docs/rules.md: some carrés, then some of the whole runs of the cards left over."""
+    if not may_announce(view):
+        return []
+    seat = view.viewer
+    assert seat is not None
+    hand = to_set(view.hand)
+    best = best_announcements(seat, hand)
+    if not best:
+        return []
+    seen: dict[str, list[Announcement]] = {}
+    for full in possible_choices(seat, hand):
+        carres = [a for a in full if a.is_carre]
+        runs = [a for a in full if not a.is_carre]
+        for k in range(len(runs) + 1):
+            for some in combinations(runs, k):
+                anns = carres + list(some)
+                seen.setdefault(declaration_code(anns), anns)
+    best_code = declaration_code(best)
+    others = sorted((c for c in seen if c not in (best_code, NOTHING)),
+                    key=lambda c: -sum(a.points for a in seen[c]))
+    return ([AnnounceChoice(BEST, tuple(best))] +
+            [AnnounceChoice(c, tuple(seen[c])) for c in others] +
+            [AnnounceChoice(NOTHING, ())])
