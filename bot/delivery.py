@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import rendering
-from db import SeatRow
+from db import SeatRow, TableStatus
 from game.view import Stage, TableView
 from rendering.keys import hand_key as hand_image_key
 
@@ -216,7 +216,7 @@ class Delivery:
                         "telling the players in their hands", live.id, e)
             await self.on_table_gone(live, e)
             return
-        if closed is not None or live.row.status == "finished":
+        if closed is not None or live.row.status == TableStatus.FINISHED:
             self.forget(live)
 
     # ---- hands ------------------------------------------------------------------------------
