@@ -22,10 +22,10 @@ from ..cards import Card, CardSet, Rank, card_str
 from ..rules import Trump
 from ..view import Stage, TableView
 from .auction import choose_bid
-from .easy import EasyPlayer, play_rules
+from .easy import EasyPlayer, play_rules, view_voids
 from .knowledge import Knowledge, read_knowledge
 from .policy import position_card
-from .position import DealValue, PlayRules, Position, key_value
+from .position import SWEEP_0, SWEEP_1, DealValue, PlayRules, Position, key_value
 from .sampling import sample_hands
 from .search import Solver
 
@@ -93,6 +93,12 @@ class HardPlayer:
         self.stats.exact = exact
         values: dict[tuple[int, int], DealValue] = {}
         totals = dict.fromkeys(legal, 0)
+        # The team's card points, summed over the samples: the tie-break when the score cannot
+        # tell the cards apart (a contract already made or already lost still counts points
+        # in a player's eyes, and a ten given away for nothing is a mistake they notice).
+        card_points = dict.fromkeys(legal, 0)
+        team = seat & 1
+        voids = view_voids(view)
         solver = Solver()
         budget = self.budget
         stats = self.stats
@@ -104,9 +110,10 @@ class HardPlayer:
             belote = _belote(rules, hands, k)
             value = values.get(belote)
             if value is None:
-                value = values[belote] = DealValue(view.variant, rules.contract, seat & 1,
+                value = values[belote] = DealValue(view.variant, rules.contract, team,
                                                    announced, belote)
-            root = Position(rules, hands, leader, trick, points, view.tricks_won, n_tricks)
+            root = Position(rules, hands, leader, trick, points, view.tricks_won, n_tricks,
+                            voids)
             for c in legal:
                 pos = root.copy()
                 pos.play(c)
@@ -115,15 +122,18 @@ class HardPlayer:
                     key = solver.value(pos)
                     stats.work += solver.nodes - before
                     totals[c] += key_value(value, key)
+                    p0 = value.total if key == SWEEP_0 else 0 if key == SWEEP_1 else key
+                    card_points[c] += p0 if team == 0 else value.total - p0
                 else:
                     while pos.n_tricks < 8:
                         pos.play(position_card(pos))
                         stats.work += 1
                     totals[c] += value.of(pos)
-        # Ties go to the rule-of-thumb card, then to the lowest card: never to chance.
+                    card_points[c] += pos.points[team]
+        # Ties go to the card points, then to the rule-of-thumb card, then to the lowest card:
+        # never to chance.
         preferred = self._easy.choose_card(view)
-        return max(legal, key=lambda c: (totals[c], c == preferred, -c))
-
+        return max(legal, key=lambda c: (totals[c], card_points[c], c == preferred, -c))
 
 def _points_so_far(rules: PlayRules, view: TableView) -> tuple[int, int]:
     pts = [0, 0]
