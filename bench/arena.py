@@ -25,20 +25,36 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from game.actions import Action
 from game.ai import make_ai
 from game.contract import Contract
 from game.match import Match
 from game.players import Player, RandomPlayer, play_deal
 from game.rules import Trump, Variant
 from game.scoring import Outcome
-from game.view import Stage, table_view
+from game.view import Stage, TableView, table_view
 
-LEVEL_CHOICES = ["easy", "hard", "hard_v1", "random"]
+LEVEL_CHOICES = ["easy", "easy_bids", "hard", "hard_v1", "random"]
+
+
+class EasyPlayBidSearch:
+    """The easy level's play with the hard level's bidding: tunes the bidding quickly."""
+
+    def __init__(self, seed: int) -> None:
+        from game.ai.easy import EasyPlayer
+        from game.ai.hard import HardPlayer
+
+        self.easy, self.hard = EasyPlayer(seed), HardPlayer(seed)
+
+    def choose(self, view: TableView) -> Action:
+        return (self.hard if view.stage is Stage.BIDDING else self.easy).choose(view)
 
 
 def player(level: str, seed: int) -> Player:
     if level == "random":
         return RandomPlayer(seed)
+    if level == "easy_bids":
+        return EasyPlayBidSearch(seed)
     if level == "hard_v1":
         from game.ai.v1.hard import HardPlayer
 

@@ -2,7 +2,8 @@
 
 Four players of one level play whole deals; every call to ``choose`` is timed (the table view is
 built outside the timing). "play" counts only the card choices with more than one legal card,
-the ones the hard level searches. Run it on an otherwise idle machine: one process, one core.
+the ones the hard level searches; "bids" the calls of the bidding (searched too by hard). Run it
+on an otherwise idle machine: one process, one core.
 
     python bench/bench_ai.py --deals 20
     python bench/bench_ai.py --deals 20 --level hard --variant bulgarian
@@ -33,6 +34,7 @@ def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, obje
     match = Match(variant, {"target": 10**5})
     all_ms: list[float] = []
     play_ms: list[float] = []
+    bid_ms: list[float] = []
     for d in range(deals):
         match.start_deal(match.new_deck(seed + d))
         deal = match.deal
@@ -47,6 +49,8 @@ def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, obje
             all_ms.append(ms)
             if view.stage is Stage.PLAY and len(view.legal_cards) > 1:
                 play_ms.append(ms)
+            elif view.stage is Stage.BIDDING:
+                bid_ms.append(ms)
             match.apply(action, seat)
 
     def summary(xs: list[float]) -> dict[str, float]:
@@ -55,7 +59,8 @@ def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, obje
                 "mean_ms": round(statistics.fmean(xs), 2)}
 
     return {"variant": variant.value, "level": level, "deals": deals,
-            "all_decisions": summary(all_ms), "searched_plays": summary(play_ms)}
+            "all_decisions": summary(all_ms), "searched_plays": summary(play_ms),
+            "bids": summary(bid_ms)}
 
 
 def main() -> None:

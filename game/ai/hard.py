@@ -3,7 +3,9 @@
 For a card to play it deals the unseen cards many times, consistently with everything its seat
 has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout with
 the rules of thumb while many cards are left, by exact alpha-beta when few are. The card with
-the best mean deal score wins. The bidding uses the easy level's hand evaluator.
+the best mean deal score wins. The bidding searches too: game/ai/bidsearch.py plays each
+contract worth considering out on deals that fit the bidding, and makes the call with the best
+expected score.
 
 The budget is counted in work, not time: one unit per card played in a playout or node of the
 exact search, so a decision does the same work, and gives the same answer, on any machine.
@@ -21,7 +23,7 @@ from ..announcements import best_announcements
 from ..cards import Card, CardSet, Rank, card_str
 from ..rules import Trump
 from ..view import Stage, TableView
-from .auction import choose_bid
+from .bidsearch import BidBudget, choose_bid_by_search
 from .easy import EasyPlayer, play_rules, view_voids
 from .knowledge import Knowledge, read_knowledge
 from .policy import position_card
@@ -53,15 +55,19 @@ class SearchStats:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
+    def __init__(self, seed: int = 0, budget: Budget | None = None,
+                 bid_budget: BidBudget | None = None) -> None:
         self.seed = seed
         self.budget = budget or Budget()
+        self.bid_budget = bid_budget or BidBudget()
         self.stats = SearchStats()
         self._easy = EasyPlayer(seed)
 
     def choose(self, view: TableView) -> Action:
         if view.stage is Stage.BIDDING:
-            return choose_bid(view)
+            action, search = choose_bid_by_search(view, self._rng(view), self.bid_budget)
+            self.stats = SearchStats(samples=search.samples, work=search.playouts * 32)
+            return action
         return Play(self.choose_card(view))
 
     def _rng(self, view: TableView) -> random.Random:
@@ -69,6 +75,8 @@ class HardPlayer:
         moves = " ".join(card_str(c) for t in view.tricks for c in t.cards)
         if view.trick is not None:
             moves += "|" + " ".join(card_str(c) for c in view.trick.cards)
+        if not moves:
+            moves = "bids " + " ".join(a.describe() for _s, a in view.bids)
         return random.Random(f"hard:{self.seed}:{view.viewer}:{view.deal_number}:"
                              f"{view.dealer}:{' '.join(map(card_str, view.hand))}:{moves}")
 
