@@ -6,35 +6,12 @@ from __future__ import annotations
 from game.actions import Action, CoincheBid, ContractBid, Contre, Pass, Take
 from game.ai.bidsearch import BidBudget
 from game.ai.hard import HardPlayer
-from game.cards import Suit, parse_card
+from game.cards import Suit
 from game.match import Match
 from game.rules import Trump, Variant
 from game.view import table_view
 
-
-def _seat_positions(variant: Variant) -> list[list[int]]:
-    """Deck positions of each seat's bidding cards (dealer 0), found by dealing 0..31."""
-    m = Match(variant)
-    deal = m.start_deal(list(range(32)))
-    return [[c for c in range(32) if deal.hands[s] >> c & 1] for s in range(4)]
-
-
-def _match(variant: Variant, hands: dict[int, str], turned: str | None = None,
-           bids: tuple[Action, ...] = ()) -> Match:
-    positions = _seat_positions(variant)
-    fixed: dict[int, int] = {}
-    for seat, cards in hands.items():
-        for pos, c in zip(positions[seat], cards.split(), strict=True):
-            fixed[pos] = parse_card(c)
-    if turned is not None:
-        fixed[20] = parse_card(turned)
-    rest = iter(c for c in range(32) if c not in fixed.values())
-    deck = [fixed[i] if i in fixed else next(rest) for i in range(32)]
-    m = Match(variant)
-    m.start_deal(deck)
-    for a in bids:
-        m.apply(a)
-    return m
+from .helpers import match_with_hands
 
 
 def _bid(m: Match, seed: int = 0) -> Action:
@@ -44,45 +21,45 @@ def _bid(m: Match, seed: int = 0) -> Action:
 
 
 def test_coinche_opens_a_strong_hand_high_and_passes_a_weak_one() -> None:
-    strong = _bid(_match(Variant.COINCHE, {1: "JS 9S AS TS KS AH AD 7C"}))
+    strong = _bid(match_with_hands(Variant.COINCHE, {1: "JS 9S AS TS KS AH AD 7C"}))
     assert isinstance(strong, CoincheBid) and strong.suit == Suit.SPADES
     assert strong.value >= 110
-    assert _bid(_match(Variant.COINCHE, {1: "7S 8S 9D 7C QD 8C 7H 8H"})) == Pass()
+    assert _bid(match_with_hands(Variant.COINCHE, {1: "7S 8S 9D 7C QD 8C 7H 8H"})) == Pass()
 
 
 def test_coinche_contres_a_contract_its_trumps_will_beat() -> None:
     # East (seat 1) bids 140 spades; South-west (seat 2) holds the four best spades.
-    m = _match(Variant.COINCHE, {2: "JS 9S AS TS AH AD AC 7H"},
+    m = match_with_hands(Variant.COINCHE, {2: "JS 9S AS TS AH AD AC 7H"},
                bids=(CoincheBid(140, Suit.SPADES),))
     assert _bid(m) == Contre()
 
 
 def test_coinche_competes_over_an_opponent_and_raises_its_partner() -> None:
     # Seat 1 opens 80 spades; seat 2 holds a strong heart hand: it bids hearts higher.
-    over = _bid(_match(Variant.COINCHE, {2: "JH 9H AH TH KH AC AD 7S"},
+    over = _bid(match_with_hands(Variant.COINCHE, {2: "JH 9H AH TH KH AC AD 7S"},
                        bids=(CoincheBid(80, Suit.SPADES),)))
     assert isinstance(over, CoincheBid) and over.suit == Suit.HEARTS
     # Seat 1 opens 80 hearts, seat 2 passes; seat 3 (its partner) holds the jack and nine of
     # hearts and two aces: the contract is worth more, it raises.
-    raised = _bid(_match(Variant.COINCHE, {3: "JH 9H 8H AC AD TD 7S 8S"},
+    raised = _bid(match_with_hands(Variant.COINCHE, {3: "JH 9H 8H AC AD TD 7S 8S"},
                          bids=(CoincheBid(80, Suit.HEARTS), Pass())))
     assert isinstance(raised, CoincheBid) and raised.suit == Suit.HEARTS
     assert raised.value > 80
 
 
 def test_classic_takes_a_strong_trump_hand_and_passes_a_weak_one() -> None:
-    assert _bid(_match(Variant.CLASSIC, {1: "JH 9H AS 7D 8C"}, turned="AH")) == Take()
-    assert _bid(_match(Variant.CLASSIC, {1: "7S 8S 9D 7C QD"}, turned="8H")) == Pass()
+    assert _bid(match_with_hands(Variant.CLASSIC, {1: "JH 9H AS 7D 8C"}, turned="AH")) == Take()
+    assert _bid(match_with_hands(Variant.CLASSIC, {1: "7S 8S 9D 7C QD"}, turned="8H")) == Pass()
 
 
 def test_bulgarian_bids_all_trumps_with_jacks_and_passes_a_weak_hand() -> None:
-    assert _bid(_match(Variant.BULGARIAN, {1: "JS JH JD 9S 9C"})) == ContractBid(
+    assert _bid(match_with_hands(Variant.BULGARIAN, {1: "JS JH JD 9S 9C"})) == ContractBid(
         Trump.ALL_TRUMPS)
-    assert _bid(_match(Variant.BULGARIAN, {1: "7S 8H 9D 7C QD"})) == Pass()
+    assert _bid(match_with_hands(Variant.BULGARIAN, {1: "7S 8H 9D 7C QD"})) == Pass()
 
 
 def test_bidding_is_deterministic_and_within_its_budget() -> None:
-    m = _match(Variant.COINCHE, {2: "JH 9H AH 7H KC AC AD 7S"},
+    m = match_with_hands(Variant.COINCHE, {2: "JH 9H AH 7H KC AC AD 7S"},
                bids=(CoincheBid(80, Suit.SPADES),))
     view = table_view(m, 2)
     budget = BidBudget(playouts=40, max_samples=10, min_samples=4)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.actions import CoincheBid, Pass, Play
 from game.ai import make_ai
 from game.ai.hard import HardPlayer
-from game.cards import card_str
+from game.cards import Suit, card_str, parse_card
 from game.match import Match
 from game.record import action_from_json
 from game.rules import Variant
 from game.view import TableView, table_view
+
+from .helpers import match_with_hands
 
 
 def position(variant: Variant, seed: int, actions: list[dict[str, Any]]) -> tuple[Match, int]:
@@ -47,3 +50,19 @@ def test_does_not_give_a_ten_to_a_trick_the_opponents_will_ruff() -> None:
     for seed in range(3):
         assert choice(HardPlayer(seed), view) != "TD"
     assert choice(make_ai("easy"), view) != "TD"
+
+
+def test_does_not_ruff_a_trick_the_partner_is_sure_to_win() -> None:
+    # Coinche, hearts trumps (80 by East). East leads 7S, North takes it with AS, West follows:
+    # South, last to play and void in spades, holds the jack of hearts as its only trump.
+    hands = {0: "JH AC TC KC AD TD QD 9D", 1: "7S 8S 7H 9H AH 7C 8C 9C",
+             2: "AS TS KS QS JS 8H 7D 8D", 3: "9S JD TH KH QH JC QC KD"}
+    m = match_with_hands(Variant.COINCHE, hands,
+                         bids=(CoincheBid(80, Suit.HEARTS), Pass(), Pass(), Pass()))
+    for c in ("7S", "AS", "9S"):
+        m.apply(Play(parse_card(c)))
+    view = table_view(m, 0)
+    assert "JH" in map(card_str, view.legal_cards)
+    for seed in range(4):
+        assert choice(HardPlayer(seed), view) != "JH"
+    assert choice(make_ai("easy"), view) != "JH"
