@@ -2,7 +2,8 @@
 
 The seat deals the cards it cannot see many times, each deal chosen (among a few drawn) to fit
 the bidding so far as well as possible (a seat that bid a suit holds cards for it, a seat that
-opened with a pass holds no strong hand, judged by the hand evaluator of game/ai/evaluate.py).
+opened with a pass holds no strong hand, a seat that doubled holds cards against the contract,
+judged by the hand evaluator of game/ai/evaluate.py).
 On every such deal it plays out each contract worth considering (its own possible contracts,
 and the contract standing) with the rules of thumb for all four seats, and keeps the points.
 Each legal call is then worth the mean score the variant's scorer gives its contract over those
@@ -53,6 +54,8 @@ class BidBudget:
 # playouts are a rough model of the play and a failed contract or a wrong contre costs dearly.
 BID_MARGIN = {Variant.CLASSIC: 10.0, Variant.COINCHE: 15.0, Variant.BULGARIAN: 1.0}
 DOUBLE_MARGIN = {Variant.COINCHE: 40.0, Variant.BULGARIAN: 4.0}
+# A surcontre or redouble answers a contre whose player knows more than the sampled deals do.
+REDOUBLE_MARGIN = {Variant.COINCHE: 80.0, Variant.BULGARIAN: 8.0}
 # Passing with no bid standing: the deal goes on without this seat's contract; what it is worth
 # on average (zero: no side is favoured before the cards are known).
 PASS_BASE = 0.0
@@ -95,15 +98,19 @@ class _Fit:
         # Per seat: contracts it bid (with the coinche value) and whether it opened with a pass.
         self.bids: dict[int, list[tuple[Trump, int]]] = {}
         self.opening_pass: set[int] = set()
-        standing = False
+        # Per seat: the trump of the contract it contred or doubled (it holds cards against it).
+        self.doubled: dict[int, Trump] = {}
+        standing: Trump | None = None
         for seat, action in view.bids:
             trump = _bid_trump(action, self.turned_suit)
             if trump is not None:
                 value = action.value if isinstance(action, CoincheBid) else 0
                 self.bids.setdefault(seat, []).append((trump, value))
-                standing = True
-            elif isinstance(action, Pass) and not standing:
+                standing = trump
+            elif isinstance(action, Pass) and standing is None:
                 self.opening_pass.add(seat)
+            elif isinstance(action, Contre | Double) and standing is not None:
+                self.doubled[seat] = standing
 
     def miss(self, seat: int, hand: CardSet) -> float:
         out = 0.0
@@ -112,6 +119,13 @@ class _Fit:
                 out += max(0.0, value - 10 - expected_points(hand, trump))
             elif self.variant is Variant.BULGARIAN:
                 out += max(0.0, -margin(hand, trump)) * 100
+        against = self.doubled.get(seat)
+        if against is not None:
+            # A contre says the seat's cards beat the contract: strong in its trump.
+            if self.variant is Variant.COINCHE:
+                out += max(0.0, 100 - expected_points(hand, against))
+            else:
+                out += max(0.0, 0.05 - margin(hand, against)) * 100
         if seat in self.opening_pass:
             if self.variant is Variant.COINCHE:
                 best = max(expected_points(hand, Trump(s)) for s in range(4))
@@ -126,7 +140,7 @@ class _Fit:
 
     @property
     def informative(self) -> bool:
-        return bool(self.bids or self.opening_pass)
+        return bool(self.bids or self.opening_pass or self.doubled)
 
 
 class BidSearch:
@@ -253,8 +267,8 @@ def choose_bid_by_search(view: TableView, rng: random.Random,
             assert high is not None
             mult = 4 if isinstance(a, Surcontre | Redouble) else 2
             doubled = Contract(high.seat, high.trump, high.value, mult)
-            v = search.value(doubled, outcomes[(high.seat, high.trump)]) \
-                - DOUBLE_MARGIN[variant]
+            v = search.value(doubled, outcomes[(high.seat, high.trump)]) - (
+                REDOUBLE_MARGIN[variant] if mult == 4 else DOUBLE_MARGIN[variant])
         else:
             continue
         if v > best_v:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from game.actions import Action, CoincheBid, ContractBid, Contre, Pass, Take
 from game.ai.bidsearch import BidBudget
 from game.ai.hard import HardPlayer
-from game.cards import Suit
+from game.cards import Suit, card_str
 from game.match import Match
 from game.rules import Trump, Variant
 from game.view import table_view
@@ -68,3 +68,16 @@ def test_bidding_is_deterministic_and_within_its_budget() -> None:
     assert a.choose(view) == first and b.choose(view) == first
     assert 4 <= a.stats.samples <= 10
     assert a.stats.work <= max(40, 4 * 5) * 32
+
+
+def test_coinche_does_not_surcontre_a_light_contract_after_a_contre() -> None:
+    # Seat 2 opened 80 diamonds on KC AC 8D 9D TH AH 7S QS; seat 3, who holds JD KD TD 7D,
+    # contred. The contre tells where the trumps are: seat 2 does not surcontre.
+    m = Match(Variant.COINCHE, first_dealer=1)
+    m.start_deal(m.new_deck(5))
+    for a in (CoincheBid(80, Suit.DIAMONDS), Contre(), Pass()):
+        m.apply(a)
+    view = table_view(m, 2)
+    assert " ".join(sorted(map(card_str, view.hand))) == "7S 8D 9D AC AH KC QS TH"
+    for seed in range(3):
+        assert HardPlayer(seed).choose(view) == Pass()
