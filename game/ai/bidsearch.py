@@ -35,7 +35,7 @@ from ..cards import FULL_DECK, CardSet, Rank, Suit, to_set
 from ..contract import Contract
 from ..rules import Trump, Variant
 from ..view import TableView
-from .evaluate import expected_points, margin
+from .evaluate import MEAN_POINTS, expected_points, margin
 from .policy import position_card
 from .position import DealValue, PlayRules, Position
 
@@ -47,7 +47,7 @@ class BidBudget:
     playouts: int = 160  # deals played out per decision, over all the contracts considered
     max_samples: int = 40
     min_samples: int = 12
-    tries: int = 4  # deals drawn per sample; the one that fits the bidding best is kept
+    tries: int = 6  # deals drawn per sample; the one that fits the bidding best is kept
 
 
 # What a call must gain over passing, in the variant's points, before the seat makes it: the
@@ -56,6 +56,10 @@ BID_MARGIN = {Variant.CLASSIC: 10.0, Variant.COINCHE: 15.0, Variant.BULGARIAN: 1
 DOUBLE_MARGIN = {Variant.COINCHE: 40.0, Variant.BULGARIAN: 4.0}
 # A surcontre or redouble answers a contre whose player knows more than the sampled deals do.
 REDOUBLE_MARGIN = {Variant.COINCHE: 80.0, Variant.BULGARIAN: 8.0}
+# A contre (double) needs this much in the contract's trump by the hand evaluator: the
+# evaluator's points above the average hand in coinche, its share above half in bulgarian.
+CONTRE_HOLDING = 15.0
+DOUBLE_HOLDING = 0.06
 # Passing with no bid standing: the deal goes on without this seat's contract; what it is worth
 # on average (zero: no side is favoured before the cards are known).
 PASS_BASE = 0.0
@@ -235,6 +239,29 @@ class BidSearch:
         return total / len(outcomes)
 
 
+def _sane(view: TableView, action: BidAction) -> bool:
+    """Calls the search may weigh. Two limits keep a rough model from running away: over the
+    partner's contract a seat bids at most once in the auction (else partners outbid each other
+    on their own estimates, up to a contract neither can make), and it contres or doubles only
+    holding cards in the contract's trump (the deals sampled for a strong bid are often weaker
+    than the bidder's real hand)."""
+    seat = view.viewer
+    high = view.high_bid
+    assert seat is not None
+    if high is None:
+        return True
+    hand = to_set(view.hand)
+    if _bid_trump(action, None) is not None and not (high.seat ^ seat) & 1:
+        return not any(s == seat and not isinstance(a, Pass) for s, a in view.bids)
+    if isinstance(action, Contre):
+        assert high.value is not None
+        return expected_points(hand, high.trump) - MEAN_POINTS["suit"] >= \
+            CONTRE_HOLDING + (high.value - 80) / 4
+    if isinstance(action, Double):
+        return margin(hand, high.trump) >= DOUBLE_HOLDING
+    return True
+
+
 def choose_bid_by_search(view: TableView, rng: random.Random,
                          budget: BidBudget | None = None) -> tuple[BidAction, BidSearch]:
     """The call with the best expected score, and the search that chose it (for its stats)."""
@@ -242,6 +269,7 @@ def choose_bid_by_search(view: TableView, rng: random.Random,
     assert legal and view.viewer is not None
     search = BidSearch(view, rng, budget or BidBudget())
     seat = view.viewer
+    legal = [a for a in legal if _sane(view, a)]
     turned_suit = Suit(view.turned_card >> 3) if view.turned_card is not None else None
     high = view.high_bid
     mine = sorted({t for a in legal if (t := _bid_trump(a, turned_suit)) is not None})

@@ -81,3 +81,23 @@ def test_coinche_does_not_surcontre_a_light_contract_after_a_contre() -> None:
     assert " ".join(sorted(map(card_str, view.hand))) == "7S 8D 9D AC AH KC QS TH"
     for seed in range(3):
         assert HardPlayer(seed).choose(view) == Pass()
+
+
+def test_partners_do_not_outbid_each_other_into_a_contract_neither_can_make() -> None:
+    # Seed 7 once gave 100 spades, 110 diamonds, 120 spades... up to 160 between partners.
+    for variant, seed in ((Variant.COINCHE, 7), (Variant.COINCHE, 8), (Variant.BULGARIAN, 7)):
+        m = Match(variant, first_dealer=seed & 3)
+        deal = m.start_deal(m.new_deck(seed))
+        players = [HardPlayer(seed * 4 + s) for s in range(4)]
+        over_partner = [0, 0, 0, 0]
+        while deal.bidding.done is False:
+            seat = deal.to_act
+            assert seat is not None
+            view = table_view(m, seat)
+            action = players[seat].choose(view)
+            high = view.high_bid
+            if high is not None and not (high.seat ^ seat) & 1 and \
+                    isinstance(action, CoincheBid | ContractBid):
+                over_partner[seat] += 1
+            m.apply(action)
+        assert max(over_partner) <= 1
