@@ -19,6 +19,7 @@ import time
 
 from game.ai import make_ai
 from game.match import Match
+from game.players import Player
 from game.rules import Variant
 from game.view import Stage, table_view
 
@@ -30,10 +31,18 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def _player(level: str, seed: int) -> Player:
+    if level == "hard_v1":  # the frozen first hard level, to compare in the same conditions
+        from game.ai.v1.hard import HardPlayer
+
+        return HardPlayer(seed)
+    return make_ai(level, seed)
+
+
 def bench(variant: Variant, level: str, deals: int, seed: int,
           clock: str = "wall") -> dict[str, object]:
     now = time.process_time if clock == "cpu" else time.perf_counter
-    players = [make_ai(level, seed * 4 + s) for s in range(4)]
+    players = [_player(level, seed * 4 + s) for s in range(4)]
     match = Match(variant, {"target": 10**5})
     all_ms: list[float] = []
     play_ms: list[float] = []
@@ -70,7 +79,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--level", choices=["easy", "hard"], action="append")
+    ap.add_argument("--level", choices=["easy", "hard", "hard_v1"], action="append")
     ap.add_argument("--variant", choices=[v.value for v in Variant], action="append")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="cpu: the process's CPU time, for a machine shared with other work")

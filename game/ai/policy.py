@@ -54,8 +54,8 @@ def choose_card(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet,
     pts, st = rules.points, rules.strength
     tm = rules.trump_suit_mask
     last = len(trick) == 3
-    risk = not tm >> win_card & 1 and ruff_risk(rules, seat, len(trick), trick[0] >> 3, voids,
-                                                unseen)
+    risk = bool(voids) and not tm >> win_card & 1 and ruff_risk(
+        rules, seat, len(trick), trick[0] >> 3, voids, unseen)
     if not (len(trick) - win_index) & 1:
         # The partner is winning. Give points when the trick is safe, else give little.
         led = SUIT_MASKS[trick[0] >> 3]
@@ -102,7 +102,7 @@ def _lead(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet, unseen: Ca
         if seat == rules.contract.seat and trumps.bit_count() >= 3:
             return min(cards_of(trumps), key=lambda c: st[c])
     masters = [c for c in cards_of(legal & ~tm) if _is_master(rules, c, unseen)
-               and not ruff_risk(rules, seat, 0, c >> 3, voids, unseen)]
+               and not (voids and ruff_risk(rules, seat, 0, c >> 3, voids, unseen))]
     if masters:
         return max(masters, key=lambda c: (pts[c], st[c]))
     if tm == 0:
