@@ -9,6 +9,7 @@ made the contracts it took.
     python bench/arena.py --variant classic --a hard --b easy --matches 400 --jobs 2 \
         --out bench/results/arena_classic_hard_easy.jsonl
     python bench/arena.py --report bench/results/arena_classic_hard_easy.jsonl
+    python bench/arena.py --variant coinche --a hard --b hard_v1 --deals 200 --out d.jsonl
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 import time
 from collections.abc import Iterable
@@ -23,15 +25,132 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from game.actions import Action
 from game.ai import make_ai
+from game.contract import Contract
 from game.match import Match
 from game.players import Player, RandomPlayer, play_deal
-from game.rules import Variant
+from game.rules import Trump, Variant
 from game.scoring import Outcome
+from game.view import Stage, TableView, table_view
+
+LEVEL_CHOICES = ["easy", "easy_bids", "hard", "hard_v1", "random"]
+
+
+class EasyPlayBidSearch:
+    """The easy level's play with the hard level's bidding: tunes the bidding quickly."""
+
+    def __init__(self, seed: int) -> None:
+        from game.ai.easy import EasyPlayer
+        from game.ai.hard import HardPlayer
+
+        self.easy, self.hard = EasyPlayer(seed), HardPlayer(seed)
+
+    def choose(self, view: TableView) -> Action:
+        return (self.hard if view.stage is Stage.BIDDING else self.easy).choose(view)
 
 
 def player(level: str, seed: int) -> Player:
-    return RandomPlayer(seed) if level == "random" else make_ai(level, seed)
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "easy_bids":
+        return EasyPlayBidSearch(seed)
+    if level == "hard_v1":
+        from game.ai.v1.hard import HardPlayer
+
+        return HardPlayer(seed)
+    return make_ai(level, seed)
+
+
+def contract_level(contract: Contract) -> str:
+    """The row of the contracts table: the coinche value, the bulgarian contract, the suit."""
+    if contract.value is not None:
+        return "capot" if contract.value >= 250 else str(contract.value)
+    if contract.trump is Trump.NO_TRUMPS:
+        return "no trumps"
+    if contract.trump is Trump.ALL_TRUMPS:
+        return "all trumps"
+    return "suit"
+
+
+def play_single(job: tuple[str, str, str, int, int]) -> dict[str, Any]:
+    """One deal (dealer and deck from ``seed``) with level A on team ``a_team``."""
+    variant, a, b, seed, a_team = job
+    levels = [a if seat & 1 == a_team else b for seat in range(4)]
+    players = [player(levels[s], seed * 4 + s) for s in range(4)]
+    match = Match(variant, {"target": 10**5}, first_dealer=seed & 3)
+    deal = match.start_deal(match.new_deck(seed))
+    times: dict[str, dict[str, list[float]]] = {lv: {"bid": [], "play": []} for lv in (a, b)}
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(match, seat)
+        t = time.perf_counter()
+        action = players[seat].choose(view)
+        ms = (time.perf_counter() - t) * 1000
+        kind = "bid" if view.stage is Stage.BIDDING else "play"
+        if kind == "bid" or len(view.legal_cards) > 1:
+            times[levels[seat]][kind].append(round(ms, 2))
+        match.apply(action, seat)
+    result = match.results[-1]
+    c = result.contract
+    return {"variant": variant, "a": a, "b": b, "seed": seed, "a_team": a_team,
+            "a_minus_b": result.score[a_team] - result.score[1 - a_team],
+            "taker": levels[c.seat] if c is not None else None,
+            "contract": contract_level(c) if c is not None else None,
+            "doubled": c.multiplier if c is not None else None,
+            "made": result.outcome is Outcome.MADE if c is not None else None,
+            "times": times}
+
+
+def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    n = len(xs)
+    if n < 2:
+        return (xs[0] if xs else 0.0, -math.inf, math.inf)
+    m = statistics.fmean(xs)
+    half = z * statistics.stdev(xs) / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
+
+
+def report_deals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A's points per deal over B, paired by seed (both seatings of one deck)."""
+    by_seed: dict[int, list[int]] = {}
+    for r in rows:
+        by_seed.setdefault(r["seed"], []).append(r["a_minus_b"])
+    # A deal counts once per seating; a pair's mean is one observation.
+    pairs = [sum(v) / 2 for v in by_seed.values() if len(v) == 2]
+    m, lo, hi = mean_ci(pairs)
+    a, b = rows[0]["a"], rows[0]["b"]
+    contracts: dict[str, dict[str, list[int]]] = {}
+    times: dict[str, dict[str, list[float]]] = {}
+    for r in rows:
+        if r["taker"] is not None:
+            acc = contracts.setdefault(r["taker"], {}).setdefault(r["contract"], [0, 0, 0])
+            acc[0] += 1
+            acc[1] += bool(r["made"])
+            acc[2] += r["doubled"] > 1
+        for lv, kinds in r["times"].items():
+            for kind, xs in kinds.items():
+                times.setdefault(lv, {}).setdefault(kind, []).extend(xs)
+    return {
+        "variant": rows[0]["variant"], "a": a, "b": b, "deals": len(rows), "pairs": len(pairs),
+        "a_points_per_deal_over_b": round(m, 1), "ci95": [round(lo, 1), round(hi, 1)],
+        "passed_out": sum(1 for r in rows if r["taker"] is None),
+        "contracts": {lv: {k: {"taken": t, "made": md, "doubled": dbl}
+                           for k, (t, md, dbl) in sorted(per.items())}
+                      for lv, per in contracts.items()},
+        "taken_made": {lv: [sum(v[0] for v in per.values()), sum(v[1] for v in per.values())]
+                       for lv, per in contracts.items()},
+        "decision_ms_p50_p95": {lv: {k: [round(percentile(xs, 0.5), 1),
+                                         round(percentile(xs, 0.95), 1)]
+                                     for k, xs in kinds.items()}
+                                for lv, kinds in times.items()},
+    }
 
 
 def play_match(job: tuple[str, str, str, int, int, int | None]) -> dict[str, Any]:
@@ -65,6 +184,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def report(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    rows = list(rows)
+    if rows and "a_minus_b" in rows[0]:
+        return report_deals(rows)
     rows = [r for r in rows if r["a_won"] is not None]
     if not rows:
         return {"matches": 0}
@@ -92,9 +214,11 @@ def report(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--variant", choices=[v.value for v in Variant])
-    ap.add_argument("--a", default="hard", choices=["easy", "hard", "random"])
-    ap.add_argument("--b", default="easy", choices=["easy", "hard", "random"])
+    ap.add_argument("--a", default="hard", choices=LEVEL_CHOICES)
+    ap.add_argument("--b", default="easy", choices=LEVEL_CHOICES)
     ap.add_argument("--matches", type=int, default=40, help="matches (pairs of two)")
+    ap.add_argument("--deals", type=int, default=0,
+                    help="play this many single deals (pairs of two) instead of matches")
     ap.add_argument("--start", type=int, default=0, help="first seed (to run in parts)")
     ap.add_argument("--target", type=int, default=None, help="match target (variant default)")
     ap.add_argument("--jobs", type=int, default=2)
@@ -108,14 +232,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.variant:
         ap.error("--variant is required to play")
-    jobs = [(args.variant, args.a, args.b, seed, a_team, args.target)
-            for seed in range(args.start, args.start + (args.matches + 1) // 2)
-            for a_team in (0, 1)][:args.matches]
+    n = args.deals or args.matches
+    jobs: list[Any] = [
+        (args.variant, args.a, args.b, seed, a_team) if args.deals else
+        (args.variant, args.a, args.b, seed, a_team, args.target)
+        for seed in range(args.start, args.start + (n + 1) // 2) for a_team in (0, 1)][:n]
+    work = play_single if args.deals else play_match
     rows = []
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         with Pool(args.jobs) as pool:
-            for row in pool.imap_unordered(play_match, jobs):
+            for row in pool.imap_unordered(work, jobs):
                 rows.append(row)
                 if out:
                     out.write(json.dumps(row) + "\n")

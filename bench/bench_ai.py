@@ -2,10 +2,12 @@
 
 Four players of one level play whole deals; every call to ``choose`` is timed (the table view is
 built outside the timing). "play" counts only the card choices with more than one legal card,
-the ones the hard level searches. Run it on an otherwise idle machine: one process, one core.
+the ones the hard level searches; "bids" the calls of the bidding (searched too by hard). Run it
+on an otherwise idle machine: one process, one core.
 
     python bench/bench_ai.py --deals 20
     python bench/bench_ai.py --deals 20 --level hard --variant bulgarian
+    python bench/bench_ai.py --deals 20 --clock cpu   # on a busy machine: CPU time
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 
 from game.ai import make_ai
 from game.match import Match
+from game.players import Player
 from game.rules import Variant
 from game.view import Stage, table_view
 
@@ -28,11 +31,22 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, object]:
-    players = [make_ai(level, seed * 4 + s) for s in range(4)]
+def _player(level: str, seed: int) -> Player:
+    if level == "hard_v1":  # the frozen first hard level, to compare in the same conditions
+        from game.ai.v1.hard import HardPlayer
+
+        return HardPlayer(seed)
+    return make_ai(level, seed)
+
+
+def bench(variant: Variant, level: str, deals: int, seed: int,
+          clock: str = "wall") -> dict[str, object]:
+    now = time.process_time if clock == "cpu" else time.perf_counter
+    players = [_player(level, seed * 4 + s) for s in range(4)]
     match = Match(variant, {"target": 10**5})
     all_ms: list[float] = []
     play_ms: list[float] = []
+    bid_ms: list[float] = []
     for d in range(deals):
         match.start_deal(match.new_deck(seed + d))
         deal = match.deal
@@ -41,12 +55,14 @@ def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, obje
             seat = deal.to_act
             assert seat is not None
             view = table_view(match, seat)
-            t = time.perf_counter()
+            t = now()
             action = players[seat].choose(view)
-            ms = (time.perf_counter() - t) * 1000
+            ms = (now() - t) * 1000
             all_ms.append(ms)
             if view.stage is Stage.PLAY and len(view.legal_cards) > 1:
                 play_ms.append(ms)
+            elif view.stage is Stage.BIDDING:
+                bid_ms.append(ms)
             match.apply(action, seat)
 
     def summary(xs: list[float]) -> dict[str, float]:
@@ -54,20 +70,23 @@ def bench(variant: Variant, level: str, deals: int, seed: int) -> dict[str, obje
                 "p95_ms": round(percentile(xs, 0.95), 2), "max_ms": round(max(xs), 2),
                 "mean_ms": round(statistics.fmean(xs), 2)}
 
-    return {"variant": variant.value, "level": level, "deals": deals,
-            "all_decisions": summary(all_ms), "searched_plays": summary(play_ms)}
+    return {"variant": variant.value, "level": level, "deals": deals, "clock": clock,
+            "all_decisions": summary(all_ms), "searched_plays": summary(play_ms),
+            "bids": summary(bid_ms)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--level", choices=["easy", "hard"], action="append")
+    ap.add_argument("--level", choices=["easy", "hard", "hard_v1"], action="append")
     ap.add_argument("--variant", choices=[v.value for v in Variant], action="append")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="cpu: the process's CPU time, for a machine shared with other work")
     args = ap.parse_args()
     for v in args.variant or [v.value for v in Variant]:
         for level in args.level or ["easy", "hard"]:
-            print(json.dumps(bench(Variant(v), level, args.deals, args.seed)))
+            print(json.dumps(bench(Variant(v), level, args.deals, args.seed, args.clock)))
 
 
 if __name__ == "__main__":

@@ -108,6 +108,8 @@ def best_announcements(seat: int, hand: CardSet) -> list[Announcement]:
     """The choice worth the most; on equal points, the one with more carré points."""
     if not hand:
         return []
+    if not carre_ranks(hand):
+        return sequences_of(seat, hand)  # the only choice: the common case, kept cheap
     return max(possible_choices(seat, hand),
                key=lambda ch: (sum(a.points for a in ch),
                                sum(a.points for a in ch if a.is_carre)))

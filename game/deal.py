@@ -148,6 +148,7 @@ class Deal:
     __slots__ = (
         "_above",
         "_belote",
+        "_legal_cache",
         "_points",
         "_strength",
         "_undertrump",
@@ -213,6 +214,9 @@ class Deal:
         self._points: tuple[int, ...] = ()
         self._above: tuple[int, ...] = ()
         self._undertrump = undertrump_rule(variant, options)
+        # The last legality computed: (cards played, hand, legal, why). A caller asks for the
+        # legal cards and then plays one: the play reuses the answer instead of recomputing it.
+        self._legal_cache: tuple[CardSet, CardSet, CardSet, int] = (-1, -1, 0, 0)
 
         self._give((3, 2))
         self.bidding: Bidding
@@ -282,9 +286,17 @@ class Deal:
         return self._legal()[0]
 
     def _legal(self) -> tuple[CardSet, int]:
-        return legal_play(self.hands[self.to_act], self.trick,  # type: ignore[index]
-                          self.win_card, self.win_index, self.trump_cards,
-                          self.trump_suit_mask, self._above, self._undertrump)
+        return self._legal_for(self.hands[self.to_act])  # type: ignore[index]
+
+    def _legal_for(self, hand: CardSet) -> tuple[CardSet, int]:
+        played, cached_hand, legal, why = self._legal_cache
+        if played == self.played and cached_hand == hand:
+            return legal, why
+        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
+                                self.trump_cards, self.trump_suit_mask, self._above,
+                                self._undertrump)
+        self._legal_cache = (self.played, hand, legal, why)
+        return legal, why
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.BIDDING:
@@ -325,9 +337,7 @@ class Deal:
             if self.played & b:
                 raise IllegalAction(f"{card_str(c)} has already been played")
             raise IllegalAction(f"you do not hold {card_str(c)}")
-        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
-                                self.trump_cards, self.trump_suit_mask, self._above,
-                                self._undertrump)
+        legal, why = self._legal_for(hand)
         if not legal & b:
             raise IllegalAction(self._explain(legal, why))
         if not self.declared[seat]:

@@ -1,8 +1,8 @@
 """Computer players. ``make_ai(level, seed)`` gives a Player (game.players) for a seat.
 
 Levels: ``easy`` (hand evaluator and rules of thumb, instant) and ``hard`` (determinized search:
-sampled hidden hands, playouts, exact search near the end). Both read only the seat's TableView,
-and a given seed and view always give the same action.
+sampled hidden hands, playouts, exact search near the end; its bids are searched the same
+way). Both read only the seat's TableView, and a given seed and view always give the same action.
 """
 
 from __future__ import annotations

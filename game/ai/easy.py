@@ -10,7 +10,7 @@ from ..cards import FULL_DECK, Card, CardSet, to_set
 from ..view import Stage, TableView
 from .auction import choose_bid
 from .policy import choose_card
-from .position import PlayRules
+from .position import PlayRules, shown_voids
 
 
 def trick_state(rules: PlayRules, view: TableView) -> tuple[list[Card], Card, int]:
@@ -30,6 +30,14 @@ def played_cards(view: TableView) -> CardSet:
     if view.trick is not None:
         played |= to_set(view.trick.cards)
     return played
+
+
+def view_voids(view: TableView) -> int:
+    """The suits each seat has shown it lacks in this deal (see position.shown_voids)."""
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick is not None:
+        tricks.append((view.trick.leader, view.trick.cards))
+    return shown_voids(tricks)
 
 
 def play_rules(view: TableView) -> PlayRules:
@@ -57,4 +65,4 @@ class EasyPlayer:
         trick, win_card, win_index = trick_state(rules, view)
         unseen = FULL_DECK ^ hand ^ played_cards(view)
         return choose_card(rules, view.viewer, hand, to_set(view.legal_cards), trick,
-                           win_card, win_index, unseen)
+                           win_card, win_index, unseen, view_voids(view))

@@ -3,7 +3,9 @@
 For a card to play it deals the unseen cards many times, consistently with everything its seat
 has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout with
 the rules of thumb while many cards are left, by exact alpha-beta when few are. The card with
-the best mean deal score wins. The bidding uses the easy level's hand evaluator.
+the best mean deal score wins. The bidding searches too: game/ai/bidsearch.py plays each
+contract worth considering out on deals that fit the bidding, and makes the call with the best
+expected score.
 
 The budget is counted in work, not time: one unit per card played in a playout or node of the
 exact search, so a decision does the same work, and gives the same answer, on any machine.
@@ -21,11 +23,11 @@ from ..announcements import best_announcements
 from ..cards import Card, CardSet, Rank, card_str
 from ..rules import Trump
 from ..view import Stage, TableView
-from .auction import choose_bid
-from .easy import EasyPlayer, play_rules
+from .bidsearch import BidBudget, choose_bid_by_search
+from .easy import EasyPlayer, play_rules, view_voids
 from .knowledge import Knowledge, read_knowledge
 from .policy import position_card
-from .position import DealValue, PlayRules, Position, key_value
+from .position import SWEEP_0, SWEEP_1, DealValue, PlayRules, Position, key_value
 from .sampling import sample_hands
 from .search import Solver
 
@@ -53,15 +55,19 @@ class SearchStats:
 class HardPlayer:
     level = "hard"
 
-    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
+    def __init__(self, seed: int = 0, budget: Budget | None = None,
+                 bid_budget: BidBudget | None = None) -> None:
         self.seed = seed
         self.budget = budget or Budget()
+        self.bid_budget = bid_budget or BidBudget()
         self.stats = SearchStats()
         self._easy = EasyPlayer(seed)
 
     def choose(self, view: TableView) -> Action:
         if view.stage is Stage.BIDDING:
-            return choose_bid(view)
+            action, search = choose_bid_by_search(view, self._rng(view), self.bid_budget)
+            self.stats = SearchStats(samples=search.samples, work=search.playouts * 32)
+            return action
         return Play(self.choose_card(view))
 
     def _rng(self, view: TableView) -> random.Random:
@@ -69,6 +75,8 @@ class HardPlayer:
         moves = " ".join(card_str(c) for t in view.tricks for c in t.cards)
         if view.trick is not None:
             moves += "|" + " ".join(card_str(c) for c in view.trick.cards)
+        if not moves:
+            moves = "bids " + " ".join(a.describe() for _s, a in view.bids)
         return random.Random(f"hard:{self.seed}:{view.viewer}:{view.deal_number}:"
                              f"{view.dealer}:{' '.join(map(card_str, view.hand))}:{moves}")
 
@@ -93,6 +101,12 @@ class HardPlayer:
         self.stats.exact = exact
         values: dict[tuple[int, int], DealValue] = {}
         totals = dict.fromkeys(legal, 0)
+        # The team's card points, summed over the samples: the tie-break when the score cannot
+        # tell the cards apart (a contract already made or already lost still counts points
+        # in a player's eyes, and a ten given away for nothing is a mistake they notice).
+        card_points = dict.fromkeys(legal, 0)
+        team = seat & 1
+        voids = view_voids(view)
         solver = Solver()
         budget = self.budget
         stats = self.stats
@@ -104,9 +118,10 @@ class HardPlayer:
             belote = _belote(rules, hands, k)
             value = values.get(belote)
             if value is None:
-                value = values[belote] = DealValue(view.variant, rules.contract, seat & 1,
+                value = values[belote] = DealValue(view.variant, rules.contract, team,
                                                    announced, belote)
-            root = Position(rules, hands, leader, trick, points, view.tricks_won, n_tricks)
+            root = Position(rules, hands, leader, trick, points, view.tricks_won, n_tricks,
+                            voids)
             for c in legal:
                 pos = root.copy()
                 pos.play(c)
@@ -115,15 +130,18 @@ class HardPlayer:
                     key = solver.value(pos)
                     stats.work += solver.nodes - before
                     totals[c] += key_value(value, key)
+                    p0 = value.total if key == SWEEP_0 else 0 if key == SWEEP_1 else key
+                    card_points[c] += p0 if team == 0 else value.total - p0
                 else:
                     while pos.n_tricks < 8:
                         pos.play(position_card(pos))
                         stats.work += 1
                     totals[c] += value.of(pos)
-        # Ties go to the rule-of-thumb card, then to the lowest card: never to chance.
+                    card_points[c] += pos.points[team]
+        # Ties go to the card points, then to the rule-of-thumb card, then to the lowest card:
+        # never to chance.
         preferred = self._easy.choose_card(view)
-        return max(legal, key=lambda c: (totals[c], c == preferred, -c))
-
+        return max(legal, key=lambda c: (totals[c], card_points[c], c == preferred, -c))
 
 def _points_so_far(rules: PlayRules, view: TableView) -> tuple[int, int]:
     pts = [0, 0]

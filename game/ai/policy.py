@@ -26,19 +26,40 @@ def _is_master(rules: PlayRules, c: Card, unseen: CardSet) -> bool:
     return not rules.above[c] & unseen
 
 
+def ruff_risk(rules: PlayRules, seat: int, played: int, suit: int, voids: int,
+              unseen: CardSet) -> bool:
+    """Whether an opponent still to play in a trick of plain ``suit`` (``played`` cards on
+    the table, the seat's own not counted) has shown it lacks the suit and may still trump."""
+    tm = rules.trump_suit_mask
+    if not tm & unseen or tm >> (suit * 8) & 1:
+        return False
+    trump_suit = (tm.bit_length() - 1) >> 3
+    for i in (1, 3):
+        if i < 4 - played:
+            o = (seat + i) & 3
+            if voids >> (o * 4 + suit) & 1 and not voids >> (o * 4 + trump_suit) & 1:
+                return True
+    return False
+
+
 def choose_card(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet,
-                trick: Sequence[Card], win_card: Card, win_index: int, unseen: CardSet) -> Card:
+                trick: Sequence[Card], win_card: Card, win_index: int, unseen: CardSet,
+                voids: int = 0) -> Card:
+    """The rule-of-thumb card; ``voids`` are the suits each seat has shown it lacks (bit
+    seat * 4 + suit), so that no ten or ace is given to a trick an opponent will ruff."""
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if not trick:
-        return _lead(rules, seat, hand, legal, unseen)
+        return _lead(rules, seat, hand, legal, unseen, voids)
     pts, st = rules.points, rules.strength
     tm = rules.trump_suit_mask
     last = len(trick) == 3
+    risk = bool(voids) and not tm >> win_card & 1 and ruff_risk(
+        rules, seat, len(trick), trick[0] >> 3, voids, unseen)
     if not (len(trick) - win_index) & 1:
         # The partner is winning. Give points when the trick is safe, else give little.
         led = SUIT_MASKS[trick[0] >> 3]
-        safe = last or (_is_master(rules, win_card, unseen) and (
+        safe = last or (not risk and _is_master(rules, win_card, unseen) and (
             bool(tm >> win_card & 1) or not tm & unseen or bool(led & unseen)))
         if safe:
             def smear(c: Card) -> tuple[int, int]:
@@ -47,6 +68,9 @@ def choose_card(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet,
             return max(cards_of(legal), key=smear)
         return _lowest(rules, legal)
     winners = [c for c in cards_of(legal) if rules.beats(c, win_card)]
+    if risk:
+        # A plain card would be ruffed by an opponent still to play: only a trump may win.
+        winners = [c for c in winners if tm >> c & 1]
     if not winners:
         return _lowest(rules, legal)
     if last:
@@ -64,7 +88,8 @@ def choose_card(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet,
     return _lowest(rules, legal)
 
 
-def _lead(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet, unseen: CardSet) -> Card:
+def _lead(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet, unseen: CardSet,
+          voids: int) -> Card:
     pts, st = rules.points, rules.strength
     tm = rules.trump_suit_mask
     attacking = (seat ^ rules.contract.seat) & 1 == 0
@@ -76,7 +101,8 @@ def _lead(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet, unseen: Ca
             return best
         if seat == rules.contract.seat and trumps.bit_count() >= 3:
             return min(cards_of(trumps), key=lambda c: st[c])
-    masters = [c for c in cards_of(legal & ~tm) if _is_master(rules, c, unseen)]
+    masters = [c for c in cards_of(legal & ~tm) if _is_master(rules, c, unseen)
+               and not (voids and ruff_risk(rules, seat, 0, c >> 3, voids, unseen))]
     if masters:
         return max(masters, key=lambda c: (pts[c], st[c]))
     if tm == 0:
@@ -100,4 +126,4 @@ def position_card(pos: Position) -> Card:
     hand = pos.hands[seat]
     unseen = ~(pos.played | hand) & 0xFFFFFFFF
     return choose_card(pos.rules, seat, hand, pos.legal(), pos.trick, pos.win_card,
-                       pos.win_index, unseen)
+                       pos.win_index, unseen, pos.voids)

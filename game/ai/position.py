@@ -48,11 +48,11 @@ class Position:
     """Hands, the trick in progress and the points so far; ``play`` advances one card."""
 
     __slots__ = ("hands", "leader", "n_tricks", "played", "points", "rules", "to_act",
-                 "trick", "tricks_won", "win_card", "win_index")
+                 "trick", "tricks_won", "voids", "win_card", "win_index")
 
     def __init__(self, rules: PlayRules, hands: Sequence[CardSet], leader: int,
                  trick: Sequence[Card], points: tuple[int, int], tricks_won: tuple[int, int],
-                 n_tricks: int) -> None:
+                 n_tricks: int, voids: int = 0) -> None:
         self.rules = rules
         self.hands = list(hands)
         self.leader = leader
@@ -61,6 +61,9 @@ class Position:
         self.points = [points[0], points[1]]
         self.tricks_won = [tricks_won[0], tricks_won[1]]
         self.n_tricks = n_tricks
+        # Suits each seat has shown it lacks (bit seat * 4 + suit): public, the playout policy
+        # reads them like a player at the table would.
+        self.voids = voids
         self.played = FULL_DECK ^ (hands[0] | hands[1] | hands[2] | hands[3])
         self.win_card = -1
         self.win_index = 0
@@ -81,6 +84,7 @@ class Position:
         p.played = self.played
         p.win_card = self.win_card
         p.win_index = self.win_index
+        p.voids = self.voids
         return p
 
     @property
@@ -100,8 +104,11 @@ class Position:
         trick.append(c)
         if len(trick) == 1:
             self.win_card, self.win_index = c, 0
-        elif self.rules.beats(c, self.win_card):
-            self.win_card, self.win_index = c, len(trick) - 1
+        else:
+            if (c ^ trick[0]) >> 3:
+                self.voids |= 1 << (seat * 4 + (trick[0] >> 3))
+            if self.rules.beats(c, self.win_card):
+                self.win_card, self.win_index = c, len(trick) - 1
         if len(trick) < 4:
             self.to_act = (seat + 1) & 3
             return
@@ -171,3 +178,14 @@ def key_value(value: DealValue, key: int) -> int:
     if key == SWEEP_1:
         return value(0, 1)
     return value(key, None)
+
+
+def shown_voids(tricks: Sequence[tuple[int, Sequence[Card]]]) -> int:
+    """The suits each seat has shown it lacks (bit seat * 4 + suit) in ``tricks``, given as
+    (leader, cards): a seat that did not follow the suit led has none of it."""
+    voids = 0
+    for leader, cards in tricks:
+        for i in range(1, len(cards)):
+            if (cards[i] ^ cards[0]) >> 3:
+                voids |= 1 << (((leader + i) & 3) * 4 + (cards[0] >> 3))
+    return voids

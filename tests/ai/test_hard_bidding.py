@@ -1,0 +1,103 @@
+"""The hard level's bidding by search: it bids what its cards are worth, competes, raises its
+partner, and doubles a contract its cards will beat; within its budget, deterministic."""
+
+from __future__ import annotations
+
+from game.actions import Action, CoincheBid, ContractBid, Contre, Pass, Take
+from game.ai.bidsearch import BidBudget
+from game.ai.hard import HardPlayer
+from game.cards import Suit, card_str
+from game.match import Match
+from game.rules import Trump, Variant
+from game.view import table_view
+
+from .helpers import match_with_hands
+
+
+def _bid(m: Match, seed: int = 0) -> Action:
+    deal = m.deal
+    assert deal is not None and deal.to_act is not None
+    return HardPlayer(seed).choose(table_view(m, deal.to_act))
+
+
+def test_coinche_opens_a_strong_hand_high_and_passes_a_weak_one() -> None:
+    strong = _bid(match_with_hands(Variant.COINCHE, {1: "JS 9S AS TS KS AH AD 7C"}))
+    assert isinstance(strong, CoincheBid) and strong.suit == Suit.SPADES
+    assert strong.value >= 110
+    assert _bid(match_with_hands(Variant.COINCHE, {1: "7S 8S 9D 7C QD 8C 7H 8H"})) == Pass()
+
+
+def test_coinche_contres_a_contract_its_trumps_will_beat() -> None:
+    # East (seat 1) bids 140 spades; South-west (seat 2) holds the four best spades.
+    m = match_with_hands(Variant.COINCHE, {2: "JS 9S AS TS AH AD AC 7H"},
+               bids=(CoincheBid(140, Suit.SPADES),))
+    assert _bid(m) == Contre()
+
+
+def test_coinche_competes_over_an_opponent_and_raises_its_partner() -> None:
+    # Seat 1 opens 80 spades; seat 2 holds a strong heart hand: it bids hearts higher.
+    over = _bid(match_with_hands(Variant.COINCHE, {2: "JH 9H AH TH KH AC AD 7S"},
+                       bids=(CoincheBid(80, Suit.SPADES),)))
+    assert isinstance(over, CoincheBid) and over.suit == Suit.HEARTS
+    # Seat 1 opens 80 hearts, seat 2 passes; seat 3 (its partner) holds the jack and nine of
+    # hearts and two aces: the contract is worth more, it raises.
+    raised = _bid(match_with_hands(Variant.COINCHE, {3: "JH 9H 8H AC AD TD 7S 8S"},
+                         bids=(CoincheBid(80, Suit.HEARTS), Pass())))
+    assert isinstance(raised, CoincheBid) and raised.suit == Suit.HEARTS
+    assert raised.value > 80
+
+
+def test_classic_takes_a_strong_trump_hand_and_passes_a_weak_one() -> None:
+    assert _bid(match_with_hands(Variant.CLASSIC, {1: "JH 9H AS 7D 8C"}, turned="AH")) == Take()
+    assert _bid(match_with_hands(Variant.CLASSIC, {1: "7S 8S 9D 7C QD"}, turned="8H")) == Pass()
+
+
+def test_bulgarian_bids_all_trumps_with_jacks_and_passes_a_weak_hand() -> None:
+    assert _bid(match_with_hands(Variant.BULGARIAN, {1: "JS JH JD 9S 9C"})) == ContractBid(
+        Trump.ALL_TRUMPS)
+    assert _bid(match_with_hands(Variant.BULGARIAN, {1: "7S 8H 9D 7C QD"})) == Pass()
+
+
+def test_bidding_is_deterministic_and_within_its_budget() -> None:
+    m = match_with_hands(Variant.COINCHE, {2: "JH 9H AH 7H KC AC AD 7S"},
+               bids=(CoincheBid(80, Suit.SPADES),))
+    view = table_view(m, 2)
+    budget = BidBudget(playouts=40, max_samples=10, min_samples=4)
+    a, b = HardPlayer(7, bid_budget=budget), HardPlayer(7, bid_budget=budget)
+    first = a.choose(view)
+    assert a.choose(view) == first and b.choose(view) == first
+    assert 4 <= a.stats.samples <= 10
+    assert a.stats.work <= max(40, 4 * 5) * 32
+
+
+def test_coinche_does_not_surcontre_a_light_contract_after_a_contre() -> None:
+    # Seat 2 opened 80 diamonds on KC AC 8D 9D TH AH 7S QS; seat 3, who holds JD KD TD 7D,
+    # contred. The contre tells where the trumps are: seat 2 does not surcontre.
+    m = Match(Variant.COINCHE, first_dealer=1)
+    m.start_deal(m.new_deck(5))
+    for a in (CoincheBid(80, Suit.DIAMONDS), Contre(), Pass()):
+        m.apply(a)
+    view = table_view(m, 2)
+    assert " ".join(sorted(map(card_str, view.hand))) == "7S 8D 9D AC AH KC QS TH"
+    for seed in range(3):
+        assert HardPlayer(seed).choose(view) == Pass()
+
+
+def test_partners_do_not_outbid_each_other_into_a_contract_neither_can_make() -> None:
+    # Seed 7 once gave 100 spades, 110 diamonds, 120 spades... up to 160 between partners.
+    for variant, seed in ((Variant.COINCHE, 7), (Variant.COINCHE, 8), (Variant.BULGARIAN, 7)):
+        m = Match(variant, first_dealer=seed & 3)
+        deal = m.start_deal(m.new_deck(seed))
+        players = [HardPlayer(seed * 4 + s) for s in range(4)]
+        over_partner = [0, 0, 0, 0]
+        while deal.bidding.done is False:
+            seat = deal.to_act
+            assert seat is not None
+            view = table_view(m, seat)
+            action = players[seat].choose(view)
+            high = view.high_bid
+            if high is not None and not (high.seat ^ seat) & 1 and \
+                    isinstance(action, CoincheBid | ContractBid):
+                over_partner[seat] += 1
+            m.apply(action)
+        assert max(over_partner) <= 1
