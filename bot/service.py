@@ -246,6 +246,11 @@ class TableService:
         # Called (table, seat) when a person runs out of time and a computer takes over.
         self.timeout_hooks: list[Callable[[LiveTable, SeatRow], None]] = []
         self._timeouts: set[asyncio.Task[None]] = set()
+        # One lock per server for the seating changes that span tables (create, sit, take a
+        # seat back): held from the one-table-per-person check to the seat's write, so two
+        # such requests of one person cannot both pass the check. Taken after a table's own
+        # lock, never before one (create's new table is nobody else's yet).
+        self._seating: dict[int, asyncio.Lock] = {}
 
     # ---- start and stop ----------------------------------------------------------------
     async def restore(self) -> list[LiveTable]:
@@ -344,6 +349,12 @@ class TableService:
         return None
 
     # ---- the lobby -----------------------------------------------------------------------
+    def _seating_lock(self, guild_id: int) -> asyncio.Lock:
+        lock = self._seating.get(guild_id)
+        if lock is None:
+            lock = self._seating[guild_id] = asyncio.Lock()
+        return lock
+
     async def create(self, spec: NewTable) -> LiveTable:
         try:
             options = Options.for_variant(Variant(spec.variant), spec.options)
@@ -355,23 +366,24 @@ class TableService:
             raise Refusal(f"A turn timer runs from {low} to {high} seconds.")
         level = spec.computer_level or self.computer_level
         self._check_level(level)
-        other = self.table_of(spec.guild_id, spec.host_id)
-        if other is not None:
-            raise Refusal(f"You already sit at table #{other.id}: leave it first "
-                          "(`/belote leave`).")
-        variant = Variant(spec.variant)
-        row = await self.db.tables.create(
-            guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
-            variant=variant.value, options=options.to_json(variant), private=spec.private,
-            seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4), turn_timer=timer,
-            computer_level=level)
-        live = LiveTable(row, [], set())
-        async with live.lock:  # a click may reach the table before its seats are saved
-            self.live[row.id] = live
-            await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
-            if spec.fill:
-                for seat in (1, 2, 3):
-                    await self._put_seat(live, self._computer_seat(row.id, seat, level))
+        async with self._seating_lock(spec.guild_id):
+            other = self.table_of(spec.guild_id, spec.host_id)
+            if other is not None:
+                raise Refusal(f"You already sit at table #{other.id}: leave it first "
+                              "(`/belote leave`).")
+            variant = Variant(spec.variant)
+            row = await self.db.tables.create(
+                guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
+                variant=variant.value, options=options.to_json(variant), private=spec.private,
+                seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4),
+                turn_timer=timer, computer_level=level)
+            live = LiveTable(row, [], set())
+            async with live.lock:  # a click may reach the table before its seats are saved
+                self.live[row.id] = live
+                await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+                if spec.fill:
+                    for seat in (1, 2, 3):
+                        await self._put_seat(live, self._computer_seat(row.id, seat, level))
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
@@ -404,19 +416,20 @@ class TableService:
             if live.row.private and user_id != live.row.host_id and \
                     user_id not in live.invited:
                 raise Refusal("This table is private: ask the host for an invitation.")
-            other = self.table_of(live.row.guild_id, user_id)
-            if other is not None and other is not live:
-                raise Refusal(f"You already sit at table #{other.id}: leave it first.")
-            taken = live.seats.get(seat)
-            if taken is not None and taken.user_id == user_id:
-                raise Refusal("You already sit there.")
-            if taken is not None and taken.computer is None:
-                raise Refusal(f"{SEAT_NAMES[seat]} is taken by {live.names()[seat]}.")
-            current = live.seat_of(user_id)
-            if current is not None:
-                await self.db.tables.remove_seat(live.id, current)
-                del live.seats[current]
-            await self._put_seat(live, SeatRow(live.id, seat, user_id, name))
+            async with self._seating_lock(live.row.guild_id):
+                other = self.table_of(live.row.guild_id, user_id)
+                if other is not None and other is not live:
+                    raise Refusal(f"You already sit at table #{other.id}: leave it first.")
+                taken = live.seats.get(seat)
+                if taken is not None and taken.user_id == user_id:
+                    raise Refusal("You already sit there.")
+                if taken is not None and taken.computer is None:
+                    raise Refusal(f"{SEAT_NAMES[seat]} is taken by {live.names()[seat]}.")
+                current = live.seat_of(user_id)
+                if current is not None:
+                    await self.db.tables.remove_seat(live.id, current)
+                    del live.seats[current]
+                await self._put_seat(live, SeatRow(live.id, seat, user_id, name))
         self.listener.table_changed(live)
         return live
 
@@ -521,12 +534,13 @@ class TableService:
         s = live.seats[seat]
         if s.computer is None:
             raise Refusal("You already play your seat.")
-        other = self.table_of(live.row.guild_id, user_id)
-        if other is not None and other is not live:
-            raise Refusal(f"You sit at table #{other.id} now: leave it first.")
-        s.computer, s.timed_out = None, False
-        live.computers.pop(seat, None)
-        await self.db.tables.put_seat(s)
+        async with self._seating_lock(live.row.guild_id):
+            other = self.table_of(live.row.guild_id, user_id)
+            if other is not None and other is not live:
+                raise Refusal(f"You sit at table #{other.id} now: leave it first.")
+            s.computer, s.timed_out = None, False
+            live.computers.pop(seat, None)
+            await self.db.tables.put_seat(s)
         self._rename(live)
         self._arm_timer(live)  # their turn, if it is, starts now
         self.listener.table_changed(live)
