@@ -28,6 +28,7 @@ from game.rules import Options, Variant
 from game.view import TableView, table_view
 
 from .computers import available_levels, computer_name, make_player, seat_seed
+from .uncancelled import to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -480,14 +481,24 @@ class TableService:
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
-            await self.db.tables.set_status(live.id, "playing")
-            live.row.status = "playing"
-            await self._deal_if_needed(live)
-            self._arm_timer(live)
+            await to_the_end(self._save_start(live, self._deal_entry(live, 0)))
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
         self._schedule_computer(live)
         return live
+
+    async def _save_start(self, live: LiveTable, deal: LogEntry) -> None:
+        """Save the start (the status and the first deal: one transaction), then make it
+        so in memory; if it cannot be saved, the table stays the lobby it was."""
+        try:
+            await self.db.tables.start(live.id, [deal])
+        except Exception:
+            log.exception("table %s: could not save its start", live.id)
+            live.match = None
+            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        live.row.status = "playing"
+        live.seq = 1
+        self._arm_timer(live)
 
     async def leave(self, table_id: int, user_id: int) -> str:
         """A person leaves. Returns what to tell them."""
