@@ -20,6 +20,7 @@ from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to
 from game.actions import Action, Declaration, Play
 from game.announcements import check_choice
 from game.cards import Rank, card_str, parse_card
+from game.deal import Phase
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
@@ -649,6 +650,17 @@ class TableService:
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self._deal_entry(live, live.seq + 1))
+        # Applied in memory: from here the step is saved (or undone) and told, even if the
+        # request is cancelled meanwhile, so memory never drifts from the log.
+        await to_the_end(self._save(live, seat, entries, finished, deal_before, phase_before))
+
+    async def _save(self, live: LiveTable, seat: int, entries: list[LogEntry], finished: bool,
+                    deal_before: int, phase_before: Phase | None) -> None:
+        """Log the step ``_commit`` applied (one transaction), then tell the listener; if it
+        cannot be logged, reload the match from the log and refuse. (``finished``: the step
+        ended a deal, which ``deal_before`` counted; ``phase_before``: the deal's phase.)"""
+        match = live.match
+        assert match is not None
         ratings = None
         try:
             if match.winner is not None:
