@@ -20,7 +20,6 @@ from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, to
 from game.actions import Action, Declaration, Play
 from game.announcements import check_choice
 from game.cards import Rank, card_str, parse_card
-from game.deal import Phase
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
@@ -482,24 +481,26 @@ class TableService:
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
+            # The save ends even if the request is cancelled meanwhile (then the table
+            # plays, as saved); nothing after it awaits.
             await to_the_end(self._save_start(live, self._deal_entry(live, 0)))
+            live.row.status = "playing"
+            live.seq = 1
+            self._arm_timer(live)
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
         self._schedule_computer(live)
         return live
 
     async def _save_start(self, live: LiveTable, deal: LogEntry) -> None:
-        """Save the start (the status and the first deal: one transaction), then make it
-        so in memory; if it cannot be saved, the table stays the lobby it was."""
+        """Save the start (the status and the first deal: one transaction); if it cannot be
+        saved, the table stays the lobby it was."""
         try:
             await self.db.tables.start(live.id, [deal])
         except Exception:
             log.exception("table %s: could not save its start", live.id)
             live.match = None
             raise Refusal("That could not be saved; nothing changed. Try again.") from None
-        live.row.status = "playing"
-        live.seq = 1
-        self._arm_timer(live)
 
     async def leave(self, table_id: int, user_id: int) -> str:
         """A person leaves. Returns what to tell them."""
@@ -650,30 +651,10 @@ class TableService:
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self._deal_entry(live, live.seq + 1))
-        # Applied in memory: from here the step is saved (or undone) and told, even if the
-        # request is cancelled meanwhile, so memory never drifts from the log.
-        await to_the_end(self._save(live, seat, entries, finished, deal_before, phase_before))
-
-    async def _save(self, live: LiveTable, seat: int, entries: list[LogEntry], finished: bool,
-                    deal_before: int, phase_before: Phase | None) -> None:
-        """Log the step ``_commit`` applied (one transaction), then tell the listener; if it
-        cannot be logged, reload the match from the log and refuse. (``finished``: the step
-        ended a deal, which ``deal_before`` counted; ``phase_before``: the deal's phase.)"""
-        match = live.match
-        assert match is not None
-        ratings = None
-        try:
-            if match.winner is not None:
-                # The winning action, the result, the ratings and the closed table: one
-                # transaction, so no crash leaves a won match without its result.
-                ratings = await self.db.results.record_match(
-                    **self._result_of(live), entries=entries)
-            else:
-                await self.db.log.append(live.id, entries)
-        except Exception:
-            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
-            await self._load_match(live)
-            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        # Applied in memory: from here the step is saved (or undone) even if the request is
+        # cancelled meanwhile, so memory never drifts from the log; what follows the save
+        # has no await, and the listener hears of it before the caller answers the click.
+        ratings = await to_the_end(self._save(live, entries))
         live.seq += len(entries)
         self._arm_timer(live)  # before the listener runs: the messages show the new deadline
         if finished:
@@ -688,6 +669,26 @@ class TableService:
         else:
             nxt = match.to_act
             self.listener.hands_changed(live, [seat] if nxt is None else {seat, nxt})
+
+    async def _save(self, live: LiveTable, entries: list[LogEntry]
+                    ) -> dict[int, tuple[float, float]] | None:
+        """Log the step ``_commit`` applied (one transaction; with the result if it won the
+        match: the ratings are returned); if it cannot be logged, reload the match from the
+        log and refuse."""
+        match = live.match
+        assert match is not None
+        try:
+            if match.winner is not None:
+                # The winning action, the result, the ratings and the closed table: one
+                # transaction, so no crash leaves a won match without its result.
+                return await self.db.results.record_match(
+                    **self._result_of(live), entries=entries)
+            await self.db.log.append(live.id, entries)
+        except Exception:
+            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
+            await self._load_match(live)
+            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        return None
 
     def _deal_entry(self, live: LiveTable, seq: int) -> LogEntry:
         match = live.match

@@ -2,8 +2,9 @@
 
 A database write and the memory that follows it belong together: a request cancelled while its
 step is being saved (a shutdown, a client gone) must not leave the step applied in memory but
-unsaved, nor saved but unknown to memory. The step runs in a task of its own; a cancellation of
-the caller waits for it to end, then goes on.
+unsaved, nor saved but unknown to memory. The step runs in a task of its own; the caller waits
+for it whatever happens, goes on with what follows the write (no await in between), and meets
+its cancellation at its next await.
 """
 
 from __future__ import annotations
@@ -16,17 +17,19 @@ T = TypeVar("T")
 
 
 async def to_the_end(step: Coroutine[Any, Any, T]) -> T:
-    """Await ``step`` to its end; if the caller is cancelled meanwhile, the step still ends
-    (its result or error dropped) before the cancellation is raised."""
+    """Await ``step`` to its end and return its result (or raise its error). A cancellation
+    of the caller meanwhile is held back until then, and delivered at the caller's next await.
+    """
+    me = asyncio.current_task()
+    assert me is not None
     task = asyncio.ensure_future(step)
-    cancelled: asyncio.CancelledError | None = None
+    cancelled = False
     while not task.done():
         try:
             await asyncio.wait([task])
-        except asyncio.CancelledError as e:
-            cancelled = e
-    if cancelled is not None:
-        if not task.cancelled():
-            task.exception()  # retrieved: the cancellation is what the caller gets
-        raise cancelled
+        except asyncio.CancelledError:
+            cancelled = True
+            me.uncancel()  # requested again below: a timeout() around us still counts one
+    if cancelled:
+        me.cancel()
     return task.result()
