@@ -30,6 +30,7 @@ from game.rules import Options, Variant
 from game.view import TableView, table_view
 
 from .computers import available_levels, computer_name, make_player, seat_seed
+from .uncancelled import to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +238,11 @@ class TableService:
         self._timeouts: set[asyncio.Task[None]] = set()
         # While Discord is down (hold_timers), the seconds each running turn timer had left.
         self._held: dict[int, float] | None = None
+        # One lock per server for the seating changes that span tables (create, sit, take a
+        # seat back): held from the one-table-per-person check to the seat's write, so two
+        # such requests of one person cannot both pass the check. Taken after a table's own
+        # lock, never before one (create's new table is nobody else's yet).
+        self._seating: dict[int, asyncio.Lock] = {}
 
     # ---- start and stop ----------------------------------------------------------------
     async def restore(self) -> list[LiveTable]:
@@ -335,6 +341,12 @@ class TableService:
         return None
 
     # ---- the lobby -----------------------------------------------------------------------
+    def _seating_lock(self, guild_id: int) -> asyncio.Lock:
+        lock = self._seating.get(guild_id)
+        if lock is None:
+            lock = self._seating[guild_id] = asyncio.Lock()
+        return lock
+
     async def create(self, spec: NewTable) -> LiveTable:
         try:
             options = Options.for_variant(Variant(spec.variant), spec.options)
@@ -346,23 +358,24 @@ class TableService:
             raise Refusal(f"A turn timer runs from {low} to {high} seconds.")
         level = spec.computer_level or self.computer_level
         self._check_level(level)
-        other = self.table_of(spec.guild_id, spec.host_id)
-        if other is not None:
-            raise Refusal(f"You already sit at table #{other.id}: leave it first "
-                          "(`/belote leave`).")
-        variant = Variant(spec.variant)
-        row = await self.db.tables.create(
-            guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
-            variant=variant.value, options=options.to_json(variant), private=spec.private,
-            seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4), turn_timer=timer,
-            computer_level=level)
-        live = LiveTable(row, [], set())
-        async with live.lock:  # a click may reach the table before its seats are saved
-            self.live[row.id] = live
-            await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
-            if spec.fill:
-                for seat in (1, 2, 3):
-                    await self._put_seat(live, self._computer_seat(row.id, seat, level))
+        async with self._seating_lock(spec.guild_id):
+            other = self.table_of(spec.guild_id, spec.host_id)
+            if other is not None:
+                raise Refusal(f"You already sit at table #{other.id}: leave it first "
+                              "(`/belote leave`).")
+            variant = Variant(spec.variant)
+            row = await self.db.tables.create(
+                guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
+                variant=variant.value, options=options.to_json(variant), private=spec.private,
+                seed=self.rng.getrandbits(62), first_dealer=self.rng.randrange(4),
+                turn_timer=timer, computer_level=level)
+            live = LiveTable(row, [], set())
+            async with live.lock:  # a click may reach the table before its seats are saved
+                self.live[row.id] = live
+                await self._put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+                if spec.fill:
+                    for seat in (1, 2, 3):
+                        await self._put_seat(live, self._computer_seat(row.id, seat, level))
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
@@ -395,19 +408,20 @@ class TableService:
             if live.row.private and user_id != live.row.host_id and \
                     user_id not in live.invited:
                 raise Refusal("This table is private: ask the host for an invitation.")
-            other = self.table_of(live.row.guild_id, user_id)
-            if other is not None and other is not live:
-                raise Refusal(f"You already sit at table #{other.id}: leave it first.")
-            taken = live.seats.get(seat)
-            if taken is not None and taken.user_id == user_id:
-                raise Refusal("You already sit there.")
-            if taken is not None and taken.computer is None:
-                raise Refusal(f"{SEAT_NAMES[seat]} is taken by {live.names()[seat]}.")
-            current = live.seat_of(user_id)
-            if current is not None:
-                await self.db.tables.remove_seat(live.id, current)
-                del live.seats[current]
-            await self._put_seat(live, SeatRow(live.id, seat, user_id, name))
+            async with self._seating_lock(live.row.guild_id):
+                other = self.table_of(live.row.guild_id, user_id)
+                if other is not None and other is not live:
+                    raise Refusal(f"You already sit at table #{other.id}: leave it first.")
+                taken = live.seats.get(seat)
+                if taken is not None and taken.user_id == user_id:
+                    raise Refusal("You already sit there.")
+                if taken is not None and taken.computer is None:
+                    raise Refusal(f"{SEAT_NAMES[seat]} is taken by {live.names()[seat]}.")
+                current = live.seat_of(user_id)
+                if current is not None:
+                    await self.db.tables.remove_seat(live.id, current)
+                    del live.seats[current]
+                await self._put_seat(live, SeatRow(live.id, seat, user_id, name))
         self.listener.table_changed(live)
         return live
 
@@ -458,14 +472,26 @@ class TableService:
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
-            await self.db.tables.set_status(live.id, TableStatus.PLAYING)
+            # The save ends even if the request is cancelled meanwhile (then the table
+            # plays, as saved); nothing after it awaits.
+            await to_the_end(self._save_start(live, self._deal_entry(live, 0)))
             live.row.status = TableStatus.PLAYING
-            await self._deal_if_needed(live)
+            live.seq = 1
             self._arm_timer(live)
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
         self._schedule_computer(live)
         return live
+
+    async def _save_start(self, live: LiveTable, deal: LogEntry) -> None:
+        """Save the start (the status and the first deal: one transaction); if it cannot be
+        saved, the table stays the lobby it was."""
+        try:
+            await self.db.tables.start(live.id, [deal])
+        except Exception:
+            log.exception("table %s: could not save its start", live.id)
+            live.match = None
+            raise Refusal("That could not be saved; nothing changed. Try again.") from None
 
     async def leave(self, table_id: int, user_id: int) -> str:
         """A person leaves. Returns what to tell them."""
@@ -512,12 +538,13 @@ class TableService:
         s = live.seats[seat]
         if s.computer is None:
             raise Refusal("You already play your seat.")
-        other = self.table_of(live.row.guild_id, user_id)
-        if other is not None and other is not live:
-            raise Refusal(f"You sit at table #{other.id} now: leave it first.")
-        s.computer, s.timed_out = None, False
-        live.computers.pop(seat, None)
-        await self.db.tables.put_seat(s)
+        async with self._seating_lock(live.row.guild_id):
+            other = self.table_of(live.row.guild_id, user_id)
+            if other is not None and other is not live:
+                raise Refusal(f"You sit at table #{other.id} now: leave it first.")
+            s.computer, s.timed_out = None, False
+            live.computers.pop(seat, None)
+            await self.db.tables.put_seat(s)
         self._rename(live)
         self._arm_timer(live)  # their turn, if it is, starts now
         self.listener.table_changed(live)
@@ -616,19 +643,10 @@ class TableService:
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self._deal_entry(live, live.seq + 1))
-        ratings = None
-        try:
-            if match.winner is not None:
-                # The winning action, the result, the ratings and the closed table: one
-                # transaction, so no crash leaves a won match without its result.
-                ratings = await self.db.results.record_match(
-                    **self._result_of(live), entries=entries)
-            else:
-                await self.db.log.append(live.id, entries)
-        except Exception:
-            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
-            await self._load_match(live)
-            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        # Applied in memory: from here the step is saved (or undone) even if the request is
+        # cancelled meanwhile, so memory never drifts from the log; what follows the save
+        # has no await, and the listener hears of it before the caller answers the click.
+        ratings = await to_the_end(self._save(live, entries))
         live.seq += len(entries)
         self._arm_timer(live)  # before the listener runs: the messages show the new deadline
         if finished:
@@ -643,6 +661,26 @@ class TableService:
         else:
             nxt = match.to_act
             self.listener.hands_changed(live, [seat] if nxt is None else {seat, nxt})
+
+    async def _save(self, live: LiveTable, entries: list[LogEntry]
+                    ) -> dict[int, tuple[float, float]] | None:
+        """Log the step ``_commit`` applied (one transaction; with the result if it won the
+        match: the ratings are returned); if it cannot be logged, reload the match from the
+        log and refuse."""
+        match = live.match
+        assert match is not None
+        try:
+            if match.winner is not None:
+                # The winning action, the result, the ratings and the closed table: one
+                # transaction, so no crash leaves a won match without its result.
+                return await self.db.results.record_match(
+                    **self._result_of(live), entries=entries)
+            await self.db.log.append(live.id, entries)
+        except Exception:
+            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
+            await self._load_match(live)
+            raise Refusal("That could not be saved; nothing changed. Try again.") from None
+        return None
 
     def _deal_entry(self, live: LiveTable, seq: int) -> LogEntry:
         match = live.match

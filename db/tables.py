@@ -7,10 +7,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .log import append_in
+
 if TYPE_CHECKING:
     import aiosqlite
 
     from .connection import Database
+    from .log import LogEntry
 
 
 
@@ -149,6 +152,14 @@ class TableRepo:
             "UPDATE tables SET status = ?, ended_at = CASE WHEN ? THEN"
             " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
             (status.value, int(ended), table_id))
+
+    async def start(self, table_id: int, entries: list[LogEntry]) -> None:
+        """The game starts: the table is playing and its log begins (``entries``: the first
+        deal), in one transaction, so no crash leaves a playing table without its deal."""
+        async with self.db.transaction() as tx:
+            await tx.execute("UPDATE tables SET status = ?, ended_at = NULL WHERE id = ?",
+                             (TableStatus.PLAYING.value, table_id))
+            await append_in(tx, table_id, entries)
 
     async def set_host(self, table_id: int, host_id: int) -> None:
         await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
