@@ -70,7 +70,8 @@ async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(worl
     assert len(notices) == 1 and "My hand" in notices[0]
 
 
-async def test_after_a_restart_every_dm_hand_stays_in_place_and_current(world: World, database_path):
+async def test_after_a_restart_every_dm_hand_stays_in_place_and_current(world: World,
+                                                                       database_path):
     table_id, _ = await started(world, "coinche")
     rng = RandomPlayer(7)
     for _ in range(6):
