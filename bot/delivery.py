@@ -62,6 +62,11 @@ def showing(shown: dict[Any, Hashable], slot: Hashable, key: Hashable) -> Iterat
         raise
 
 
+def edits_in(live: LiveTable) -> Hashable:
+    """The rate limit a table message's edits count against: its channel's message edits."""
+    return ("edits", live.row.home_id)
+
+
 def hand_key(live: LiveTable, view: TableView) -> Hashable:
     """What a hand message shows; equal keys need no edit."""
     seat = live.seats[view.viewer] if view.viewer is not None else None
@@ -167,7 +172,8 @@ class Delivery:
             self.hands_changed(live, [live.match.to_act])
 
     def table_changed(self, live: LiveTable) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live))
+        self.jobs.request(("table", live.id), lambda: self.update_table(live),
+                          bucket=edits_in(live))
         self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
@@ -194,7 +200,8 @@ class Delivery:
         self.jobs.request(("match", live.id), lambda: self.post_match_result(live, ratings))
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason))
+        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason),
+                          bucket=edits_in(live))
         self._note_over(live)
 
     def _note_over(self, live: LiveTable) -> None:
