@@ -78,6 +78,7 @@ class BeloteBot(commands.Bot):
         # the bot is ready, that their thread, channel and permissions are still there: an
         # edit sent before that check would fail on every table whose home is gone.
         await self.service.restore()
+        await self.delivery.load_shown()  # what Discord shows already is not sent again
         # What is loaded by now (modules, cogs, restored tables) lives as long as the process:
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.

@@ -28,6 +28,7 @@ from game.view import Stage, TableView
 from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
+from .digests import digest
 from .outbox import Outbox, describe, is_transient
 from .service import LiveTable, TableService
 
@@ -43,6 +44,7 @@ TOKEN_LIFETIME = 14 * 60.0
 
 _UNKNOWN = object()  # an image key nothing equals
 RECENTLY_OVER = 64
+TABLE_SLOT = -1  # the table message's slot in what is stored (0-3: the seats' hands)
 
 
 @contextmanager
@@ -58,6 +60,11 @@ def showing(shown: dict[Any, Hashable], slot: Hashable, key: Hashable) -> Iterat
         if shown.get(slot) == key:
             del shown[slot]
         raise
+
+
+def edits_in(live: LiveTable) -> Hashable:
+    """The rate limit a table message's edits count against: its channel's message edits."""
+    return ("edits", live.row.home_id)
 
 
 def hand_key(live: LiveTable, view: TableView) -> Hashable:
@@ -81,6 +88,10 @@ class Delivery:
         images.warm()
         self.hand_shown: dict[tuple[int, int], Hashable] = {}
         self.table_shown: dict[int, Hashable] = {}
+        # What the database says each message shows (digests, bot/digests.py), written after
+        # Discord confirmed each send: at a restart, a message that matches is not sent again.
+        # Keyed (table id, slot): slot -1 the table message, 0-3 a seat's hand.
+        self.stored: dict[tuple[int, int], str] = {}
         # Players with closed DMs: the newest interaction that showed their hand as an
         # ephemeral reply (its token edits that reply), and when it came.
         self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
@@ -121,6 +132,37 @@ class Delivery:
             await self.service.db.tables.put_seat(s)
             return s
 
+    # ---- what each message shows, across restarts ---------------------------------------------
+    async def load_shown(self) -> None:
+        """At start, after the tables were restored: take every message whose stored digest
+        matches its state now as showing it, so that nothing is edited or rendered for it.
+        What differs (a new deadline, a state never confirmed before the stop) is sent."""
+        self.stored = await self.service.db.tables.shown()
+        for live in self.service.live.values():
+            key = self.table_key(live)
+            if self.stored.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
+                self.table_shown[live.id] = key
+            for seat, s in live.seats.items():
+                view = live.view(seat)
+                if view is None or s.user_id is None:
+                    continue
+                hand = hand_key(live, view)
+                if self.stored.get((live.id, seat)) == digest(hand, s.dm_message_id):
+                    self.hand_shown[(live.id, seat)] = hand
+
+    async def _store(self, table_id: int, slot: int, key: Hashable,
+                     message_id: int | None) -> None:
+        """Discord confirmed that this message shows ``key``: record it for the next start."""
+        value = digest(key, message_id)
+        if self.stored.get((table_id, slot)) == value:
+            return
+        try:
+            await self.service.db.tables.set_shown(table_id, slot, value)
+        except Exception as e:  # the message is shown all the same; a restart shows it again
+            log.warning("table %s: could not record what its message shows (%s)", table_id, e)
+            return
+        self.stored[(table_id, slot)] = value
+
     # ---- the TableListener interface ------------------------------------------------------
     def restored(self, live: LiveTable) -> None:
         """A table brought back at start: its last state may not have reached Discord before
@@ -130,7 +172,8 @@ class Delivery:
             self.hands_changed(live, [live.match.to_act])
 
     def table_changed(self, live: LiveTable) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live))
+        self.jobs.request(("table", live.id), lambda: self.update_table(live),
+                          bucket=edits_in(live))
         self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
@@ -157,7 +200,8 @@ class Delivery:
         self.jobs.request(("match", live.id), lambda: self.post_match_result(live, ratings))
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason))
+        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason),
+                          bucket=edits_in(live))
         self._note_over(live)
 
     def _note_over(self, live: LiveTable) -> None:
@@ -199,6 +243,8 @@ class Delivery:
             return
         with showing(self.table_shown, live.id, key):
             await self._edit_table(live, closed)
+        if closed is None and live.row.is_open and self.table_shown.get(live.id) == key:
+            await self._store(live.id, TABLE_SLOT, key, live.row.message_id)
 
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
         assert live.row.message_id is not None
@@ -318,7 +364,12 @@ class Delivery:
         if s is not None and not new_reply and message is not None and \
                 message.id == s.dm_message_id:
             self.hand_answered(live, seat)
-        elif s is not None and s.dm_closed and \
+            key = self.hand_shown.get((live.id, seat))
+            yield
+            if key is not None and live.row.is_open:  # the answer went through
+                await self._store(live.id, seat, key, s.dm_message_id)
+            return
+        if s is not None and s.dm_closed and \
                 (new_reply or (message is not None and message.flags.ephemeral)):
             key, since = (live.id, seat), time.monotonic()
             answered = asyncio.get_running_loop().create_future()
@@ -346,6 +397,8 @@ class Delivery:
             return
         with showing(self.hand_shown, (live.id, seat), key):
             await self._send_hand(live, seat, s.user_id, view)
+        if live.row.is_open and self.hand_shown.get((live.id, seat)) == key:
+            await self._store(live.id, seat, key, s.dm_message_id)
 
     async def _send_hand(self, live: LiveTable, seat: int, user_id: int,
                          view: TableView) -> None:
@@ -448,4 +501,6 @@ class Delivery:
             self.turn_noticed.pop((live.id, seat), None)
             self.images_on.pop((live.id, seat), None)
         self.known.discard(live.id)
+        for slot in range(TABLE_SLOT, 4):
+            self.stored.pop((live.id, slot), None)
         images.HAND_IMAGES.forget(live.id)

@@ -36,6 +36,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from .pacing import Pacer
+
 log = logging.getLogger(__name__)
 
 # Failures in a row (with no success between) after which Discord counts as down.
@@ -51,6 +53,19 @@ def is_transient(exc: BaseException) -> bool:
         return exc.status >= 500 or exc.status == 0
     return isinstance(exc, aiohttp.ClientConnectionError | aiohttp.ClientPayloadError |
                       asyncio.TimeoutError | TimeoutError | ConnectionError)
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds Discord asked to wait when it answered 429 (discord.py gave up retrying it),
+    else None."""
+    if isinstance(exc, discord.RateLimited):
+        return exc.retry_after
+    if not isinstance(exc, discord.HTTPException) or exc.status != 429:
+        return None
+    try:
+        return max(0.0, float(exc.response.headers.get("Retry-After", 1.0)))
+    except (AttributeError, TypeError, ValueError):
+        return 1.0
 
 
 def describe(exc: BaseException) -> str:
@@ -80,11 +95,14 @@ T = TypeVar("T")
 class Outbox:
     def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic,
-                 rng: random.Random | None = None, backoff: Backoff | None = None) -> None:
+                 rng: random.Random | None = None, backoff: Backoff | None = None,
+                 pacer: Pacer | None = None) -> None:
         self.sleep = sleep
         self.clock = clock
         self.rng = rng or random.Random()
         self.backoff = backoff or Backoff()
+        self.pacer = pacer or Pacer()
+        self.limited = 0  # 429 answers absorbed (sent again once the bucket allowed)
         self._dirty: dict[Hashable, bool] = {}
         # Running workers, referenced so none is collected mid-way, and cancelled by close.
         self._tasks: set[asyncio.Task[None]] = set()
@@ -105,16 +123,18 @@ class Outbox:
         self.on_recovery: Callable[[float], None] | None = None
 
     # ---- requests ---------------------------------------------------------------------
-    def request(self, key: Hashable, job: Job) -> None:
+    def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None) -> None:
         """Send ``key``'s newest state (``job`` sends it and records it), now or after the
-        send on its way."""
+        send on its way. ``bucket``: the rate limit it counts against (a channel's message
+        edits): the send waits until the bucket allows it, and sends the newest state then,
+        so a burst of changes becomes fewer sends."""
         if self._closed:
             return
         if key in self._dirty:
             self._dirty[key] = True
             return
         self._dirty[key] = False
-        task = asyncio.get_running_loop().create_task(self._run(key, job),
+        task = asyncio.get_running_loop().create_task(self._run(key, job, bucket),
                                                       name=f"belote-send-{key}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -241,11 +261,29 @@ class Outbox:
             raise
         return True
 
-    async def _attempt(self, key: Hashable, job: Job, probing: bool) -> bool | None:
-        """Send once: True sent, False refused or broken (not retried), None transient."""
+    async def _pace(self, bucket: Hashable | None) -> None:
+        """Wait until ``bucket`` allows one more send (and count it)."""
+        if bucket is None:
+            return
+        while (delay := self.pacer.take(bucket, self.clock())) > 0:
+            async with self._parking():
+                await self.sleep(delay)
+
+    async def _attempt(self, key: Hashable, job: Job, probing: bool,
+                       bucket: Hashable | None) -> bool | float | None:
+        """Send once: True sent, False refused or broken (not retried), None transient, a
+        float: Discord answered 429 and asked to wait that long (then the newest state goes)."""
         try:
             await job()
         except Exception as e:
+            wait = retry_after(e)
+            if wait is not None:
+                self.limited += 1
+                log.info("delivery %s: rate limited by Discord; sending it in %.2f s", key, wait)
+                if bucket is not None:
+                    self.pacer.hold(bucket, self.clock() + wait)
+                self.succeeded()  # Discord answered: it is up
+                return wait
             if not is_transient(e):
                 if isinstance(e, discord.HTTPException):
                     log.warning("delivery %s: Discord refused (%s); not sent", key, describe(e))
@@ -264,14 +302,21 @@ class Outbox:
         self.succeeded()
         return True
 
-    async def _run(self, key: Hashable, job: Job) -> None:
+    async def _run(self, key: Hashable, job: Job, bucket: Hashable | None) -> None:
         attempt = 0
         sent = False
         try:
             while True:
-                self._dirty[key] = False
+                await self._pace(bucket)
+                self._dirty[key] = False  # what changes from now on is sent after this
                 probing = await self._turn()
-                outcome = await self._attempt(key, job, probing)
+                outcome = await self._attempt(key, job, probing, bucket)
+                if isinstance(outcome, float):
+                    self._dirty[key] = True  # not shown: the newest state goes, paced
+                    if bucket is None:
+                        async with self._parking():
+                            await self.sleep(outcome)
+                    continue
                 if outcome is None:  # transient: the newest state goes again
                     self._dirty[key] = True
                     attempt += 1
@@ -286,3 +331,5 @@ class Outbox:
         finally:
             del self._dirty[key]
             self._done(key, sent)
+            if bucket is not None:
+                self.pacer.forget(bucket, self.clock())

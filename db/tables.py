@@ -217,6 +217,21 @@ class TableRepo:
                           None if r["declare"] is None else json.loads(r["declare"]),
                           bool(r["belote"])) for r in rows]
 
+    # ---- what the messages show ---------------------------------------------------------
+    async def shown(self) -> dict[tuple[int, int], str]:
+        """(table id, slot) -> the digest of what that message last showed, for open tables
+        (slot -1: the table message; 0-3: a seat's hand)."""
+        rows = await self.db.fetchall(
+            "SELECT s.table_id, s.slot, s.digest FROM shown s JOIN tables t ON t.id = s.table_id"
+            " WHERE t.status IN ('lobby', 'playing')")
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    async def set_shown(self, table_id: int, slot: int, digest: str) -> None:
+        """Record what a message shows now that Discord confirmed it."""
+        await self.db.execute(
+            "INSERT OR REPLACE INTO shown (table_id, slot, digest) VALUES (?, ?, ?)",
+            (table_id, slot, digest))
+
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:
         await self.db.execute(

@@ -21,6 +21,16 @@ def _render_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BELOTE_RENDER_THREADS", "1")
 
 
+@pytest.fixture(autouse=True)
+def _unpaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's Outbox paces table edits on real seconds (5 per 5 s in a channel); tests that
+    play whole matches in a moment would wait through them. tests/e2e/test_pacing.py puts the
+    real pace back, on an injected clock."""
+    import bot.outbox
+    from bot.pacing import Pacer
+    monkeypatch.setattr(bot.outbox, "Pacer", lambda: Pacer(10**9, 5.0))
+
+
 @pytest.fixture
 def database_path(tmp_path: Path) -> Path:
     """Where the bot under test keeps its SQLite database (a restarted bot reuses it)."""

@@ -97,6 +97,7 @@ async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
     assert not loud(caplog), loud(caplog)
     assert await play_out(world, table_id, seed=6) > 0  # and the game goes on to its end
     assert len(await bot.service.db.log.entries(table_id)) == live.seq
+    await delivered(world, clock)  # the last table edit is paced (5 per 5 s in a channel)
     await assert_shows_now(world, live)
 
 
@@ -123,4 +124,5 @@ async def test_a_restart_during_an_outage(world: World, clock: ManualClock, data
     assert len(records(caplog, logging.INFO, "Discord answered again")) == 1
     assert not loud(caplog), loud(caplog)
     assert await play_out(world, table_id, seed=9) > 0
+    await delivered(world, clock)  # the last table edit is paced (5 per 5 s in a channel)
     await assert_shows_now(world, live)

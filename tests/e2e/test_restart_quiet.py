@@ -76,6 +76,10 @@ async def test_a_table_message_deleted_while_stopped_is_posted_again_quietly(
     caplog.clear()
     caplog.set_level(logging.INFO)
     await restart(world, database_path)
+    # Nothing changed while it was stopped: the restart sends nothing (no call per table to
+    # look for a deleted message); the next edit finds it gone and posts the table again.
+    await play_turn(world, table_id, RandomPlayer(3))
+    await fake.settle()
     live = world.bot.service.live[table_id]
     assert live.row.message_id != old and live.row.home_id == thread
     table = fake.message(live.row.message_id)

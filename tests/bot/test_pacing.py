@@ -1,0 +1,29 @@
+"""The per-channel pacer: 5 sends per 5 seconds in a sliding window, and a 429's hold."""
+
+from __future__ import annotations
+
+from bot.pacing import Pacer
+
+
+def test_five_go_then_the_sixth_waits_for_the_first_to_leave_the_window():
+    pacer = Pacer(5, 5.0)
+    assert [pacer.take("c", t) for t in (0.0, 0.5, 1.0, 1.5, 2.0)] == [0.0] * 5
+    assert pacer.take("c", 2.5) == 2.5
+    assert pacer.take("other", 2.5) == 0.0  # each channel has its own window
+    assert pacer.take("c", 5.0) == 0.0
+
+
+def test_a_429_holds_the_bucket_until_its_retry_after():
+    pacer = Pacer(5, 5.0)
+    pacer.hold("c", 3.0)
+    assert pacer.take("c", 1.0) == 2.0
+    assert pacer.take("c", 3.0) == 0.0
+
+
+def test_an_idle_bucket_is_forgotten():
+    pacer = Pacer(5, 5.0)
+    pacer.take("c", 0.0)
+    pacer.forget("c", 1.0)
+    assert "c" in pacer._sent  # still in its window
+    pacer.forget("c", 6.0)
+    assert "c" not in pacer._sent
