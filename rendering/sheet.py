@@ -13,8 +13,8 @@ from PIL import Image, ImageDraw
 
 from game.rules import Variant
 from game.scoring import DealResult, Outcome
+from i18n import Scoped
 
-from .labels import Labels
 from .layout import Layout
 from .paint import Run, draw_runs, draw_text, is_cut
 from .style import (
@@ -156,7 +156,7 @@ def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str]
 
 
 def _title(d: ImageDraw.ImageDraw, r: DealResult, variant: Variant, players: Sequence[str],
-           deal_number: int, style: Style, lab: Labels, lay: Layout) -> None:
+           deal_number: int, style: Style, lab: Scoped, lay: Layout) -> None:
     if r.outcome is Outcome.PASSED:
         lay.add("title", draw_text(d, (28, 36), lab("sheet.passed_title", n=deal_number), 28,
                                    INK, bold=True, anchor="lm"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .labels import Labels
+from i18n import Scoped, words
 
 RGB = tuple[int, int, int]
 
@@ -39,7 +39,7 @@ NEUTRAL: Final[RGB] = (180, 130, 20)
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """``four_colour`` for colour-blind players; ``language`` a key of labels.CATALOGUE."""
+    """``four_colour`` for colour-blind players; ``language`` one of i18n.languages()."""
 
     four_colour: bool = False
     language: str = "en"
@@ -52,8 +52,9 @@ class Style:
         return self.suit_colours[suit]
 
     @property
-    def labels(self) -> Labels:
-        return Labels(self.language)
+    def labels(self) -> Scoped:
+        """The image words (``image.*`` in the catalogue) in this style's language."""
+        return words(self.language).scope("image")
 
 
 DEFAULT_STYLE: Final = Style()

@@ -17,8 +17,8 @@ from game.actions import (
 from game.cards import RANK_LETTERS, Card
 from game.contract import Contract
 from game.rules import Trump, Variant
+from i18n import Scoped
 
-from .labels import Labels
 from .paint import Run
 from .sprites import RANK_TEXT
 from .style import PIPS, RGB, Style
@@ -30,7 +30,7 @@ def trump_runs(trump: Trump, style: Style, ink: RGB) -> list[Run]:
     return [(style.labels(f"trump.{trump.code}"), ink)]
 
 
-def value_text(value: int, labels: Labels) -> str:
+def value_text(value: int, labels: Scoped) -> str:
     return labels("capot") if value == CAPOT else str(value)
 
 
@@ -52,7 +52,7 @@ def bid_runs(bid: BidAction, style: Style, ink: RGB) -> list[Run]:
     return [(lab(word[type(bid)]), ink)]
 
 
-def multiplier_text(contract: Contract, variant: Variant, labels: Labels) -> str | None:
+def multiplier_text(contract: Contract, variant: Variant, labels: Scoped) -> str | None:
     if contract.multiplier == 1:
         return None
     if variant is Variant.BULGARIAN:
@@ -82,7 +82,7 @@ def card_runs(cards: tuple[Card, ...], style: Style) -> list[Run]:
     return runs
 
 
-def announcement_name(carre_rank: int | None, length: int, labels: Labels) -> str:
+def announcement_name(carre_rank: int | None, length: int, labels: Scoped) -> str:
     """An announcement's name in the table's language, from what it is made of."""
     if carre_rank is not None:
         return labels("ann.carre", rank=labels(f"ann.ranks.{RANK_LETTERS[carre_rank]}"))

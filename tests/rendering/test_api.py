@@ -23,7 +23,6 @@ from rendering import (
     render_match_result,
     render_table,
 )
-from rendering.labels import Labels
 from rendering.sprites import card_face
 from rendering.style import FOUR_COLOUR, TWO_COLOUR
 
@@ -77,10 +76,10 @@ def test_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
 
 
 def test_labels_fall_back_to_english() -> None:
-    assert Labels("en")("deal", n=3) == "Deal 3"
-    assert Labels("xx")("deal", n=3) == "Deal 3"
+    assert Style(language="en").labels("deal", n=3) == "Deal 3"
+    assert Style(language="xx").labels("deal", n=3) == "Deal 3"
     with pytest.raises(KeyError):
-        Labels("en")("no such label")
+        Style(language="en").labels("no such label")
 
 
 def test_belote_render_writes_the_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -1,0 +1,157 @@
+"""Every word a user reads, by language, from gettext catalogues (``locales/<lang>/LC_MESSAGES``).
+
+Messages are keyed by a message id (``table.closed``, ``rule.must_follow``), never by their English
+text, so a change of English wording does not orphan the translations. Each area of the bot keeps
+its own ``.po`` file (``images.po``, ``rules.po``...); a language is the union of its files. The
+``.po`` files are read with Babel and compiled in memory to the standard library's gettext
+runtime, so there is no build step and ``pybabel`` works on them as on any project.
+
+Parameters are named and written ``{name}`` (``python-brace-format``). A message with plural forms
+is asked for with :meth:`Words.plural`; the forms follow each language's gettext plural rule.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+DEFAULT_LANGUAGE: Final = "en"
+
+
+class MissingMessage(KeyError):
+    """A message id that the English catalogue does not have: a bug in the caller."""
+
+
+def _locales_dir() -> Path:
+    return Path(str(resources.files(__package__) / "locales"))
+
+
+def languages() -> tuple[str, ...]:
+    """The languages with a catalogue, English first."""
+    found = sorted(p.name for p in _locales_dir().iterdir() if (p / "LC_MESSAGES").is_dir())
+    return (DEFAULT_LANGUAGE, *(name for name in found if name != DEFAULT_LANGUAGE))
+
+
+@cache
+def catalogue(language: str) -> Catalog:
+    """Every message of one language, all of its ``.po`` files merged (ids must not repeat)."""
+    merged = Catalog(locale=language, domain="belote")
+    for po_file in sorted((_locales_dir() / language / "LC_MESSAGES").glob("*.po")):
+        with po_file.open("rb") as handle:
+            part = read_po(handle, locale=language)
+        for message in part:
+            if not message.id:
+                continue  # the header
+            if merged.get(_key(message.id)) is not None:
+                raise ValueError(f"{po_file.name}: message id {message.id!r} is defined twice")
+            merged[message.id] = message
+    return merged
+
+
+def _key(message_id: str | Sequence[str]) -> str:
+    """A plural message's id is the pair (singular, plural); it is known by its singular."""
+    return message_id if isinstance(message_id, str) else message_id[0]
+
+
+@cache
+def message_ids(language: str) -> frozenset[str]:
+    return frozenset(_key(m.id) for m in catalogue(language) if m.id)
+
+
+def parameters(text: str) -> frozenset[str]:
+    """The named parameters a message text uses: ``"Deal {n}"`` -> ``{"n"}``."""
+    return frozenset(field for _, field, _, _ in string.Formatter().parse(text) if field)
+
+
+@cache
+def _translations(language: str) -> gettext.GNUTranslations:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue(language))
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+class Words:
+    """The messages of one language: ``words("fr")("table.closed", id=4)``.
+
+    A message missing from a translation falls back to English; a message missing from English
+    raises :class:`MissingMessage` (a typo in the caller must not reach a player as an id).
+    """
+
+    __slots__ = ("_english", "_ids", "_own", "language")
+
+    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
+        self.language = language if language in languages() else DEFAULT_LANGUAGE
+        self._own = _translations(self.language)
+        self._english = _translations(DEFAULT_LANGUAGE)
+        self._ids = message_ids(self.language)
+
+    def _lookup(self, message_id: str, count: int | None) -> str:
+        source = self._own if message_id in self._ids else self._english
+        if source is self._english and message_id not in message_ids(DEFAULT_LANGUAGE):
+            raise MissingMessage(message_id)
+        if count is None:
+            return source.gettext(message_id)
+        return source.ngettext(message_id, message_id, count)
+
+    def __call__(self, message_id: str, **params: object) -> str:
+        text = self._lookup(message_id, None)
+        return text.format(**params) if params else text
+
+    def plural(self, message_id: str, count: int, **params: object) -> str:
+        """A message whose form depends on ``count`` (passed to it as ``{n}``)."""
+        return self._lookup(message_id, count).format(n=self.number(count), **params)
+
+    def number(self, value: float) -> str:
+        """``12345`` -> ``12,345`` in English, ``12 345`` in French."""
+        return format_decimal(value, locale=self.language)
+
+    def scope(self, prefix: str) -> Scoped:
+        """The messages under ``prefix.``: ``words.scope("image")("deal", n=2)``."""
+        return Scoped(self, prefix)
+
+
+class Scoped:
+    """A :class:`Words` that prefixes every id, for an area that asks for many messages."""
+
+    __slots__ = ("_prefix", "_words", "language")
+
+    def __init__(self, words: Words, prefix: str) -> None:
+        self._words, self._prefix, self.language = words, prefix, words.language
+
+    def __call__(self, key: str, **params: object) -> str:
+        return self._words(f"{self._prefix}.{key}", **params)
+
+    def plural(self, key: str, count: int, **params: object) -> str:
+        return self._words.plural(f"{self._prefix}.{key}", count, **params)
+
+
+@cache
+def words(language: str = DEFAULT_LANGUAGE) -> Words:
+    """The (shared, immutable) messages of ``language``; an unknown language gives English."""
+    return Words(language)
+
+
+def texts(language: str) -> Mapping[str, str | tuple[str, ...]]:
+    """Every message id of a language with its text(s), for checks and tooling."""
+    result: dict[str, str | tuple[str, ...]] = {}
+    for message in catalogue(language):
+        if message.id:
+            value = message.string
+            result[_key(message.id)] = value if isinstance(value, str) else tuple(value or ())
+    return result
+
+
+def iter_po_files(language: str) -> Iterator[Path]:
+    yield from sorted((_locales_dir() / language / "LC_MESSAGES").glob("*.po"))
