@@ -22,6 +22,7 @@ from .delivery import Delivery
 from .errors import answer_error, tell
 from .service import TableService
 from .settings import Settings
+from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class BeloteBot(commands.Bot):
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
         self.add_dynamic_items(TableButton, TableSelect)
+        await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
             await self.load_extension(cog)
         await self.sync_commands()

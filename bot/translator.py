@@ -1,0 +1,51 @@
+"""Slash-command names, descriptions, options and choices, worded by the one catalogue.
+
+Every command text is written ``text("commands.new.description")``: a ``locale_str`` whose
+default message is the catalogue's English (what Discord shows by default, and, for a name, what
+routes the command) and whose ``id`` extra names the message. At sync time discord.py asks
+:class:`CatalogueTranslator` for each of Discord's locales; a language with its own catalogue
+answers, any other keeps the English default.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+from discord import app_commands
+
+from i18n import DEFAULT_LANGUAGE, languages, texts, words
+
+# Discord's locales that have a catalogue of ours. English is the default text itself.
+LANGUAGE_OF_LOCALE: Final[dict[discord.Locale, str]] = {
+    discord.Locale.american_english: "en",
+    discord.Locale.british_english: "en",
+    discord.Locale.french: "fr",
+    discord.Locale.bulgarian: "bg",
+}
+
+
+def language_of(locale: discord.Locale | None) -> str | None:
+    """The catalogue language for a Discord locale, or None when we do not speak it."""
+    if locale is None:
+        return None
+    language = LANGUAGE_OF_LOCALE.get(locale)
+    return language if language in languages() else None
+
+
+def text(message_id: str) -> app_commands.locale_str:
+    """A command text: English by default, translated per client locale at sync."""
+    return app_commands.locale_str(words(DEFAULT_LANGUAGE)(message_id), id=message_id)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        message_id = string.extras.get("id")
+        language = language_of(locale)
+        if not isinstance(message_id, str) or language in (None, DEFAULT_LANGUAGE):
+            return None  # Discord shows the default (English) message
+        assert language is not None
+        if message_id not in texts(language):
+            return None
+        return words(language)(message_id)

@@ -1,0 +1,25 @@
+"""Command texts come from the catalogue and are translated per Discord locale."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.translator import CatalogueTranslator, language_of, text
+
+
+async def test_english_and_unknown_locales_keep_the_default_text() -> None:
+    translator = CatalogueTranslator()
+    string = text("image.deal")
+    assert string.message == "Deal {n}" and string.extras["id"] == "image.deal"
+    for locale in (discord.Locale.american_english, discord.Locale.japanese):
+        got = await translator.translate(string, locale,
+                                         app_commands.TranslationContext(
+                                             app_commands.TranslationContextLocation.other, None))
+        assert got is None
+
+
+def test_only_languages_with_a_catalogue_are_spoken() -> None:
+    assert language_of(discord.Locale.british_english) == "en"
+    assert language_of(discord.Locale.japanese) is None
+    assert language_of(None) is None
