@@ -25,8 +25,10 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: bench.hard_v1
+
+from bench.hard_v1 import level_player
 from game.actions import Action
-from game.ai import make_ai
 from game.contract import Contract
 from game.match import Match
 from game.players import Player, RandomPlayer, play_deal
@@ -55,11 +57,7 @@ def player(level: str, seed: int) -> Player:
         return RandomPlayer(seed)
     if level == "easy_bids":
         return EasyPlayBidSearch(seed)
-    if level == "hard_v1":
-        from game.ai.v1.hard import HardPlayer
-
-        return HardPlayer(seed)
-    return make_ai(level, seed)
+    return level_player(level, seed)
 
 
 def contract_level(contract: Contract) -> str:

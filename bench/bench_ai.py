@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from game.ai import make_ai
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: bench.hard_v1
+
+from bench.hard_v1 import level_player
 from game.match import Match
-from game.players import Player
 from game.rules import Variant
 from game.view import Stage, table_view
 
@@ -31,18 +34,10 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def _player(level: str, seed: int) -> Player:
-    if level == "hard_v1":  # the frozen first hard level, to compare in the same conditions
-        from game.ai.v1.hard import HardPlayer
-
-        return HardPlayer(seed)
-    return make_ai(level, seed)
-
-
 def bench(variant: Variant, level: str, deals: int, seed: int,
           clock: str = "wall") -> dict[str, object]:
     now = time.process_time if clock == "cpu" else time.perf_counter
-    players = [_player(level, seed * 4 + s) for s in range(4)]
+    players = [level_player(level, seed * 4 + s) for s in range(4)]
     match = Match(variant, {"target": 10**5})
     all_ms: list[float] = []
     play_ms: list[float] = []

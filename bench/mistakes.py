@@ -19,24 +19,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
-from game.ai import make_ai
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: bench.hard_v1
+
+from bench.hard_v1 import level_player
 from game.ai.easy import play_rules, trick_state
 from game.ai.knowledge import read_knowledge
 from game.cards import SUIT_MASKS, Rank, card_str, to_set
 from game.match import Match
-from game.players import Player
 from game.rules import Variant
 from game.view import Stage, table_view
-
-
-def level_player(level: str, seed: int) -> Player:
-    if level == "hard_v1":
-        from game.ai.v1.hard import HardPlayer
-
-        return HardPlayer(seed)
-    return make_ai(level, seed)
 
 
 def scan(variant: Variant, level: str, deals: int, seed: int) -> dict[str, Any]:

@@ -2,35 +2,25 @@
 
 from __future__ import annotations
 
-import logging
 import random
 
+from game.ai import LEVELS, make_ai
 from game.players import Player, RandomPlayer
-
-log = logging.getLogger(__name__)
 
 # A mark the table image can draw too (the shipped DejaVu Sans has no emoji).
 COMPUTER_MARK = "⚙"
 
 
 def available_levels() -> tuple[str, ...]:
-    try:
-        from game import ai
-    except ImportError:
-        return ("random",)
-    return tuple(getattr(ai, "LEVELS", ("easy", "hard")))
+    """The levels a host may choose for the computers (game.ai.LEVELS)."""
+    return LEVELS
 
 
 def make_player(level: str, seed: int) -> Player:
-    """The computer of ``level``; random legal play when the AI package is not installed."""
-    if level != "random":
-        try:
-            from game.ai import make_ai
-        except ImportError:
-            log.warning("game.ai is not available: computers play random legal cards")
-        else:
-            return make_ai(level, seed)
-    return RandomPlayer(seed)
+    """The computer of ``level``: random legal play for "random", else the AI of that level."""
+    if level == "random":
+        return RandomPlayer(seed)
+    return make_ai(level, seed)
 
 
 # One short name per seat (South, East, North, West): the computers at a table are told

@@ -182,15 +182,6 @@ class TableRepo:
         await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
                               (table_id, seat))
 
-    async def user_table(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
-        """(table id, seat) of the open table in this server where the user plays now."""
-        row = await self.db.fetchone(
-            "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
-            " WHERE t.guild_id = ? AND s.user_id = ? AND s.computer IS NULL"
-            f" AND t.status IN ({_OPEN_SQL}) ORDER BY t.id DESC LIMIT 1",
-            (guild_id, user_id))
-        return (row[0], row[1]) if row is not None else None
-
     async def names(self, user_ids: list[int]) -> dict[int, str]:
         """The name each user last sat under."""
         if not user_ids:

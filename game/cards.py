@@ -2,7 +2,7 @@
 
 A card is ``suit * 8 + rank`` where ranks run in natural (sequence) order 7 8 9 T J Q K A.
 A set of cards is an ``int`` whose bit ``card`` is set. Every rule that looks at cards works on
-these bit sets and on the tables below, computed once at import.
+these bit sets and on the tables below.
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ class Suit(IntEnum):
     HEARTS = 2
     SPADES = 3
 
-    @property
-    def letter(self) -> str:
-        return SUIT_LETTERS[self]
-
 
 class Rank(IntEnum):
     """Natural order, the order of sequences."""
@@ -34,10 +30,6 @@ class Rank(IntEnum):
     QUEEN = 5
     KING = 6
     ACE = 7
-
-    @property
-    def letter(self) -> str:
-        return RANK_LETTERS[self]
 
 
 Card = int
@@ -56,22 +48,6 @@ TRUMP_STRENGTH: Final = (0, 1, 6, 4, 7, 2, 3, 5)
 PLAIN_STRENGTH: Final = (0, 1, 2, 6, 3, 4, 5, 7)
 TRUMP_POINTS: Final = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 11)
-
-
-def card(rank: Rank | int, suit: Suit | int) -> Card:
-    return int(suit) * 8 + int(rank)
-
-
-def suit_of(c: Card) -> Suit:
-    return Suit(c >> 3)
-
-
-def rank_of(c: Card) -> Rank:
-    return Rank(c & 7)
-
-
-def bit(c: Card) -> CardSet:
-    return 1 << c
 
 
 def card_str(c: Card) -> str:
@@ -114,44 +90,6 @@ def to_set(cards: Iterable[Card]) -> CardSet:
     for c in cards:
         s |= 1 << c
     return s
-
-
-def popcount(cs: CardSet) -> int:
-    return cs.bit_count()
-
-
-# For every 8-bit suit pattern and each order: the rank present with the highest strength,
-# or -1. Used for trick winners and over-trump checks without loops.
-def _best_table(strength: tuple[int, ...]) -> tuple[int, ...]:
-    out = []
-    for pattern in range(256):
-        best, best_s = -1, -1
-        for r in range(8):
-            if pattern >> r & 1 and strength[r] > best_s:
-                best, best_s = r, strength[r]
-        out.append(best)
-    return tuple(out)
-
-
-BEST_TRUMP: Final = _best_table(TRUMP_STRENGTH)
-BEST_PLAIN: Final = _best_table(PLAIN_STRENGTH)
-
-
-def _above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
-    # ABOVE[r] = 8-bit mask of ranks stronger than rank r in that order.
-    return tuple(sum(1 << q for q in range(8) if strength[q] > strength[r]) for r in range(8))
-
-
-TRUMP_ABOVE: Final = _above_table(TRUMP_STRENGTH)
-PLAIN_ABOVE: Final = _above_table(PLAIN_STRENGTH)
-
-
-def _points_table(points: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sum(points[r] for r in range(8) if p >> r & 1) for p in range(256))
-
-
-TRUMP_POINTS_OF_PATTERN: Final = _points_table(TRUMP_POINTS)
-PLAIN_POINTS_OF_PATTERN: Final = _points_table(PLAIN_POINTS)
 
 
 def sort_key(c: Card, trumps: CardSet = 0) -> tuple[int, int]:

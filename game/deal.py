@@ -38,7 +38,7 @@ from .cards import (
 from .contract import Contract
 from .errors import IllegalAction
 from .rules import Options, Trump, Variant
-from .scoring import DealScore, Outcome, score_bulgarian, score_classic, score_coinche
+from .scoring import DealScore, Outcome, scorer_for
 
 
 class Phase(StrEnum):
@@ -133,6 +133,46 @@ def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: 
             return trumps, _UNDERTRUMP
         return hand, 0
     return trumps, _TRUMP
+
+
+LAST_TRICK_BONUS = 10  # "dix de der": the last trick's extra points
+BELOTE_POINTS = 20
+
+
+def beats(c: Card, win: Card, trump_suit_mask: CardSet, strength: Sequence[int]) -> bool:
+    """Whether ``c``, played now, takes the trick from its best card ``win``: a stronger card of
+    the same suit, or a trump on a plain card (trump strengths are offset by 8). The one
+    statement of trick resolution: the deal and the computers' playouts both call it."""
+    return ((c ^ win) < 8 or bool(trump_suit_mask >> c & 1)) and strength[c] > strength[win]
+
+
+def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
+    """The card points of a whole trick (four cards), by the contract's ``points`` table."""
+    return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+
+
+def sweep_of(tricks_won: Sequence[int]) -> int | None:
+    """The team that took all eight tricks (capot, valat), or None."""
+    return 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
+
+
+def belote_holders(hands: Sequence[CardSet], trump_cards: CardSet) -> dict[int, int]:
+    """For each trump suit, the seat whose hand holds both its king and queen (the belote)."""
+    holders: dict[int, int] = {}
+    for s in range(4):
+        if trump_cards >> (s * 8) & 0xFF == 0xFF:
+            for seat in range(4):
+                if hands[seat] >> (s * 8) & _KQ == _KQ:
+                    holders[s] = seat
+    return holders
+
+
+def held_belote_points(hands: Sequence[CardSet], trump_cards: CardSet) -> tuple[int, int]:
+    """The belote points each team would score if every holder of a belote called it."""
+    pts = [0, 0]
+    for seat in belote_holders(hands, trump_cards).values():
+        pts[seat & 1] += BELOTE_POINTS
+    return (pts[0], pts[1])
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
@@ -262,11 +302,8 @@ class Deal:
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
-        for s in range(4):
-            if self.trump_cards >> (s * 8) & 0xFF == 0xFF:
-                for seat in range(4):
-                    if self.hands[seat] >> (s * 8) & _KQ == _KQ:
-                        self._belote[s] = [seat, 0]
+        for s, seat in belote_holders(self.hands, self.trump_cards).items():
+            self._belote[s] = [seat, 0]
         self.phase = Phase.PLAY
         self.to_act = self.first
         self.trick_leader = self.first
@@ -354,17 +391,14 @@ class Deal:
         if len(trick) == 1:
             self.win_card, self.win_index = c, 0
         else:
-            w = self.win_card
-            if ((c ^ w) < 8 or self.trump_suit_mask >> c & 1) and \
-                    self._strength[c] > self._strength[w]:
+            if beats(c, self.win_card, self.trump_suit_mask, self._strength):
                 self.win_card, self.win_index = c, len(trick) - 1
         if len(trick) < 4:
             self.to_act = (seat + 1) & 3
             return
         winner = (self.trick_leader + self.win_index) & 3
-        pts = self._points
         team = winner & 1
-        self.won_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
         self.trick = []
@@ -373,7 +407,7 @@ class Deal:
         if len(self.tricks) == 1:
             self._compare_announcements()
         if len(self.tricks) == 8:
-            self.won_points[team] += 10
+            self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
 
     def _explain(self, legal: CardSet, why: int) -> str:
@@ -457,7 +491,7 @@ class Deal:
         pts = [0, 0]
         for seat, state in self._belote.values():
             if state == 2:
-                pts[seat & 1] += 20
+                pts[seat & 1] += BELOTE_POINTS
         return (pts[0], pts[1])
 
     def _finish_play(self) -> None:
@@ -465,19 +499,16 @@ class Deal:
         self.to_act = None
         contract = self.contract
         assert contract is not None
-        sweep = 0 if self.tricks_won[0] == 8 else 1 if self.tricks_won[1] == 8 else None
         card_points = (self.won_points[0], self.won_points[1])
-        scorer = (score_classic if self.variant is Variant.CLASSIC else
-                  score_coinche if self.variant is Variant.COINCHE else score_bulgarian)
-        self.score = scorer(contract, card_points, sweep, self.announced_points(),
-                            self.belote_points())
+        self.score = scorer_for(self.variant)(contract, card_points, sweep_of(self.tricks_won),
+                                              self.announced_points(), self.belote_points())
 
     # ---- what the record and the sheet show ------------------------------------------------
     @property
     def sweep(self) -> int | None:
         if len(self.tricks) < 8:
             return None
-        return 0 if self.tricks_won[0] == 8 else 1 if self.tricks_won[1] == 8 else None
+        return sweep_of(self.tricks_won)
 
     @property
     def last_trick_team(self) -> int | None:

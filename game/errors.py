@@ -21,7 +21,3 @@ class GameOver(IllegalAction):
 
 class InvalidOptions(BeloteError):
     """Options a variant does not know, or values out of range."""
-
-
-class RecordError(BeloteError):
-    """A game record that is not valid (bad shape, bad deck, dealer out of order...)."""

@@ -117,11 +117,3 @@ OPTION_NAMES: dict[Variant, tuple[str, ...]] = {
     Variant.COINCHE: ("target", "announcements", "must_undertrump", "shuffle"),
     Variant.BULGARIAN: ("target", "announcements", "shuffle"),
 }
-
-
-def team_of(seat: int) -> int:
-    return seat & 1
-
-
-def next_seat(seat: int) -> int:
-    return (seat + 1) & 3

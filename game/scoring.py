@@ -6,12 +6,13 @@ are created here and carried between deals by the match.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .announcements import Announcement
 from .contract import Contract
-from .rules import Trump
+from .rules import Trump, Variant
 
 
 class Outcome(StrEnum):
@@ -149,3 +150,14 @@ def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int
     score = [0, 0]
     score[w] = total
     return DealScore(Outcome.MADE if w == t else Outcome.FAILED, _pair(*score), raw=raw)
+
+
+Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple[int, int]],
+                  DealScore]
+
+
+def scorer_for(variant: Variant) -> Scorer:
+    """The scoring function of ``variant``: (contract, card points, sweep, announcements,
+    belote) to the deal's score."""
+    return {Variant.CLASSIC: score_classic, Variant.COINCHE: score_coinche,
+            Variant.BULGARIAN: score_bulgarian}[variant]

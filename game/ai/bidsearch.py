@@ -31,15 +31,14 @@ from ..actions import (
     Surcontre,
     Take,
 )
-from ..cards import FULL_DECK, CardSet, Rank, Suit, to_set
+from ..cards import FULL_DECK, CardSet, Suit, to_set
 from ..contract import Contract
+from ..deal import held_belote_points, sweep_of
 from ..rules import Trump, Variant
 from ..view import TableView
 from .evaluate import MEAN_POINTS, expected_points, margin
 from .policy import position_card
 from .position import DealValue, PlayRules, Position
-
-_KING_QUEEN = (1 << Rank.KING) | (1 << Rank.QUEEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +67,6 @@ PASS_BASE = 0.0
 Outcome = tuple[int, int | None, tuple[int, int]]  # team 0's card points, sweep, belote
 
 
-def _belote(hands: list[CardSet], trump: Trump) -> tuple[int, int]:
-    if trump is Trump.NO_TRUMPS:
-        return (0, 0)
-    suits = range(4) if trump is Trump.ALL_TRUMPS else (int(trump),)
-    pts = [0, 0]
-    for s in suits:
-        pair = _KING_QUEEN << (s * 8)
-        for seat in range(4):
-            if hands[seat] & pair == pair:
-                pts[seat & 1] += 20
-    return (pts[0], pts[1])
 
 
 def _bid_trump(action: BidAction, turned: Suit | None) -> Trump | None:
@@ -222,8 +210,8 @@ class BidSearch:
                 while pos.n_tricks < 8:
                     pos.play(position_card(pos))
                 self.playouts += 1
-                sweep = 0 if pos.tricks_won[0] == 8 else 1 if pos.tricks_won[1] == 8 else None
-                out[c].append((pos.points[0], sweep, _belote(full, c[1])))
+                out[c].append((pos.points[0], sweep_of(pos.tricks_won),
+                               held_belote_points(full, rules[c].trump_cards)))
         return out
 
     def value(self, contract: Contract, outcomes: list[Outcome]) -> float:

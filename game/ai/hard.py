@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from ..actions import Action, Play
 from ..announcements import best_announcements
-from ..cards import Card, CardSet, Rank, card_str
+from ..cards import Card, CardSet, card_str
+from ..deal import LAST_TRICK_BONUS, held_belote_points, trick_points
 from ..rules import Trump
 from ..view import Stage, TableView
 from .bidsearch import BidBudget, choose_bid_by_search
@@ -30,8 +31,6 @@ from .policy import position_card
 from .position import SWEEP_0, SWEEP_1, DealValue, PlayRules, Position, key_value
 from .sampling import sample_hands
 from .search import Solver
-
-_KING_QUEEN = (1 << Rank.KING) | (1 << Rank.QUEEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +146,9 @@ def _points_so_far(rules: PlayRules, view: TableView) -> tuple[int, int]:
     pts = [0, 0]
     for t in view.tricks:
         assert t.winner is not None
-        pts[t.winner & 1] += sum(rules.points[c] for c in t.cards)
+        pts[t.winner & 1] += trick_points(t.cards, rules.points)
     if len(view.tricks) == 8 and view.tricks[-1].winner is not None:
-        pts[view.tricks[-1].winner & 1] += 10
+        pts[view.tricks[-1].winner & 1] += LAST_TRICK_BONUS
     return (pts[0], pts[1])
 
 
@@ -182,15 +181,6 @@ def _announced(view: TableView, rules: PlayRules, k: Knowledge) -> tuple[int, in
 def _belote(rules: PlayRules, hands: list[CardSet], k: Knowledge) -> tuple[int, int]:
     """Belote points each team holds in this sample: K and Q of a trump suit in one hand at the
     start of the play (the cards it still holds plus those it played)."""
-    trump = rules.contract.trump
-    if trump is Trump.NO_TRUMPS:
-        return (0, 0)
-    suits = range(4) if trump is Trump.ALL_TRUMPS else (int(trump),)
-    pts = [0, 0]
-    for s in suits:
-        pair = _KING_QUEEN << (s * 8)
-        for seat in range(4):
-            if (hands[seat] | k.played_by[seat]) & pair == pair:
-                pts[seat & 1] += 20
-    return (pts[0], pts[1])
+    held = [hands[seat] | k.played_by[seat] for seat in range(4)]
+    return held_belote_points(held, rules.trump_cards)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import SUIT_MASKS, Card, CardSet, cards_of
+from ..deal import beats
 from .position import PlayRules, Position
 
 _TRUMP_KEEP = 30  # how much a trump is worth keeping, in card points, when choosing a discard
@@ -67,7 +68,8 @@ def choose_card(rules: PlayRules, seat: int, hand: CardSet, legal: CardSet,
                 return (pts[c] - keep - (tm >> c & 1) * _TRUMP_KEEP, -st[c])
             return max(cards_of(legal), key=smear)
         return _lowest(rules, legal)
-    winners = [c for c in cards_of(legal) if rules.beats(c, win_card)]
+    mask, strength = rules.trump_suit_mask, rules.strength
+    winners = [c for c in cards_of(legal) if beats(c, win_card, mask, strength)]
     if risk:
         # A plain card would be ruffed by an opponent still to play: only a trump may win.
         winners = [c for c in winners if tm >> c & 1]

@@ -1,8 +1,10 @@
 """A deal in play with every hand known: the state the computer players search and play out.
 
-It is a compact copy of the play half of game.deal.Deal (bit sets, no history, no messages) so a
-playout costs a few microseconds per card. Legality is not restated here: it comes from
-game.deal.legal_play, and the card tables from game.deal.play_tables.
+It is a compact copy of the play half of game.deal.Deal's state (bit sets, no history, no
+messages) so a playout costs a few microseconds per card. No rule is restated here: legality
+comes from game.deal.legal_play, who takes a trick from game.deal.beats, a trick's points from
+game.deal.trick_points, the card tables from game.deal.play_tables and the score from
+game.scoring.
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ from dataclasses import dataclass
 
 from ..cards import FULL_DECK, Card, CardSet
 from ..contract import Contract
-from ..deal import legal_play, play_tables, undertrump_rule
+from ..deal import (
+    LAST_TRICK_BONUS,
+    beats,
+    legal_play,
+    play_tables,
+    sweep_of,
+    trick_points,
+    undertrump_rule,
+)
 from ..rules import Options, Variant
-from ..scoring import score_bulgarian, score_classic, score_coinche
+from ..scoring import scorer_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +50,7 @@ class PlayRules:
 
     def beats(self, c: Card, win: Card) -> bool:
         """Whether ``c`` played now would take the lead from ``win``."""
-        return ((c ^ win) < 8 or bool(self.trump_suit_mask >> c & 1)) and \
-            self.strength[c] > self.strength[win]
+        return beats(c, win, self.trump_suit_mask, self.strength)
 
 
 class Position:
@@ -107,19 +116,19 @@ class Position:
         else:
             if (c ^ trick[0]) >> 3:
                 self.voids |= 1 << (seat * 4 + (trick[0] >> 3))
-            if self.rules.beats(c, self.win_card):
+            rules = self.rules
+            if beats(c, self.win_card, rules.trump_suit_mask, rules.strength):
                 self.win_card, self.win_index = c, len(trick) - 1
         if len(trick) < 4:
             self.to_act = (seat + 1) & 3
             return
         winner = (self.leader + self.win_index) & 3
-        pts = self.rules.points
         team = winner & 1
-        self.points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        self.points[team] += trick_points(trick, self.rules.points)
         self.tricks_won[team] += 1
         self.n_tricks += 1
         if self.n_tricks == 8:
-            self.points[team] += 10
+            self.points[team] += LAST_TRICK_BONUS
         self.trick = []
         self.leader = self.to_act = winner
 
@@ -134,12 +143,12 @@ class DealValue:
     def __init__(self, variant: Variant, contract: Contract, team: int,
                  announced: tuple[int, int], belote: tuple[int, int]) -> None:
         self.contract = contract
-        self.total = sum(play_tables(contract.trump)[1]) + 10  # 162, 258 or 130 (x2 in NT)
+        # 162, 258 or 130 (x2 in NT)
+        self.total = sum(play_tables(contract.trump)[1]) + LAST_TRICK_BONUS
         self.team = team
         self.announced = announced
         self.belote = belote
-        self.scorer = (score_classic if variant is Variant.CLASSIC else
-                       score_coinche if variant is Variant.COINCHE else score_bulgarian)
+        self.scorer = scorer_for(variant)
         self._cache: dict[tuple[int, int | None], int] = {}
 
     def __call__(self, team0_points: int, sweep: int | None) -> int:
@@ -154,8 +163,7 @@ class DealValue:
 
     def of(self, pos: Position) -> int:
         """The value of a finished position."""
-        sweep = 0 if pos.tricks_won[0] == 8 else 1 if pos.tricks_won[1] == 8 else None
-        return self(pos.points[0], sweep)
+        return self(pos.points[0], sweep_of(pos.tricks_won))
 
 
 # Minimax values from team 0's side: its card points, with sweeps outside that range so that

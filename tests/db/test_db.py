@@ -63,11 +63,9 @@ async def test_tables_seats_and_invites(db: Database):
     assert again is not None and (again.home_id, again.message_id) == (30, 40)
     seats = await db.tables.seats(t.id)
     assert [(s.seat, s.user_id, s.computer) for s in seats] == [(0, 1, None), (1, None, "easy")]
-    assert await db.tables.user_table(10, 1) == (t.id, 0)
-    assert await db.tables.user_table(11, 1) is None  # another server
     assert await db.tables.invited(t.id) == {5}
     await db.tables.remove_seat(t.id, 0)
-    assert await db.tables.user_table(10, 1) is None
+    assert [s.seat for s in await db.tables.seats(t.id)] == [1]
     await db.tables.set_status(t.id, "ended")
     assert [x.id for x in await db.tables.open_tables()] == []
     assert (await db.tables.get(t.id)).ended_at is not None

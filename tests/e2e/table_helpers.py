@@ -5,15 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import discord
+
 from bot import create_bot
 from bot.components import button_id, encode_action, select_id
 from game.actions import CoincheBid
 from game.players import RandomPlayer
 from game.view import table_view
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeMessage
 
 # The seed of the world's tables: the same decks and first dealers on every run.
 TABLE_SEED = 1
+
+# What the bot may do in a channel without threads: the table is played in the channel itself.
+FLAT = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
+                           read_message_history=True)
 
 
 @dataclass
@@ -55,6 +61,30 @@ async def seat_everyone(w: World, table_id: int, message: Any, members: list[Any
             continue
         result = await w.fake.click(w.bot, member, message, button_id("sit", table_id, seat))
         assert result.callback_type == 7, result.text
+
+
+async def start_table(w: World, variant: str = "classic",
+                      **options: Any) -> tuple[int, FakeMessage]:
+    """A table opened by the first member, the first four members seated, and started by its
+    host; returns its id and its table message."""
+    table_id, lobby = await open_table(w, w.members[0], variant=variant, **options)
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    result = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    assert result.callback_type == 7, result.text
+    return table_id, lobby
+
+
+async def start_one_deal_table(w: World, **options: Any) -> int:
+    """A started classic table whose match ends with its first deal (target 1); its id."""
+    table_id, _ = await start_table(w, "classic", target=1, **options)
+    return table_id
+
+
+async def restart(w: World, database_path: Any) -> None:
+    """Stop the bot and start it again on the same database, and let it settle."""
+    await w.fake.disconnect(w.bot)
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
 
 
 def member_of(w: World, user_id: int) -> Any:

@@ -6,15 +6,7 @@ from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
 
-from .table_helpers import World, open_table, play_turn, seat_everyone
-
-
-async def started(w: World, variant: str = "classic") -> tuple[int, object]:
-    table_id, lobby = await open_table(w, w.members[0], variant=variant)
-    await seat_everyone(w, table_id, lobby, w.members)
-    result = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    assert result.callback_type == 7
-    return table_id, lobby
+from .table_helpers import World, play_turn, start_table
 
 
 def enabled_actions(message) -> list[str]:
@@ -32,7 +24,7 @@ async def play_while(w: World, table_id: int, rng: RandomPlayer, to_act: bool, s
 async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world: World):
     closed = world.members[2]
     closed.close_dms()
-    table_id, lobby = await started(world)
+    table_id, lobby = await start_table(world)
     live = world.bot.service.live[table_id]
     seat = live.seat_of(closed.id)
     rng = RandomPlayer(3)
@@ -55,7 +47,7 @@ async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world:
 async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(world: World):
     closed = world.members[2]
     closed.close_dms()
-    table_id, lobby = await started(world)
+    table_id, lobby = await start_table(world)
     live = world.bot.service.live[table_id]
     seat = live.seat_of(closed.id)
     rng = RandomPlayer(4)
@@ -72,7 +64,7 @@ async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(worl
 
 async def test_after_a_restart_every_dm_hand_stays_in_place_and_current(world: World,
                                                                        database_path):
-    table_id, _ = await started(world, "coinche")
+    table_id, _ = await start_table(world, "coinche")
     rng = RandomPlayer(7)
     for _ in range(6):
         await play_turn(world, table_id, rng)

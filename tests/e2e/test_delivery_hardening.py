@@ -8,8 +8,7 @@ import logging
 
 import pytest
 
-from .table_helpers import World
-from .test_lost_restart import started
+from .table_helpers import World, start_one_deal_table
 
 
 class WatchedLock(asyncio.Lock):
@@ -42,7 +41,7 @@ async def test_what_discord_says_about_a_dm_is_recorded_under_the_table_lock(
     """A hand sent again (its DM deleted) finds the DMs closed, or a new DM: the seat is
     written only once the table's lock is free, never in the middle of another change."""
     fake, bot = world.fake, world.bot
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     s = live.seats[1]
     old = s.dm_message_id
@@ -68,7 +67,7 @@ async def test_what_discord_says_about_a_dm_is_recorded_under_the_table_lock(
 async def test_closing_the_bot_with_edits_on_their_way_leaves_nothing_running(
         world: World, caplog: pytest.LogCaptureFixture):
     fake, bot = world.fake, world.bot
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     caplog.set_level(logging.INFO)
     bot.delivery.table_shown.pop(table_id, None)

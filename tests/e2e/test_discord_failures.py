@@ -8,12 +8,11 @@ import logging
 
 import pytest
 
-from bot.components import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
 from .failing_discord import ManualClock, assert_shows_now, clocked_world, delivered
-from .table_helpers import World, open_table, play_turn, seat_everyone
+from .table_helpers import World, play_turn, start_one_deal_table
 
 pytestmark = pytest.mark.usefixtures("instant_discord_retries")
 
@@ -30,14 +29,6 @@ def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path) -> World:
     return await clocked_world(fake_discord, database_path, ManualClock(instant=True))
-
-
-async def started(w: World) -> int:
-    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
-    await seat_everyone(w, table_id, lobby, w.members)
-    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    assert r.callback_type == 7, r.text
-    return table_id
 
 
 def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
@@ -59,7 +50,7 @@ def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
 async def test_one_failure_on_every_request_of_a_kind_loses_nothing(
         world: World, kind: str, drop: bool, caplog: pytest.LogCaptureFixture):
     bot = world.bot
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     caplog.set_level(logging.INFO)
     rng = RandomPlayer(3)

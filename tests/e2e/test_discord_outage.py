@@ -22,7 +22,12 @@ from .failing_discord import (
     restart,
     until_parked,
 )
-from .table_helpers import World, open_table, play_out, play_turn, seat_everyone
+from .table_helpers import (
+    World,
+    play_out,
+    play_turn,
+    start_one_deal_table,
+)
 
 pytestmark = pytest.mark.usefixtures("instant_discord_retries")
 
@@ -51,19 +56,10 @@ def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
             if r.levelno >= logging.ERROR or r.exc_info]
 
 
-async def started(w: World, **options) -> int:
-    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1,
-                                       **options)
-    await seat_everyone(w, table_id, lobby, w.members)
-    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    assert r.callback_type == 7, r.text
-    return table_id
-
-
 async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
                                                caplog: pytest.LogCaptureFixture):
     fake, bot = world.fake, world.bot
-    table_id = await started(world, turn_timer=60)
+    table_id = await start_one_deal_table(world, turn_timer=60)
     live = bot.service.live[table_id]
     rng = RandomPlayer(5)
     for _ in range(3):
@@ -104,7 +100,7 @@ async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
 async def test_a_restart_during_an_outage(world: World, clock: ManualClock, database_path,
                                           caplog: pytest.LogCaptureFixture):
     fake = world.fake
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     rng = RandomPlayer(8)
     for _ in range(3):
         await play_turn(world, table_id, rng)

@@ -5,25 +5,20 @@ from __future__ import annotations
 
 import discord
 
-from bot.components import button_id
 from game.players import RandomPlayer
 
-from .table_helpers import World, open_table, play_out, play_turn, seat_everyone
-
-FLAT = discord.Permissions(view_channel=True, send_messages=True, attach_files=True,
-                           read_message_history=True)  # no threads: the table is in the channel
-
-
-async def started(w: World) -> int:
-    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
-    await seat_everyone(w, table_id, lobby, w.members)
-    await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    return table_id
+from .table_helpers import (
+    FLAT,
+    World,
+    play_out,
+    play_turn,
+    start_one_deal_table,
+)
 
 
 async def test_a_deleted_thread_moves_the_table_to_its_channel(world: World):
     fake, bot = world.fake, world.bot
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     for _ in range(5):
         await play_turn(world, table_id, RandomPlayer(1))
@@ -43,7 +38,7 @@ async def test_a_deleted_channel_is_said_in_the_hands_and_show_brings_it_back(wo
     fake, bot = world.fake, world.bot
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel, home = flat, world.channel
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     assert live.row.thread_id is None and live.row.channel_id == flat.id
     seq = live.seq
@@ -71,7 +66,7 @@ async def test_a_deleted_channel_is_said_in_the_hands_and_show_brings_it_back(wo
 
 async def test_lost_permissions_are_said_and_given_back(world: World):
     fake, bot = world.fake, world.bot
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     world.guild.set_bot_permissions(world.channel, discord.Permissions(view_channel=True))
     await fake.settle()

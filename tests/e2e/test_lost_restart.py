@@ -4,29 +4,20 @@ from Discord (the lost state is not stored) and does what it does when it sees i
 from __future__ import annotations
 
 from bot import create_bot
-from bot.components import button_id
 from game.players import RandomPlayer
 
-from .table_helpers import World, open_table, play_turn, seat_everyone
-from .test_lost_channel import FLAT
-
-
-async def started(w: World) -> int:
-    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
-    await seat_everyone(w, table_id, lobby, w.members)
-    await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    return table_id
-
-
-async def restart(w: World, database_path) -> None:
-    await w.fake.disconnect(w.bot)
-    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
-    await w.fake.settle()
+from .table_helpers import (
+    FLAT,
+    World,
+    play_turn,
+    restart,
+    start_one_deal_table,
+)
 
 
 async def test_a_thread_deleted_while_stopped_moves_the_table(world: World, database_path):
     fake = world.fake
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     thread = fake.channel(world.bot.service.live[table_id].row.thread_id)
     await fake.disconnect(world.bot)
     fake.delete_channel(thread)
@@ -45,7 +36,7 @@ async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: Wor
     fake = world.fake
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel, home = flat, world.channel
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     await fake.disconnect(world.bot)
     fake.delete_channel(flat)
     world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
@@ -60,6 +51,6 @@ async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: Wor
 
 
 async def test_a_table_still_in_place_is_not_lost_after_a_restart(world: World, database_path):
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     await restart(world, database_path)
     assert world.bot.service.live[table_id].lost is None

@@ -21,7 +21,7 @@ from .table_helpers import (
     open_table,
     play_out,
     play_turn,
-    seat_everyone,
+    start_table,
 )
 
 CARD = re.compile(r"\b[789TJQKA][CDHS]\b")
@@ -41,16 +41,8 @@ async def world(fake_discord: FakeDiscord, database_path) -> World:
     return await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee", "eve"))
 
 
-async def started(w: World, variant: str = "classic", **options) -> tuple[int, object]:
-    table_id, lobby = await open_table(w, w.members[0], variant=variant, **options)
-    await seat_everyone(w, table_id, lobby, w.members[:4])
-    result = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    assert result.callback_type == 7
-    return table_id, lobby
-
-
 async def test_restart_mid_deal_continues_with_the_old_buttons(world: World, database_path):
-    table_id, _ = await started(world, "bulgarian")
+    table_id, _ = await start_table(world, "bulgarian")
     rng = RandomPlayer(5)
     for _ in range(9):
         await play_turn(world, table_id, rng)
@@ -69,7 +61,7 @@ async def test_restart_mid_deal_continues_with_the_old_buttons(world: World, dat
 
 async def test_closed_dms_get_the_hand_through_my_hand(world: World):
     world.members[2].close_dms()
-    table_id, lobby = await started(world, "classic", target=1)
+    table_id, lobby = await start_table(world, "classic", target=1)
     notices = [m.content for m in world.fake.messages(lobby.channel_id)]
     assert any(f"<@{world.members[2].id}>" in n and "direct messages are closed" in n
                for n in notices)
@@ -79,7 +71,7 @@ async def test_closed_dms_get_the_hand_through_my_hand(world: World):
 
 
 async def test_double_and_concurrent_clicks_are_applied_once(world: World):
-    table_id, _ = await started(world)
+    table_id, _ = await start_table(world)
     live = world.bot.service.live[table_id]
     s = live.seats[live.match.to_act]
     member, message = member_of(world, s.user_id), world.fake.message(s.dm_message_id)
@@ -94,7 +86,7 @@ async def test_double_and_concurrent_clicks_are_applied_once(world: World):
 
 
 async def test_wrong_user_and_stale_buttons_are_refused(world: World):
-    table_id, lobby = await started(world)
+    table_id, lobby = await start_table(world)
     fake, bot = world.fake, world.bot
     live = bot.service.live[table_id]
     watcher = world.members[4]
@@ -118,7 +110,7 @@ async def test_wrong_user_and_stale_buttons_are_refused(world: World):
 
 
 async def test_only_legal_cards_are_enabled_and_an_illegal_one_is_refused(world: World):
-    table_id, _ = await started(world)
+    table_id, _ = await start_table(world)
     rng = RandomPlayer(3)
     live = world.bot.service.live[table_id]
     while live.match.deal.phase.value != "play" or not live.match.deal.trick:
@@ -160,7 +152,7 @@ async def test_missing_permissions_are_named(fake_discord: FakeDiscord, database
 
 async def test_no_hand_card_in_anything_others_can_see(world: World):
     world.members[1].close_dms()
-    table_id, _ = await started(world, "coinche", target=1)
+    table_id, _ = await start_table(world, "coinche", target=1)
     await play_out(world, table_id, seed=9)
     public = world.fake.public_messages()
     assert public

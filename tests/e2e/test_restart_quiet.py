@@ -11,9 +11,7 @@ import pytest
 from bot import create_bot
 from game.players import RandomPlayer
 
-from .table_helpers import World, play_turn
-from .test_lost_channel import FLAT
-from .test_lost_restart import started
+from .table_helpers import FLAT, World, play_turn, start_one_deal_table
 
 
 def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -29,7 +27,7 @@ async def restart(w: World, database_path) -> None:
 async def test_a_thread_deleted_while_stopped_moves_the_table_quietly(
         world: World, database_path, caplog: pytest.LogCaptureFixture):
     fake = world.fake
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     thread = fake.channel(world.bot.service.live[table_id].row.thread_id)
     await fake.disconnect(world.bot)
     fake.delete_channel(thread)
@@ -49,7 +47,7 @@ async def test_a_channel_deleted_while_stopped_is_said_in_the_hands_quietly(
     fake = world.fake
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel = flat
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     await fake.disconnect(world.bot)
     fake.delete_channel(flat)
     caplog.clear()
@@ -67,7 +65,7 @@ async def test_a_channel_deleted_while_stopped_is_said_in_the_hands_quietly(
 async def test_a_table_message_deleted_while_stopped_is_posted_again_quietly(
         world: World, database_path, caplog: pytest.LogCaptureFixture):
     fake = world.fake
-    table_id = await started(world)
+    table_id = await start_one_deal_table(world)
     live = world.bot.service.live[table_id]
     thread, old = live.row.thread_id, live.row.message_id
     await play_turn(world, table_id, RandomPlayer(1))

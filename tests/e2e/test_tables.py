@@ -20,7 +20,7 @@ from .table_helpers import (
     open_table,
     play_out,
     play_turn,
-    seat_everyone,
+    start_table,
 )
 
 
@@ -33,14 +33,6 @@ async def world(fake_discord: FakeDiscord, database_path) -> World:
 
 def thread_of(w: World, table_id: int) -> Any:
     return w.fake.channel(w.bot.service.live[table_id].row.thread_id)
-
-
-async def started(w: World, variant: str = "classic", **options: Any) -> tuple[int, Any]:
-    table_id, lobby = await open_table(w, w.members[0], variant=variant, **options)
-    await seat_everyone(w, table_id, lobby, w.members[:4])
-    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
-    assert r.callback_type == 7, r.text
-    return table_id, lobby
 
 
 async def forged_click(w: World, member: Any, message: Any, custom_id: str) -> Any:
@@ -68,7 +60,7 @@ async def test_end_host_moderator_and_refusal(world: World):
     assert "Table closed" in fake.message(lobby.id).content
     assert not fake.message(lobby.id).custom_ids  # no buttons left on a closed table
     # The host ends their own (started) table by its number, from another channel.
-    table_id, lobby = await started(world)
+    table_id, lobby = await start_table(world)
     r = await fake.slash(bot, ana, world.channel, "belote end", table=table_id)
     assert f"Table #{table_id} was ended" in r.text
     assert (await bot.service.db.tables.get(table_id)).status == "ended"
@@ -98,7 +90,7 @@ async def test_invite_to_a_private_table(world: World):
 
 async def test_leave_a_started_table_and_come_back(world: World):
     fake, bot = world.fake, world.bot
-    table_id, lobby = await started(world, "classic", target=1)
+    table_id, lobby = await start_table(world, "classic", target=1)
     live = bot.service.live[table_id]
     cy = world.members[2]
     r = await fake.slash(bot, cy, world.channel, "belote leave")
@@ -158,7 +150,7 @@ async def test_rules_of_a_variant_and_of_a_table(world: World):
 
 async def test_hand_again_privately(world: World):
     fake, bot = world.fake, world.bot
-    table_id, _ = await started(world, "coinche")
+    table_id, _ = await start_table(world, "coinche")
     live = bot.service.live[table_id]
     for seat, m in enumerate(world.members[:4]):
         r = await fake.slash(bot, m, world.channel, "belote hand")
@@ -212,7 +204,7 @@ async def test_several_tables_in_one_channel(world: World):
 
 async def test_an_illegal_card_is_refused_in_the_rules_words(world: World):
     fake, bot = world.fake, world.bot
-    table_id, _ = await started(world, "classic")
+    table_id, _ = await start_table(world, "classic")
     live = bot.service.live[table_id]
     rng = RandomPlayer(3)
     while True:  # until someone must follow suit or trump and holds a card that breaks it
@@ -249,7 +241,7 @@ async def test_unknown_controls_and_closed_tables_get_a_private_answer(world: Wo
     r = await fake.click(bot, ana, old.id, "bt:act:1:x:pass")
     assert r.ephemeral and "closed" in r.text  # table 1 does not exist
     # A control of a table that was ended since: its "My hand" reply still shows buttons.
-    table_id, lobby = await started(world)
+    table_id, lobby = await start_table(world)
     live = bot.service.live[table_id]
     acting = live.seats[live.match.to_act]
     mine = await fake.click(bot, member_of(world, acting.user_id), lobby,

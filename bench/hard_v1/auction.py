@@ -5,7 +5,7 @@ Every choice is made among ``view.legal_actions``, so a decision is legal by con
 
 from __future__ import annotations
 
-from ...actions import (
+from game.actions import (
     BidAction,
     CoincheBid,
     ContractBid,
@@ -17,10 +17,10 @@ from ...actions import (
     Surcontre,
     Take,
 )
-from ...cards import Suit, to_set
-from ...rules import Trump, Variant
-from ...view import TableView
-from ..evaluate import MEAN_POINTS, expected_points, margin
+from game.ai.evaluate import MEAN_POINTS, expected_points, margin
+from game.cards import Suit, to_set
+from game.rules import Trump, Variant
+from game.view import TableView
 
 # Classic: take when the team expects this many of the 162 points (it must beat the defence,
 # and a failed contract gives the defence all 162).

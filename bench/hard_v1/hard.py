@@ -17,18 +17,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ...actions import Action, Play
-from ...announcements import best_announcements
-from ...cards import FULL_DECK, Card, CardSet, Rank, card_str, to_set
-from ...rules import Trump
-from ...view import Stage, TableView
-from ..easy import play_rules, played_cards, trick_state
-from ..knowledge import Knowledge, read_knowledge
-from ..position import DealValue, PlayRules, Position, key_value
-from ..sampling import sample_hands
-from ..search import Solver
-from .auction import choose_bid
-from .policy import choose_card, position_card
+from bench.hard_v1.auction import choose_bid
+from bench.hard_v1.policy import choose_card, position_card
+from game.actions import Action, Play
+from game.ai.easy import play_rules, played_cards, trick_state
+from game.ai.knowledge import Knowledge, read_knowledge
+from game.ai.position import DealValue, PlayRules, Position, key_value
+from game.ai.sampling import sample_hands
+from game.ai.search import Solver
+from game.announcements import best_announcements
+from game.cards import FULL_DECK, Card, CardSet, Rank, card_str, to_set
+from game.rules import Trump
+from game.view import Stage, TableView
 
 _KING_QUEEN = (1 << Rank.KING) | (1 << Rank.QUEEN)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...cards import SUIT_MASKS, Card, CardSet, cards_of
-from ..position import PlayRules, Position
+from game.ai.position import PlayRules, Position
+from game.cards import SUIT_MASKS, Card, CardSet, cards_of
 
 _TRUMP_KEEP = 30  # how much a trump is worth keeping, in card points, when choosing a discard
 

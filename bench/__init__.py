@@ -1,0 +1,1 @@
+"""Speed and strength benchmarks, run as scripts: ``python bench/<name>.py``."""

@@ -1,0 +1,51 @@
+"""The computer players' decisions, recorded: the same seeded deals give the same moves.
+
+A refactor of the AI or of the rules it calls (trick resolution, card points, scoring) must not
+change a single decision. Each case plays seeded deals with four computers of one level and
+compares every action taken with the sequence recorded here (as a digest of the moves, with
+their count, so a difference shows at once). A deliberate change of play records new figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from game.ai import make_ai
+from game.match import Match
+from game.players import Player
+from game.rules import Variant
+
+from .helpers import fast_hard, views_of_deal
+
+
+def _moves(variant: Variant, level: str, deals: int) -> list[str]:
+    players: list[Player] = [fast_hard(7 + s) if level == "hard" else make_ai(level, 7 + s)
+                             for s in range(4)]
+    match = Match(variant, {"target": 10**5})
+    moves: list[str] = []
+    for d in range(deals):
+        for seat, view in views_of_deal(match, players, 100 + d):
+            moves.append(f"{seat}:{players[seat].choose(view)!r}")
+    return moves
+
+
+def _digest(moves: list[str]) -> str:
+    return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
+
+
+RECORDED: dict[tuple[Variant, str], tuple[int, str]] = {
+    (Variant.CLASSIC, "easy"): (139, "32f24026a0b6d286"),
+    (Variant.CLASSIC, "hard"): (44, "d4c3b184e2379ea7"),
+    (Variant.COINCHE, "easy"): (156, "6be7b9f5f39e1494"),
+    (Variant.COINCHE, "hard"): (79, "ac1673d375753591"),
+    (Variant.BULGARIAN, "easy"): (153, "537a3a4398f4715b"),
+    (Variant.BULGARIAN, "hard"): (75, "6c6edeb614e48bf3"),
+}
+
+
+@pytest.mark.parametrize(("variant", "level"), sorted(RECORDED, key=str))
+def test_same_seeded_deals_same_moves(variant: Variant, level: str) -> None:
+    moves = _moves(variant, level, 4 if level == "easy" else 2)
+    assert (len(moves), _digest(moves)) == RECORDED[variant, level]
