@@ -22,6 +22,7 @@ from bot.messages import NO_MENTIONS, timer_text
 from bot.moderation import is_moderator
 from bot.service import TURN_TIMERS, LiveTable
 from bot.translator import text
+from db.activity import last_activity
 from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
@@ -278,6 +279,7 @@ class Admin(BeloteSubcommands):
             await reply_privately(interaction, w("admin.tables.none"))
             return
         lines = [w.plural("admin.tables.title", len(here))]
+        last = await last_activity(self.bot.service.db, (t.id for t in here[:20]))
         for live in here[:20]:  # one message: Discord takes 2000 characters
             players = ", ".join(f"<@{s.user_id}>" if s.user_id is not None else s.name
                                 for _, s in sorted(live.seats.items())) or "-"
@@ -285,7 +287,8 @@ class Admin(BeloteSubcommands):
                 w("admin.tables.playing") if live.playing else w("admin.tables.lobby"))
             lines.append(w("admin.tables.line", table=live.id, variant=live.variant.value,
                            state=state, channel=f"<#{live.row.channel_id}>", players=players,
-                           link=table_link(live)))
+                           last=f"<t:{int(last[live.id].timestamp())}:R>" if live.id in last
+                           else "-", link=table_link(live)))
         if len(here) > 20:
             lines.append(w("admin.tables.more", n=len(here) - 20))
         lines.append(w("admin.tables.hint"))

@@ -273,6 +273,7 @@ async def test_tables_lists_and_ends_for_moderators(server: Server) -> None:
     assert f"#{first.id} · classic · waiting for players · <#{s.channel.id}> · <@{s.ana.id}>" \
         in r.text
     assert f"#{second.id} · bulgarian" in r.text and f"<#{s.games.id}>" in r.text
+    assert r.text.count("· last action <t:") == 2
     assert f"https://discord.com/channels/{s.guild.id}/{first.row.home_id}/" \
            f"{first.row.message_id}" in r.text
     r = await s.fake.slash(s.bot, s.mod, s.channel, "belote tables", end=12345)
