@@ -7,6 +7,7 @@ import gc
 import hashlib
 import json
 import logging
+import math
 import random
 from typing import Any
 
@@ -15,18 +16,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from db import Database
+from i18n import words
 
 from . import images
+from .audit import AuditLog
 from .components import Router, TableButton, TableSelect
 from .delivery import Delivery
 from .errors import answer_error, tell
+from .guild_settings import GuildSettingsStore
+from .ratelimit import MemberLimits
 from .service import TableService
 from .settings import Settings
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.belote", "cogs.lobby", "cogs.play", "cogs.channels", "cogs.fallback")
+# cogs.admin after cogs.belote: its commands join the /belote group.
+COGS = ("cogs.belote", "cogs.admin", "cogs.lobby", "cogs.play", "cogs.channels", "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -37,6 +43,17 @@ NEEDED_PERMISSIONS = discord.Permissions(
 
 class BeloteTree(app_commands.CommandTree["BeloteBot"]):
     """The slash commands, with one error handler for all of them (bot/errors.py)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[BeloteBot], /) -> bool:
+        """Each member's commands are rate-limited (bot/ratelimit.py); the refusal says when
+        to try again. Typing in an option (autocomplete) is not a command."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        again = self.client.limits.commands.take((interaction.guild_id, interaction.user.id))
+        if again is not None:
+            raise app_commands.CheckFailure(
+                words()("admin.limit.commands", when=f"<t:{math.ceil(again)}:R>"))
+        return True
 
     async def on_error(self, interaction: discord.Interaction[BeloteBot],
                        error: app_commands.AppCommandError, /) -> None:
@@ -54,6 +71,8 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
 
 class BeloteBot(commands.Bot):
     service: TableService
+    guild_settings: GuildSettingsStore
+    audit: AuditLog
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -63,9 +82,12 @@ class BeloteBot(commands.Bot):
         self.router = Router()
         self.delivery = Delivery(self)
         self.db: Database | None = None
+        self.limits = MemberLimits()
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_path)
+        self.guild_settings = GuildSettingsStore(self.db)
+        self.audit = AuditLog(self.db)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,
                                     computer_level=self.settings.computer_level,

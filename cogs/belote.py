@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import images, messages
+from bot import audit, images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
+from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient
-from bot.service import TURN_TIMERS, LiveTable, NewTable
+from bot.service import TURN_TIMERS, LiveTable, NewTable, Refusal
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
+from i18n import words
 from rendering import LeaderboardRow
 
 from .channels import Channels
@@ -60,7 +63,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
     # ---- /belote new -----------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a Belote table in this channel")
     @app_commands.describe(
-        variant="Which Belote to play",
+        variant="Which Belote to play (default: the server's, see /belote config)",
         target=f"Points to win (suggested: classic 501/1001, coinche 701/1000/2000, "
                f"bulgarian 151; 1 to {MAX_TARGET})",
         private="Only people you invite (/belote invite) may sit",
@@ -75,14 +78,18 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def new(self, interaction: discord.Interaction[Any],
-                  variant: app_commands.Choice[str],
+                  variant: app_commands.Choice[str] | None = None,
                   target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
                   private: bool = False, announcements: bool | None = None,
                   must_undertrump: bool | None = None,
                   shuffle: app_commands.Choice[str] | None = None,
                   computers: bool = False, level: app_commands.Choice[str] | None = None,
                   turn_timer: app_commands.Choice[int] | None = None) -> None:
-        v = Variant(variant.value)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        # The server's settings (/belote config) give what the options leave out.
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        v = Variant(variant.value if variant is not None else settings.variant)
+        target = target if target is not None else settings.target
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
                                  "shuffle": shuffle.value if shuffle else None}
@@ -102,15 +109,32 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 "here, or use another channel.")
             return
         channel = interaction.channel
+        refused = table_refusal(
+            settings, self.bot.service.live.values(), guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
+            w=words(settings.language))
+        if refused is not None:
+            await reply_privately(interaction, refused)
+            return
+        limit_key = (interaction.guild_id, interaction.user.id)
+        again = self.bot.limits.tables.take(limit_key)
+        if again is not None:
+            await reply_privately(interaction, words(settings.language)(
+                "admin.limit.tables", when=f"<t:{math.ceil(again)}:R>"))
+            return
         in_thread = isinstance(channel, discord.Thread)
         no_thread = [permission_name(p) for p in FOR_THREADS if not getattr(perms, p)]
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        live = await self.bot.service.create(NewTable(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host_id=interaction.user.id, host_name=display_name(interaction.user),
-            variant=v.value, options=given, private=private, fill=computers,
-            turn_timer=turn_timer.value if turn_timer else None,
-            computer_level=level.value if level else None))
+        try:
+            live = await self.bot.service.create(NewTable(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host_id=interaction.user.id, host_name=display_name(interaction.user),
+                variant=v.value, options=given, private=private, fill=computers,
+                turn_timer=turn_timer.value if turn_timer is not None else settings.turn_timer,
+                computer_level=level.value if level else settings.computer_level))
+        except Refusal:
+            self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
+            raise
         await interaction.response.defer(thinking=True)
         thread: discord.Thread | None = None
         note = ""
@@ -238,8 +262,12 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             await reply_privately(interaction, "No open table to end here.")
             return
         # Checked here, not only by the command's default permissions: servers can change those.
-        can_manage = bool(interaction.permissions.manage_guild)
-        await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
+        settings = await self.bot.guild_settings.get(live.row.guild_id)
+        moderator = is_moderator(interaction.user, settings)
+        await self.bot.service.end(live.id, interaction.user.id, can_manage=moderator)
+        if interaction.user.id != live.row.host_id:  # a moderator's action: in the audit log
+            await self.bot.audit.record(live.row.guild_id, audit.END,
+                                        actor_id=interaction.user.id, table_id=live.id)
         await interaction.response.send_message(
             f"Table #{live.id} was ended by {interaction.user.mention}.",
             allowed_mentions=messages.NO_MENTIONS)

@@ -1,0 +1,304 @@
+"""Server administration under /belote: config (moderators), help (everyone), tables
+(moderators); and the audit log's posts to the server's log channel.
+
+These commands are subcommands of the /belote group that cogs/belote.py's GroupCog owns:
+:class:`BeloteSubcommands` moves a cog's slash commands into that group when it loads.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import audit
+from bot.bot import BeloteBot
+from bot.computers import available_levels
+from bot.guild_settings import KEYS, GuildSettings, label, show
+from bot.messages import NO_MENTIONS, timer_text
+from bot.moderation import is_moderator
+from bot.service import TURN_TIMERS, LiveTable
+from bot.translator import text
+from db.activity import last_activity
+from db.audit import AuditEntry
+from game.rules import Variant
+from i18n import Words, languages, words
+
+from .common import reply_privately
+
+log = logging.getLogger(__name__)
+
+# Subcommands only moderators may use (and see in /belote help).
+MODERATOR_COMMANDS = frozenset({"config", "tables"})
+
+
+class BeloteSubcommands(commands.Cog):
+    """A cog whose slash commands join the /belote group (cogs/belote.py) instead of being
+    top-level commands: Discord allows a command name once, and /belote is one group."""
+
+    GROUP: ClassVar[str] = "belote"
+
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+        self._joined: list[str] = []
+
+    def belote_group(self) -> app_commands.Group:
+        group = self.bot.tree.get_command(self.GROUP)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.belote (the /belote group) before this cog")
+        return group
+
+    async def cog_load(self) -> None:
+        group = self.belote_group()
+        for command in self.__cog_app_commands__:
+            # Already a copy bound to this cog; under the group it is "/belote <name>".
+            command.parent = group
+            group.add_command(command)
+            self._joined.append(command.name)
+        # What is left here is added to the tree as top-level commands after cog_load.
+        self.__cog_app_commands__ = []
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command(self.GROUP)
+        if isinstance(group, app_commands.Group):
+            for name in self._joined:
+                group.remove_command(name)
+        self._joined.clear()
+
+
+def ids(prefix: str, *names: str) -> dict[str, app_commands.locale_str]:
+    return {name: text(f"{prefix}.{name}") for name in names}
+
+
+CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
+                  "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
+                  "max_tables_server", "moderator_role", "log_channel", "language", "reset")
+VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
+            for v in Variant]
+TIMERS = [app_commands.Choice(name=timer_text(0), value=0)] + [
+    app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
+LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
+LANGUAGES = [app_commands.Choice(name=code, value=code) for code in languages()]
+RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
+# The option that sets each setting directly (the channels have add/remove instead).
+SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "turn_timer",
+                     "level": "computer_level", "lobby_minutes": "lobby_minutes",
+                     "idle_minutes": "idle_minutes", "away_turns": "away_turns",
+                     "max_tables_channel": "max_tables_channel",
+                     "max_tables_server": "max_tables_server",
+                     "moderator_role": "moderator_role", "log_channel": "log_channel",
+                     "language": "language"}
+
+
+def settings_text(settings: GuildSettings, w: Words, changed: frozenset[str] = frozenset()
+                  ) -> str:
+    lines = [w("admin.config.title")]
+    for key in KEYS:
+        mark = w("admin.config.changed_mark") if key in changed else ""
+        lines.append(w("admin.config.line", setting=label(key, w),
+                       value=show(key, getattr(settings, key), w), mark=mark))
+    return "\n".join(lines)
+
+
+def audit_text(entry: AuditEntry, w: Words) -> str:
+    actor = f"<@{entry.actor_id}>" if entry.actor_id is not None else ""
+    if entry.action == audit.CONFIG:
+        changes = entry.details.get("changes", {})
+        parts = [w("admin.audit.change", setting=label(key, w), before=show(key, pair[0], w),
+                   after=show(key, pair[1], w))
+                 for key, pair in changes.items() if key in KEYS]
+        return w("admin.audit.config", actor=actor, changes="; ".join(parts))
+    if entry.action == audit.END:
+        return w("admin.audit.end", actor=actor, table=entry.table_id)
+    if entry.action == audit.CLOSED:
+        return w("admin.audit.closed", table=entry.table_id,
+                 reason=str(entry.details.get("reason", "")))
+    return w("admin.audit.other", action=entry.action, actor=actor or "-",
+             table=entry.table_id if entry.table_id is not None else "-")
+
+
+def table_link(live: LiveTable) -> str:
+    row = live.row
+    if row.message_id is None:
+        return f"<#{row.home_id}>"
+    return f"https://discord.com/channels/{row.guild_id}/{row.home_id}/{row.message_id}"
+
+
+class Admin(BeloteSubcommands):
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.audit.listeners.append(self.post_to_log_channel)
+
+    async def cog_unload(self) -> None:
+        if self.post_to_log_channel in self.bot.audit.listeners:
+            self.bot.audit.listeners.remove(self.post_to_log_channel)
+        await super().cog_unload()
+
+    # ---- the log channel ------------------------------------------------------------------
+    def post_to_log_channel(self, entry: AuditEntry) -> None:
+        async def send() -> None:
+            settings = await self.bot.guild_settings.get(entry.guild_id)
+            if settings.log_channel is None:
+                return
+            channel = self.bot.get_partial_messageable(settings.log_channel,
+                                                       guild_id=entry.guild_id)
+            try:
+                await channel.send(audit_text(entry, words(settings.language)),
+                                   allowed_mentions=NO_MENTIONS)
+            except (discord.Forbidden, discord.NotFound) as e:
+                # A channel deleted or closed to the bot: the entry stays in the database.
+                log.warning("audit entry %s not posted to channel %s: %s", entry.id,
+                            settings.log_channel, e)
+        # Through the delivery's Outbox: sent again if Discord fails on its way.
+        self.bot.delivery.post(("audit", entry.id), send)
+
+    async def moderator_settings(self, interaction: discord.Interaction[Any]
+                                 ) -> GuildSettings | None:
+        """The server's settings if the user is a moderator; else they are told, and None."""
+        assert interaction.guild_id is not None
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        if is_moderator(interaction.user, settings):
+            return settings
+        await reply_privately(interaction, words(settings.language)("admin.not_moderator"))
+        return None
+
+    # ---- /belote config --------------------------------------------------------------------
+    @app_commands.command(name=text("commands.config.name"),
+                          description=text("commands.config.description"))
+    @app_commands.describe(**ids("commands.config", *CONFIG_OPTIONS))
+    @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS)
+    @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
+    async def config(self, interaction: discord.Interaction[Any],
+                     add_channel: discord.TextChannel | None = None,
+                     remove_channel: discord.TextChannel | None = None,
+                     variant: app_commands.Choice[str] | None = None,
+                     target: int | None = None,
+                     turn_timer: app_commands.Choice[int] | None = None,
+                     level: app_commands.Choice[str] | None = None,
+                     lobby_minutes: int | None = None, idle_minutes: int | None = None,
+                     away_turns: int | None = None, max_tables_channel: int | None = None,
+                     max_tables_server: int | None = None,
+                     moderator_role: discord.Role | None = None,
+                     log_channel: discord.TextChannel | None = None,
+                     language: app_commands.Choice[str] | None = None,
+                     reset: app_commands.Choice[str] | None = None) -> None:
+        settings = await self.moderator_settings(interaction)
+        if settings is None:
+            return
+        assert interaction.guild_id is not None
+        w = words(settings.language)
+        given: dict[str, Any] = {
+            "variant": variant, "target": target, "turn_timer": turn_timer, "level": level,
+            "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
+            "away_turns": away_turns, "max_tables_channel": max_tables_channel,
+            "max_tables_server": max_tables_server, "moderator_role": moderator_role,
+            "log_channel": log_channel, "language": language}
+        values: dict[str, Any] = {}
+        for option, value in given.items():
+            if value is None:
+                continue
+            if isinstance(value, app_commands.Choice):
+                value = value.value
+            elif isinstance(value, discord.Role | discord.abc.GuildChannel):
+                value = value.id
+            values[SETTING_OF_OPTION[option]] = value
+        if add_channel is not None or remove_channel is not None:
+            channels = [c for c in settings.channels
+                        if remove_channel is None or c != remove_channel.id]
+            if add_channel is not None and add_channel.id not in channels:
+                channels.append(add_channel.id)
+            values["channels"] = channels
+        resets = [reset.value] if reset is not None else []
+        if not values and not resets:
+            await reply_privately(interaction, settings_text(settings, w))
+            return
+        # Refused as a whole when one value is wrong: nothing is written then.
+        after, changes = await self.bot.guild_settings.change(
+            interaction.guild_id, values, resets, w=w)
+        if changes:
+            await self.bot.audit.record(
+                interaction.guild_id, audit.CONFIG, actor_id=interaction.user.id,
+                details={"changes": {c.key: [_plain(c.before), _plain(c.after)]
+                                     for c in changes}})
+        w = words(after.language)
+        done = w("admin.config.done") if changes else w("admin.config.unchanged")
+        await reply_privately(interaction, done + "\n" + settings_text(
+            after, w, frozenset(c.key for c in changes)))
+
+    # ---- /belote help ---------------------------------------------------------------------
+    @app_commands.command(name=text("commands.help.name"),
+                          description=text("commands.help.description"))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        w = words(settings.language)
+        moderator = is_moderator(interaction.user, settings)
+        group = self.belote_group()
+        everyone, theirs = [], []
+        for command in sorted(group.commands, key=lambda c: c.name):
+            line = w("admin.help.command", name=command.qualified_name,
+                     description=command.description)
+            if command.name in MODERATOR_COMMANDS:
+                theirs.append(line)
+            else:
+                everyone.append(line)
+        parts = [w("admin.help.what"), w("admin.help.start"),
+                 w("admin.help.commands") + "\n" + "\n".join(everyone)]
+        if moderator:
+            parts.append(w("admin.help.moderator") + "\n" + "\n".join(theirs))
+        parts.append(w("admin.help.rules"))
+        await reply_privately(interaction, "\n\n".join(parts))
+
+    # ---- /belote tables -------------------------------------------------------------------
+    @app_commands.command(name=text("commands.tables.name"),
+                          description=text("commands.tables.description"))
+    @app_commands.describe(**ids("commands.tables", "end"))
+    async def tables(self, interaction: discord.Interaction[Any],
+                     end: int | None = None) -> None:
+        settings = await self.moderator_settings(interaction)
+        if settings is None:
+            return
+        assert interaction.guild_id is not None
+        w = words(settings.language)
+        here = sorted((t for t in self.bot.service.live.values()
+                       if t.row.guild_id == interaction.guild_id), key=lambda t: t.id)
+        if end is not None:
+            live = next((t for t in here if t.id == end), None)
+            if live is None:
+                await reply_privately(interaction, w("admin.tables.no_such", table=end))
+                return
+            await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
+            await self.bot.audit.record(interaction.guild_id, audit.END,
+                                        actor_id=interaction.user.id, table_id=live.id)
+            await reply_privately(interaction, w("admin.tables.ended", table=live.id))
+            return
+        if not here:
+            await reply_privately(interaction, w("admin.tables.none"))
+            return
+        lines = [w.plural("admin.tables.title", len(here))]
+        last = await last_activity(self.bot.service.db, (t.id for t in here[:20]))
+        for live in here[:20]:  # one message: Discord takes 2000 characters
+            players = ", ".join(f"<@{s.user_id}>" if s.user_id is not None else s.name
+                                for _, s in sorted(live.seats.items())) or "-"
+            state = w("admin.tables.paused") if live.paused else (
+                w("admin.tables.playing") if live.playing else w("admin.tables.lobby"))
+            lines.append(w("admin.tables.line", table=live.id, variant=live.variant.value,
+                           state=state, channel=f"<#{live.row.channel_id}>", players=players,
+                           last=f"<t:{int(last[live.id].timestamp())}:R>" if live.id in last
+                           else "-", link=table_link(live)))
+        if len(here) > 20:
+            lines.append(w("admin.tables.more", n=len(here) - 20))
+        lines.append(w("admin.tables.hint"))
+        await reply_privately(interaction, "\n".join(lines))
+
+
+def _plain(value: Any) -> Any:
+    """A setting's value as JSON keeps it (tuples become lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Admin(bot))
