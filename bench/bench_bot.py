@@ -42,8 +42,11 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+import discord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -93,6 +96,7 @@ class Probe:
         workers = sum(t - self.workers.get(pid, 0.0) for pid, t in worker_cpu().items())
         if self.profiler is not None:
             self.profiler.disable()
+            assert self.profile_path is not None
             self.profiler.dump_stats(self.profile_path)
         self.stop.set()
         if self.task is not None:
@@ -149,8 +153,9 @@ async def memory_per_table(bot: Any) -> dict[str, float]:
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
     probe = Probe(args.profile)
-    handlers = {"start": probe.start, "finish": probe.finish, "cards": count_cards,
-                "memory": memory_per_table}
+    handlers: dict[str, Callable[..., Awaitable[Any]]] = {
+        "start": probe.start, "finish": probe.finish, "cards": count_cards,
+        "memory": memory_per_table}
     asyncio.run(serve_bot(create_bot, handlers, args.child,
                           computer_delay=args.computer_delay))
 
@@ -177,6 +182,8 @@ class Players:
     def __init__(self, fake: FakeDiscord, remote: RemoteBot, seed: int) -> None:
         self.fake = fake
         self.remote = remote
+        # The fake's driver takes a discord.Client; it treats a RemoteBot as a connected bot.
+        self.as_bot = cast(discord.Client, remote)
         self.rng = random.Random(seed)
         self.clicks: list[tuple[InteractionResult, str]] = []
         # Each hand message's controls, kept until an edit replaces its components: players
@@ -223,12 +230,12 @@ class Players:
         choice = self.rng.choice(controls(message, table.id))
         if choice["type"] == 3:
             value = self.rng.choice(choice["options"])["value"]
-            r = await self.fake.select(self.remote, member, message, choice["custom_id"],
-                                       [value], wait=False)  # type: ignore[arg-type]
+            r = await self.fake.select(self.as_bot, member, message, choice["custom_id"],
+                                       [value], wait=False)
             self.clicks.append((r, "bid"))
         else:
-            r = await self.fake.click(self.remote, member, message, choice["custom_id"],
-                                      wait=False)  # type: ignore[arg-type]
+            r = await self.fake.click(self.as_bot, member, message, choice["custom_id"],
+                                      wait=False)
             self.clicks.append((r, "card" if ":play." in choice["custom_id"] else "bid"))
 
     async def realistic(self, table: Table, until: float, think: tuple[float, float]) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import create_bot, messages
+from bot.bot import BeloteBot
 from bot.components import button_id, encode_action, select_id
 from game.actions import CoincheBid
 from game.players import RandomPlayer
@@ -129,7 +130,8 @@ async def run(args: argparse.Namespace) -> None:
     fake.settle_timeout = 600
     fake.callback_deadline = 30.0  # while opening tables: the first images are slow to warm
     fake.settle_ignores.append(lambda task: any(b.delivery.jobs.parked(task)
-                                                for b in list(fake._bots)))
+                                                for b in list(fake._bots)
+                                                if isinstance(b, BeloteBot)))
     with tempfile.TemporaryDirectory() as tmp:
         guild = fake.add_guild("Bench")
         bot = await fake.start_bot(create_bot, Path(tmp) / "bench.sqlite3", computer_delay=0)

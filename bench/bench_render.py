@@ -11,6 +11,9 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
+
+from PIL import Image
 
 from game.match import Match
 from game.players import RandomPlayer
@@ -36,6 +39,11 @@ def mid_deal_view(seed: int = 7) -> tuple[TableView, TableView]:
     return table_view(m, None), table_view(m, seat)
 
 
+def _encode_drawn(draw: Callable[[TableView], tuple[Image.Image, object]], view: TableView,
+                  fmt: Format) -> bytes:
+    return encode(draw(view)[0], fmt)
+
+
 def median_ms(fn: Callable[[], object], runs: int) -> float:
     fn()  # warm the caches: sprites and the felt layer are drawn once per process
     times = []
@@ -57,7 +65,7 @@ def main() -> None:
                              ("hand", seat, draw_hand)):
         img, _ = draw(view)
         for fmt in Format:
-            ms = median_ms(lambda f=fmt, v=view, dr=draw: encode(dr(v)[0], f), args.runs)
+            ms = median_ms(partial(_encode_drawn, draw, view, fmt), args.runs)
             size = len(encode(img, fmt))
             print(f"{name:15} {fmt.value:5}  {ms:6.2f} ms  {size / 1024:6.1f} KB")
 

@@ -5,37 +5,42 @@ before the check) is dropped at restore instead of stalling the table."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.service import LiveTable, NewTable, Refusal, TableService
 from db import ChoiceRow, Database
 from game.actions import Play, Take
 from game.announcements import best_announcements
 from game.cards import card_str
 from game.match import Match
 from game.rules import Variant
+from tests.bot.helpers import deal_of, match_of, to_act
 
 from .test_service import CHANNEL, GUILD
 
 USERS = ((1, "ana"), (2, "bo"), (3, "cy"), (4, "dee"))
 
 
-def a_deal_with_announcements(options: dict) -> tuple[int, int]:
+def a_deal_with_announcements(options: dict[str, Any]) -> tuple[int, int]:
     """(seed, seat): a classic first deal, dealer 0, where the first bidder takes and the
     first seat to play holds an announcement."""
     for seed in range(5000):
         m = Match(Variant.CLASSIC, options, first_dealer=0)
-        m.start_deal(m.new_deck(seed))
+        deal = m.start_deal(m.new_deck(seed))
         m.apply(Take(), m.to_act)
         seat = m.to_act
-        if best_announcements(seat, m.deal.hands[seat]):
+        assert seat is not None
+        if best_announcements(seat, deal.hands[seat]):
             return seed, seat
     raise AssertionError("no such deal")
 
 
-async def started(service: TableService, options: dict, *, take: bool = True) -> int:
+async def started(service: TableService, options: dict[str, Any], *,
+                  take: bool = True) -> int:
     """Four people at a classic table on a_deal_with_announcements(); the first bidder takes."""
     seed, _ = a_deal_with_announcements({"target": 1})
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", options))
@@ -44,16 +49,22 @@ async def started(service: TableService, options: dict, *, take: bool = True) ->
     live.row.seed, live.row.first_dealer = seed, 0  # this deal, for the test
     await service.start(live.id, 1)
     if take:
-        seat = live.match.to_act
-        await service.act(live.id, live.seats[seat].user_id, live.seq, Take())
+        seat = to_act(live)
+        await service.act(live.id, user_of(live, seat), live.seq, Take())
     return live.id
+
+
+def user_of(live: LiveTable, seat: int) -> int:
+    user = live.seats[seat].user_id
+    assert user is not None, f"seat {seat} has no person"
+    return user
 
 
 def first_player(service: TableService, table_id: int) -> tuple[int, int]:
     """(seat, user) of the player to act."""
     live = service.live[table_id]
-    seat = live.match.to_act
-    return seat, live.seats[seat].user_id
+    seat = to_act(live)
+    return seat, user_of(live, seat)
 
 
 def not_held_run(hand: int) -> tuple[tuple[int, ...], ...]:
@@ -71,45 +82,45 @@ async def plays_a_card(service: TableService, table_id: int) -> None:
     live = service.live[table_id]
     _, user = first_player(service, table_id)
     seq = live.seq
-    card = live.match.legal_actions()[0]
+    card = match_of(live).legal_actions()[0]
     assert isinstance(card, Play)
     await service.act(table_id, user, seq, Play(card.card))
     assert live.seq > seq
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "choices.sqlite3")
     yield database
     await database.close()
 
 
-async def test_a_forged_choice_is_refused_and_not_stored(db: Database):
+async def test_a_forged_choice_is_refused_and_not_stored(db: Database) -> None:
     service = TableService(db)
     table_id = await started(service, {"target": 1})
     live = service.live[table_id]
     seat, user = first_player(service, table_id)
-    forged = not_held_run(live.match.deal.hands[seat])
+    forged = not_held_run(deal_of(live).hands[seat])
     with pytest.raises(Refusal, match=r"^You cannot announce cards you do not hold|^A sequence"):
         await service.choose(table_id, user, 1, declare=forged)
     assert await db.tables.choices(table_id) == []
     assert live.choice(seat).declare is None
     # What the hand does hold may be chosen.
-    best = best_announcements(seat, live.match.deal.hands[seat])
+    best = best_announcements(seat, deal_of(live).hands[seat])
     chosen = tuple(a.cards for a in best)
     await service.choose(table_id, user, 1, declare=chosen)
     assert live.choice(seat).declare == chosen
     assert (await db.tables.choices(table_id))[0].declare == \
         [[card_str(c) for c in cards] for cards in chosen]
     await plays_a_card(service, table_id)
-    assert [tuple(a.cards) for a in live.match.deal.announcements] == list(chosen)
+    assert [tuple(a.cards) for a in deal_of(live).announcements] == list(chosen)
 
 
-async def test_no_announcement_is_chosen_where_the_rules_allow_none(db: Database):
+async def test_no_announcement_is_chosen_where_the_rules_allow_none(db: Database) -> None:
     service = TableService(db)
     off = await started(service, {"target": 1, "announcements": False})
     seat, user = first_player(service, off)
-    hand = service.live[off].match.deal.hands[seat]
+    hand = deal_of(service.live[off]).hands[seat]
     held = tuple(a.cards for a in best_announcements(seat, hand))
     with pytest.raises(Refusal, match=r"^Announcements are off at this table\.$"):
         await service.choose(off, user, 1, declare=held)
@@ -124,7 +135,7 @@ async def test_no_announcement_is_chosen_where_the_rules_allow_none(db: Database
         await service.sit(live.id, uid, name, seat)
     await service.start(live.id, 1)
     seat, user = first_player(service, live.id)
-    hand = live.match.deal.hands[seat]
+    hand = deal_of(live).hands[seat]
     assert hand.bit_count() == 8
     some = tuple(a.cards for a in best_announcements(seat, hand)) or not_held_run(hand)
     with pytest.raises(Refusal, match=r"^Announcements are chosen once the bidding is over\.$"):
@@ -132,14 +143,14 @@ async def test_no_announcement_is_chosen_where_the_rules_allow_none(db: Database
     assert await db.tables.choices(live.id) == []
 
 async def test_a_bad_choice_stored_before_the_check_does_not_stall_the_table(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture):
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "old.sqlite3"
     db = await Database.open(path)
     service = TableService(db)
     table_id = await started(service, {"target": 1})
     live = service.live[table_id]
     seat, _ = first_player(service, table_id)
-    forged = not_held_run(live.match.deal.hands[seat])
+    forged = not_held_run(deal_of(live).hands[seat])
     # What a bot from before the check stored: cards the player does not hold, and junk.
     await db.tables.put_choice(ChoiceRow(table_id, seat, 1,
                                          [[card_str(c) for c in g] for g in forged], False))
@@ -157,7 +168,7 @@ async def test_a_bad_choice_stored_before_the_check_does_not_stall_the_table(
         live = again.live[table_id]
         assert live.choice(seat).declare is None and not live.choice(seat).belote
         await plays_a_card(again, table_id)  # accepted: the table goes on
-        assert live.match.to_act == other
+        assert match_of(live).to_act == other
         await plays_a_card(again, table_id)
         stored = {c.seat: c.declare for c in await db.tables.choices(table_id)}
         assert stored == {seat: None, other: None}  # dropped for good

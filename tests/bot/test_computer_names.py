@@ -5,7 +5,9 @@ versions ("⚙ Computer (easy)") show the new names after a restart."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import discord
 import pytest
 
 from bot import messages
@@ -17,9 +19,17 @@ from game.players import RandomPlayer
 from game.view import table_view
 from rendering.sheet import draw_deal_sheet
 from rendering.table import draw_table
+from tests.bot.helpers import match_of
 
 GUILD, CHANNEL = 100, 200
 NAMES = ["ana", "⚙ Remy", "⚙ Nora", "⚙ Lou"]
+
+
+def button_label(child: discord.ui.Item[Any]) -> str | None:
+    """The label of a button on a view (a dynamic button's inner button)."""
+    item = getattr(child, "item", child)
+    assert isinstance(item, discord.ui.Button), item
+    return item.label
 
 
 @pytest.fixture
@@ -48,13 +58,14 @@ async def test_three_computers_have_distinct_names_everywhere(db: Database) -> N
     lobby = messages.lobby_text(live)
     for line in ("East: ⚙ Remy (hard)", "North: ⚙ Nora (easy)", "West: ⚙ Lou (easy)"):
         assert line in lobby, lobby
-    labels = [getattr(b, "item", b).label for b in messages.lobby_view(live).children]
+    labels = [button_label(b) for b in messages.lobby_view(live).children]
     assert "East: ⚙ Remy (hard)" in labels
     assert "• At this table: ⚙ Remy (hard), ⚙ Nora (easy), ⚙ Lou (easy)" in \
         messages.rules_card(live).split("\n")
     await service.start(table_id, 1)
     try:
-        assert live.names() == NAMES and list(live.match.players) == NAMES  # type: ignore[union-attr]
+        seated = match_of(live).players
+        assert live.names() == NAMES and seated is not None and list(seated) == NAMES
         # The table image: each name whole on its plate, for the table and for each seat.
         for viewer in (None, 0, 1, 2, 3):
             view = live.view(viewer)
@@ -98,7 +109,8 @@ async def test_old_rows_show_the_new_names_after_a_restart(db: Database) -> None
     try:
         (again,) = await restarted.restore()
         assert again.names() == NAMES
-        assert again.match is not None and list(again.match.players) == NAMES
+        assert again.match is not None and again.match.players is not None
+        assert list(again.match.players) == NAMES
         after = table_view(again.match, None)
         assert after.hand_counts == before.hand_counts and after.bids == before.bids
         assert "East: ⚙ Remy (hard)" in messages.lobby_text(again)

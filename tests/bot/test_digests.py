@@ -16,7 +16,7 @@ CODE = ("from bot.digests import digest; from game.view import Stage; "
         f"print(digest({KEY!r}, 99))")
 
 
-def test_the_digest_is_the_same_in_another_process():
+def test_the_digest_is_the_same_in_another_process() -> None:
     outs = set()
     for seed in ("1", "2", "3"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
@@ -27,6 +27,6 @@ def test_the_digest_is_the_same_in_another_process():
     assert outs == {digest(KEY, 99)}
 
 
-def test_a_different_state_or_message_has_another_digest():
+def test_a_different_state_or_message_has_another_digest() -> None:
     assert digest(KEY, 99) != digest(KEY, 100)
     assert digest(KEY, 99) != digest((*KEY[:1], 13, *KEY[2:]), 99)

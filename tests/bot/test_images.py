@@ -9,7 +9,9 @@ import signal
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,15 +98,19 @@ async def test_a_job_the_worker_cannot_load_is_refused_and_the_worker_lives_on()
     public, _ = mid_deal_view()
     pool = images.Pool("belote-test", 1)
     only_here = types.ModuleType("belote_only_in_the_bot")  # never importable in a worker
-    only_here.job = lambda: None  # type: ignore[attr-defined]
-    only_here.job.__module__ = only_here.__name__  # type: ignore[attr-defined]
-    only_here.job.__qualname__ = "job"  # type: ignore[attr-defined]
+
+    def job() -> None:
+        return None
+
+    job.__module__ = only_here.__name__  # pickled by reference to a module workers lack
+    job.__qualname__ = "job"
+    vars(only_here)["job"] = job
     sys.modules[only_here.__name__] = only_here
     try:
         assert await pool.run(render_table, public) == render_table(public)
         (pid,) = pool.pids()
         with pytest.raises(ModuleNotFoundError):
-            await pool.run(only_here.job)  # type: ignore[attr-defined]
+            await pool.run(job)
         assert await pool.run(render_table, public) == render_table(public)
         assert pool.pids() == [pid] and pool.restarts == 0
     finally:
@@ -227,7 +233,8 @@ async def test_every_kind_of_image_is_made_in_a_worker_process() -> None:
                                                 m.results, m.winner)
     rows = [rendering.LeaderboardRow(1, "Ana", 1612.4, 40, 28)]
     public, seat = mid_deal_view()
-    jobs = [(rendering.render_table, (public,)), (rendering.render_hand, (seat,)),
+    jobs: list[tuple[Callable[..., tuple[bytes, str]], tuple[Any, ...]]] = [
+            (rendering.render_table, (public,)), (rendering.render_hand, (seat,)),
             (rendering.render_deal_sheet, (m.results[-1], m.variant, m.players, 1)),
             (rendering.render_match_result, (result,)),
             (rendering.render_leaderboard, (rows, "Leaderboard"))]

@@ -82,7 +82,7 @@ def _http_error(status: int, text: str) -> discord.HTTPException:
 @pytest.mark.parametrize(("error", "says"), [
     (OSError(101, "Network is unreachable"), "cannot reach Discord"),
     (TimeoutError(), "cannot reach Discord"),
-    (discord.GatewayNotFound(), "Discord's gateway"),
+    (discord.GatewayNotFound(), "Discord's gateway"),  # type: ignore[no-untyped-call]
     (_http_error(502, "upstream"), "Discord answered 502"),
     (sqlite3.OperationalError("unable to open database file"), "cannot use the database"),
 ])

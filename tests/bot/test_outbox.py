@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 import discord
@@ -44,11 +45,11 @@ class FakeResponse:
 
 
 def server_error() -> Exception:
-    return discord.DiscordServerError(FakeResponse(503), "503: down")  # type: ignore[arg-type]
+    return discord.DiscordServerError(FakeResponse(503), "503: down")
 
 
 def refused() -> Exception:
-    return discord.Forbidden(FakeResponse(403),  # type: ignore[arg-type]
+    return discord.Forbidden(FakeResponse(403),
                              {"code": 50013, "message": "Missing Permissions"})
 
 
@@ -61,7 +62,7 @@ async def turn() -> None:
         await asyncio.sleep(0)
 
 
-def test_what_counts_as_transient():
+def test_what_counts_as_transient() -> None:
     assert is_transient(server_error())
     assert is_transient(aiohttp.ServerDisconnectedError())
     assert is_transient(TimeoutError())
@@ -69,7 +70,7 @@ def test_what_counts_as_transient():
     assert not is_transient(ValueError("a bug"))
 
 
-def test_backoff_grows_with_jitter_and_a_cap():
+def test_backoff_grows_with_jitter_and_a_cap() -> None:
     rng = random.Random(3)
     backoff = Backoff(first=0.5, cap=8.0)
     delays = [backoff.delay(n, rng) for n in range(1, 9)]
@@ -79,7 +80,7 @@ def test_backoff_grows_with_jitter_and_a_cap():
     assert len(set(delays)) == len(delays)  # jittered
 
 
-async def test_a_failed_send_goes_again_with_the_newest_state_never_an_older():
+async def test_a_failed_send_goes_again_with_the_newest_state_never_an_older() -> None:
     clock = Clock()
     box = outbox(clock)
     state = {"v": 1}
@@ -101,7 +102,7 @@ async def test_a_failed_send_goes_again_with_the_newest_state_never_an_older():
     assert shown == [2] and box.pending() == 0
 
 
-async def test_a_refusal_is_not_sent_again(caplog: pytest.LogCaptureFixture):
+async def test_a_refusal_is_not_sent_again(caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
     box = outbox(clock)
     calls = 0
@@ -120,17 +121,18 @@ async def test_a_refusal_is_not_sent_again(caplog: pytest.LogCaptureFixture):
 
 
 async def test_an_outage_is_one_probe_at_a_time_then_everything_goes(
-        caplog: pytest.LogCaptureFixture):
+        caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
     box = outbox(clock)
     down = {"v": True}
     tries: list[str] = []
     sent: list[str] = []
-    held, released = [], []
+    held: list[bool] = []
+    released: list[float] = []
     box.on_outage = lambda: held.append(True)
     box.on_recovery = released.append
 
-    def job(name: str):
+    def job(name: str) -> Callable[[], Awaitable[None]]:
         async def send() -> None:
             tries.append(name)
             if down["v"]:
@@ -163,7 +165,7 @@ async def test_an_outage_is_one_probe_at_a_time_then_everything_goes(
     assert not any(r.exc_info for r in caplog.records)
 
 
-async def test_close_cancels_parked_sends():
+async def test_close_cancels_parked_sends() -> None:
     clock = Clock()
     box = outbox(clock)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.pacing import Pacer
 
 
-def test_five_go_then_the_sixth_waits_for_the_first_to_leave_the_window():
+def test_five_go_then_the_sixth_waits_for_the_first_to_leave_the_window() -> None:
     pacer = Pacer(5, 5.0)
     assert [pacer.take("c", t) for t in (0.0, 0.5, 1.0, 1.5, 2.0)] == [0.0] * 5
     assert pacer.take("c", 2.5) == 2.5
@@ -13,14 +13,14 @@ def test_five_go_then_the_sixth_waits_for_the_first_to_leave_the_window():
     assert pacer.take("c", 5.0) == 0.0
 
 
-def test_a_429_holds_the_bucket_until_its_retry_after():
+def test_a_429_holds_the_bucket_until_its_retry_after() -> None:
     pacer = Pacer(5, 5.0)
     pacer.hold("c", 3.0)
     assert pacer.take("c", 1.0) == 2.0
     assert pacer.take("c", 3.0) == 0.0
 
 
-def test_an_idle_bucket_is_forgotten():
+def test_an_idle_bucket_is_forgotten() -> None:
     pacer = Pacer(5, 5.0)
     pacer.take("c", 0.0)
     pacer.forget("c", 1.0)

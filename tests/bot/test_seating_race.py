@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ async def open_seats(db: Database, user_id: int) -> int:
     return int(row[0])
 
 
-def one_went_through(results: list[Any]) -> None:
+def one_went_through(results: Sequence[object]) -> None:
     assert sum(not isinstance(r, BaseException) for r in results) == 1, results
     refused = [r for r in results if isinstance(r, BaseException)]
     assert all(isinstance(r, Refusal) and "sit at table #" in str(r) for r in refused), refused

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.service import LiveTable, NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass, Play
 from game.players import RandomPlayer
 from game.view import table_view
+from tests.bot.helpers import deal_of, match_of, status_of, to_act
 
 GUILD, CHANNEL = 100, 200
 
@@ -22,31 +25,31 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []
 
-    def table_changed(self, live) -> None:
+    def table_changed(self, live: LiveTable) -> None:
         self.calls.append(("table", live.id))
 
-    def hands_changed(self, live, seats) -> None:
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
         self.calls.append(("hands", tuple(sorted(seats))))
 
-    def deal_finished(self, live, deal_index) -> None:
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None:
         self.calls.append(("deal", deal_index))
 
-    def match_finished(self, live, ratings) -> None:
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         self.calls.append(("match", ratings))
 
-    def table_closed(self, live, reason) -> None:
+    def table_closed(self, live: LiveTable, reason: str) -> None:
         self.calls.append(("closed", reason))
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "service.sqlite3")
     yield database
     await database.close()
 
 
 async def four_players(service: TableService, variant: str = "classic",
-                       options: dict | None = None) -> int:
+                       options: dict[str, Any] | None = None) -> int:
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", variant,
                                          options or {"target": 1}))
     for seat, (uid, name) in enumerate([(2, "bo"), (3, "cy"), (4, "dee")], start=1):
@@ -56,7 +59,10 @@ async def four_players(service: TableService, variant: str = "classic",
 
 
 def user_at(service: TableService, table_id: int, seat: int) -> int:
-    return service.live[table_id].seats[seat].user_id
+    """The person at ``seat`` (a seat a person holds)."""
+    user = service.live[table_id].seats[seat].user_id
+    assert user is not None, f"seat {seat} has no person"
+    return user
 
 
 async def play_random(service: TableService, table_id: int, steps: int, seed: int = 1) -> None:
@@ -65,12 +71,12 @@ async def play_random(service: TableService, table_id: int, steps: int, seed: in
         live = service.live.get(table_id)
         if live is None:
             return
-        seat = live.match.to_act
-        action = rng.choose(table_view(live.match, seat))
+        seat = to_act(live)
+        action = rng.choose(table_view(match_of(live), seat))
         await service.act(table_id, user_at(service, table_id, seat), live.seq, action)
 
 
-async def test_lobby_rules(db: Database):
+async def test_lobby_rules(db: Database) -> None:
     service = TableService(db)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "bulgarian", {},
                                          private=True))
@@ -94,23 +100,23 @@ async def test_lobby_rules(db: Database):
     assert sorted(live.seats) == [0, 2, 3]
 
 
-async def test_a_whole_match_is_played_and_recorded(db: Database):
+async def test_a_whole_match_is_played_and_recorded(db: Database) -> None:
     rec = Recorder()
     service = TableService(db, listener=rec)
     table_id = await four_players(service)
     await play_random(service, table_id, 2000)
     assert table_id not in service.live
-    assert (await db.tables.get(table_id)).status == "finished"
+    assert await status_of(db, table_id) == "finished"
     assert await db.results.winner_of(table_id) in (0, 1)
     assert [c for c in rec.calls if c[0] == "match"]
     assert len(await db.results.leaderboard(GUILD, "classic")) == 4
 
 
-async def test_refusals_change_nothing(db: Database):
+async def test_refusals_change_nothing(db: Database) -> None:
     service = TableService(db)
     table_id = await four_players(service, "coinche")
     live = service.live[table_id]
-    seat = live.match.to_act
+    seat = to_act(live)
     wrong = user_at(service, table_id, (seat + 1) % 4)
     with pytest.raises(Refusal, match="not your turn"):
         await service.act(table_id, wrong, live.seq, Pass())
@@ -120,24 +126,24 @@ async def test_refusals_change_nothing(db: Database):
         await service.act(table_id, user_at(service, table_id, seat), live.seq - 1, Pass())
     with pytest.raises(Refusal, match="bidding is not over"):
         await service.act(table_id, user_at(service, table_id, seat), live.seq, Play(0))
-    assert live.seq == 1 and not live.match.deal.actions
+    assert live.seq == 1 and not deal_of(live).actions
     assert len(await db.log.entries(table_id)) == 1  # only the deal
 
 
-async def test_double_and_concurrent_clicks_apply_once(db: Database):
+async def test_double_and_concurrent_clicks_apply_once(db: Database) -> None:
     service = TableService(db)
     table_id = await four_players(service)
     live = service.live[table_id]
-    seat, seq = live.match.to_act, live.seq
+    seat, seq = to_act(live), live.seq
     user = user_at(service, table_id, seat)
     results = await asyncio.gather(*(service.act(table_id, user, seq, Pass())
                                      for _ in range(5)), return_exceptions=True)
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(isinstance(r, Refusal) for r in results if isinstance(r, Exception))
-    assert len(live.match.deal.actions) == 1
+    assert len(deal_of(live).actions) == 1
 
 
-async def test_restore_replays_open_tables_mid_deal(db: Database):
+async def test_restore_replays_open_tables_mid_deal(db: Database) -> None:
     service = TableService(db)
     table_id = await four_players(service, "bulgarian", {})
     await play_random(service, table_id, 15)
@@ -146,35 +152,35 @@ async def test_restore_replays_open_tables_mid_deal(db: Database):
     await again.restore()
     after = again.live[table_id]
     assert after.seq == before.seq
-    assert after.match.deal.hands == before.match.deal.hands
-    assert after.match.to_act == before.match.to_act
-    assert after.match.totals == before.match.totals
+    assert deal_of(after).hands == deal_of(before).hands
+    assert match_of(after).to_act == match_of(before).to_act
+    assert match_of(after).totals == match_of(before).totals
     await play_random(again, table_id, 5, seed=4)  # and it goes on
     assert after.seq > before.seq
 
 
-async def test_computers_fill_and_take_over(db: Database):
+async def test_computers_fill_and_take_over(db: Database) -> None:
     service = TableService(db, computer_delay=0)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1},
                                          fill=True))
     assert [s.computer for s in live.seats.values()] == [None, "easy", "easy", "easy"]
     await service.start(live.id, 1)
     await service.settle()
-    assert live.match.to_act == 0  # the computers played up to the person's turn
+    assert match_of(live).to_act == 0  # the computers played up to the person's turn
     message = await service.leave(live.id, 1)
     assert "computer plays your seat" not in message  # no person left: the table closes
     assert live.id not in service.live
 
 
-async def test_a_player_who_leaves_is_replaced_and_can_come_back(db: Database):
+async def test_a_player_who_leaves_is_replaced_and_can_come_back(db: Database) -> None:
     service = TableService(db, computer_delay=0)
     table_id = await four_players(service)
     live = service.live[table_id]
-    seat = live.match.to_act
+    seat = to_act(live)
     user = user_at(service, table_id, seat)
     await service.leave(table_id, user)
     await service.settle()
-    assert live.match.to_act != seat or live.match.deal.actions  # the computer acted
+    assert match_of(live).to_act != seat or deal_of(live).actions  # the computer acted
     assert live.seats[seat].computer == "easy" and live.seats[seat].user_id == user
     with pytest.raises(Refusal, match="computer plays your seat"):
         await service.act(table_id, user, live.seq, Pass())
@@ -182,7 +188,7 @@ async def test_a_player_who_leaves_is_replaced_and_can_come_back(db: Database):
     assert live.seats[seat].computer is None
 
 
-async def test_invite_refuses_the_host_and_bots(db: Database):
+async def test_invite_refuses_the_host_and_bots(db: Database) -> None:
     service = TableService(db)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
                                          private=True))
@@ -193,7 +199,7 @@ async def test_invite_refuses_the_host_and_bots(db: Database):
     assert live.invited == set() and await db.tables.invited(live.id) == set()
 
 
-async def test_invite_and_attach_wait_for_the_tables_lock(db: Database):
+async def test_invite_and_attach_wait_for_the_tables_lock(db: Database) -> None:
     service = TableService(db)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {},
                                          private=True))
@@ -205,4 +211,5 @@ async def test_invite_and_attach_wait_for_the_tables_lock(db: Database):
         assert not invite.done() and not attach.done()
         assert live.invited == set() and live.row.message_id is None
     await asyncio.gather(invite, attach)
-    assert live.invited == {2} and (live.row.thread_id, live.row.message_id) == (5, 6)
+    row = live.row  # read again: the tasks changed it (mypy would keep the narrowing above)
+    assert live.invited == {2} and (row.thread_id, row.message_id) == (5, 6)

@@ -16,14 +16,15 @@ from bot.bot import NEEDED_PERMISSIONS
 from bot.components import decode_action, encode_action
 from bot.logs import RedactToken
 from bot.settings import SettingsError
-from game.actions import CoincheBid, ContractBid, Pass, Play, Take
+from game.actions import Action, CoincheBid, ContractBid, Pass, Play, Take
+from game.cards import Suit
 from game.rules import Trump, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.secret-part-of-the-token"
 
 
-def test_environment_then_dotenv_then_defaults(tmp_path: Path):
+def test_environment_then_dotenv_then_defaults(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=42\nCOMPUTER_DELAY=0.5\n")
     s = Settings.from_env({"DISCORD_TOKEN": "from-env", "LOG_LEVEL": "debug"}, env_file)
@@ -55,16 +56,16 @@ def test_database_path_is_absolute_and_relative_to_where_it_is_written(
         "/abs/x.sqlite3"
 
 
-def test_create_bot_builds_without_connecting(tmp_path: Path):
-    bot = create_bot(tmp_path / "x.sqlite3", computer_delay=0)
+def test_create_bot_builds_without_connecting(tmp_path: Path) -> None:
+    bot = create_bot(str(tmp_path / "x.sqlite3"), computer_delay=0)
     assert bot.settings.database_path.endswith("x.sqlite3")
     assert not bot.intents.members and not bot.intents.message_content
     assert not bot.intents.presences
     with pytest.raises(SettingsError, match="unknown"):
-        create_bot(tmp_path / "x.sqlite3", colour="red")
+        create_bot(str(tmp_path / "x.sqlite3"), colour="red")
 
 
-def test_without_a_token_it_says_how_to_get_one(tmp_path: Path):
+def test_without_a_token_it_says_how_to_get_one(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=60)
@@ -73,7 +74,7 @@ def test_without_a_token_it_says_how_to_get_one(tmp_path: Path):
     assert "Traceback" not in out.stderr
 
 
-def test_invite_url_has_the_scopes_and_permissions(tmp_path: Path):
+def test_invite_url_has_the_scopes_and_permissions(tmp_path: Path) -> None:
     assert client_id_from_token(TOKEN) == 123456789012345678
     query = parse_qs(urlparse(invite_url(123)).query)
     assert query["client_id"] == ["123"]
@@ -86,7 +87,7 @@ def test_invite_url_has_the_scopes_and_permissions(tmp_path: Path):
     assert TOKEN not in out.stdout + out.stderr
 
 
-def test_the_token_never_reaches_a_log_line(caplog: pytest.LogCaptureFixture):
+def test_the_token_never_reaches_a_log_line(caplog: pytest.LogCaptureFixture) -> None:
     logger = logging.getLogger("belote.test")
     logger.addFilter(RedactToken(TOKEN))
     with caplog.at_level(logging.INFO):
@@ -95,11 +96,12 @@ def test_the_token_never_reaches_a_log_line(caplog: pytest.LogCaptureFixture):
 
 
 @pytest.mark.parametrize(("variant", "action"), [
-    (Variant.CLASSIC, Take(2)), (Variant.CLASSIC, Take()), (Variant.CLASSIC, Pass()),
-    (Variant.COINCHE, CoincheBid(90, 1)), (Variant.COINCHE, CoincheBid(250, 3)),
+    (Variant.CLASSIC, Take(Suit.HEARTS)), (Variant.CLASSIC, Take()), (Variant.CLASSIC, Pass()),
+    (Variant.COINCHE, CoincheBid(90, Suit.DIAMONDS)),
+    (Variant.COINCHE, CoincheBid(250, Suit.SPADES)),
     (Variant.BULGARIAN, ContractBid(Trump.NO_TRUMPS)), (Variant.BULGARIAN, Play(13)),
 ])
-def test_action_codes_round_trip(variant: Variant, action):
+def test_action_codes_round_trip(variant: Variant, action: Action) -> None:
     code = encode_action(action)
     assert len(code) <= 20 and ":" not in code
     assert decode_action(variant, code) == action

@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import cast
 
+import aiosqlite
 import pytest
 
 from bot.service import NewTable, Refusal, TableService
 from db import Database, LogEntry
+from tests.bot.helpers import status_of
 
 from .test_finish_crash import CutConnection
 from .test_service import CHANNEL, GUILD, play_random
@@ -37,7 +40,7 @@ async def check_playable(service: TableService, table_id: int) -> None:
     assert live.match.deal is not None  # the first deal is dealt
     entries = await service.db.log.entries(table_id)
     assert entries[0].kind == "deal" and live.seq == len(entries)
-    assert (await service.db.tables.get(table_id)).status == "playing"
+    assert await status_of(service.db, table_id) == "playing"
     await play_random(service, table_id, 3)
     assert live.seq == len(entries) + 3
 
@@ -51,7 +54,8 @@ async def test_start_is_all_or_nothing(tmp_path: Path, mode: str) -> None:
         service = TableService(db)
         table_id = await lobby(service)
         real = db._conn
-        cut = db._conn = CutConnection(real, cut_at, mode)
+        cut = CutConnection(real, cut_at, mode)
+        db._conn = cast(aiosqlite.Connection, cut)  # a stand-in that fails at one statement
         try:
             await service.start(table_id, HOST)
         except Refusal as e:  # answered (by a killed process, to nobody): nothing changed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -11,18 +12,19 @@ import bot.service as service_module
 from bot.service import NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass
+from tests.bot.helpers import to_act
 
 from .test_service import CHANNEL, GUILD, Recorder, four_players, user_at
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "timers.sqlite3")
     yield database
     await database.close()
 
 
-async def test_timer_and_level_limits(db: Database):
+async def test_timer_and_level_limits(db: Database) -> None:
     service = TableService(db)
     for seconds in (5, 601):
         with pytest.raises(Refusal, match="from 15 to 600 seconds"):
@@ -38,8 +40,10 @@ async def test_timer_and_level_limits(db: Database):
         await service.add_computer(live.id, 1, 1, "expert")
 
 
-async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(db: Database,
-                                                                        monkeypatch):
+async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(
+    db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(service_module, "TIMER_SECOND", 0.01)  # 30 s last 0.3 s
     rec = Recorder()
     service = TableService(db, listener=rec, computer_delay=0, computer_level="hard")
@@ -50,11 +54,11 @@ async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(db: Data
     for seat, (uid, name) in enumerate([(2, "bo"), (3, "cy"), (4, "dee")], start=1):
         await service.sit(live.id, uid, name, seat)
     await service.start(live.id, 1)
-    first = live.match.to_act
+    first = to_act(live)
     armed = live.timer
     assert armed is not None and live.timer_key == (live.seq, first)
     await service.act(live.id, user_at(service, live.id, first), live.seq, Pass())
-    second = live.match.to_act
+    second = to_act(live)
     assert armed.cancelled() and live.timer_key == (live.seq, second)
     while not timed_out:
         await asyncio.sleep(0.01)
@@ -63,13 +67,14 @@ async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(db: Data
     assert (s.computer, s.timed_out) == ("easy", True)  # the table's level, not the bot's
     assert live.seats[first].computer is None  # acted in time: never taken over
     assert (await db.tables.seats(live.id))[second].timed_out  # saved
+    assert s.user_id is not None
     await service.reclaim(live.id, s.user_id)
     assert (s.computer, s.timed_out) == (None, False)
     await service.close()
     assert live.timer is None or live.timer.cancelled()
 
 
-async def test_choices_survive_a_restart(db: Database):
+async def test_choices_survive_a_restart(db: Database) -> None:
     service = TableService(db)
     table_id = await four_players(service)
     live = service.live[table_id]

@@ -9,31 +9,33 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from db import Database, LogEntry, MatchPlayer, SeatRow, to_record
+from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from db.migrate import migration_files
 from game.rating import match_ratings
 from game.record import replay
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "belote.sqlite3")
     yield database
     await database.close()
 
 
-async def new_table(db: Database, **kw):
-    args = dict(guild_id=10, channel_id=20, host_id=1, variant="classic",
-                options={"target": 1}, private=False, seed=7)
-    args.update(kw)
-    return await db.tables.create(**args)
+async def new_table(db: Database, *, private: bool = False,
+                    options: dict[str, Any] | None = None) -> TableRow:
+    return await db.tables.create(guild_id=10, channel_id=20, host_id=1, variant="classic",
+                                  options={"target": 1} if options is None else options,
+                                  private=private, seed=7)
 
 
-async def test_migrations_are_applied_once_in_order_and_recorded(tmp_path: Path):
+async def test_migrations_are_applied_once_in_order_and_recorded(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
     db = await Database.open(path)
     await db.close()
@@ -44,15 +46,21 @@ async def test_migrations_are_applied_once_in_order_and_recorded(tmp_path: Path)
     assert rows[0][0] == 1
 
 
-async def test_connection_uses_wal_and_foreign_keys(db: Database):
-    assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
-    assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
-    assert (await db.fetchone("PRAGMA busy_timeout"))[0] >= 1000
+async def pragma(db: Database, name: str) -> Any:
+    row = await db.fetchone(f"PRAGMA {name}")
+    assert row is not None
+    return row[0]
+
+
+async def test_connection_uses_wal_and_foreign_keys(db: Database) -> None:
+    assert await pragma(db, "journal_mode") == "wal"
+    assert await pragma(db, "foreign_keys") == 1
+    assert await pragma(db, "busy_timeout") >= 1000
     with pytest.raises(sqlite3.IntegrityError):
         await db.tables.put_seat(SeatRow(table_id=999, seat=0, user_id=1, name="ana"))
 
 
-async def test_tables_seats_and_invites(db: Database):
+async def test_tables_seats_and_invites(db: Database) -> None:
     t = await new_table(db, private=True, options={"target": 501, "announcements": False})
     assert (t.status, t.private, t.options["announcements"]) == ("lobby", True, False)
     await db.tables.set_location(t.id, thread_id=30, message_id=40)
@@ -66,12 +74,13 @@ async def test_tables_seats_and_invites(db: Database):
     assert await db.tables.invited(t.id) == {5}
     await db.tables.remove_seat(t.id, 0)
     assert [s.seat for s in await db.tables.seats(t.id)] == [1]
-    await db.tables.set_status(t.id, "ended")
+    await db.tables.set_status(t.id, TableStatus.ENDED)
     assert [x.id for x in await db.tables.open_tables()] == []
-    assert (await db.tables.get(t.id)).ended_at is not None
+    ended = await db.tables.get(t.id)
+    assert ended is not None and ended.ended_at is not None
 
 
-async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database):
+async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database) -> None:
     t = await new_table(db)
     deal = LogEntry(0, "deal", {"dealer": 0, "deck": ["7C"]})
     await db.log.append(t.id, [deal, LogEntry(1, "action", {"seat": 1, "action": "pass"}, 9)])
@@ -82,7 +91,7 @@ async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database
     assert [(e.seq, e.kind, e.user_id) for e in entries] == [(0, "deal", None), (1, "action", 9)]
 
 
-async def test_log_makes_a_replayable_record(db: Database):
+async def test_log_makes_a_replayable_record(db: Database) -> None:
     from game.cards import card_str
     from game.match import Match
     from game.players import RandomPlayer
@@ -106,11 +115,12 @@ async def test_log_makes_a_replayable_record(db: Database):
     await db.log.append(t.id, entries)
     record = to_record("classic", {"target": 1}, None, await db.log.entries(t.id))
     again = replay(record)
+    assert again.deal is not None and match.deal is not None
     assert again.deal.actions == match.deal.actions
     assert again.deal.hands == match.deal.hands
 
 
-async def test_results_update_ratings_and_close_the_table(db: Database):
+async def test_results_update_ratings_and_close_the_table(db: Database) -> None:
     t = await new_table(db)
     players = [MatchPlayer(0, 1, None), MatchPlayer(1, 2, None), MatchPlayer(2, 3, None),
                MatchPlayer(3, None, "easy")]
@@ -126,7 +136,8 @@ async def test_results_update_ratings_and_close_the_table(db: Database):
     board = await db.results.leaderboard(10, "classic")
     assert [r.user_id for r in board] == [1, 3, 2]
     assert (board[0].matches, board[0].wins) == (1, 1)
-    assert (await db.tables.get(t.id)).status == "finished"
+    finished = await db.tables.get(t.id)
+    assert finished is not None and finished.status == "finished"
     assert await db.results.winner_of(t.id) == 0
     assert await db.results.leaderboard(11, "classic") == []
     with pytest.raises(sqlite3.IntegrityError):  # a match is recorded once
@@ -136,7 +147,7 @@ async def test_results_update_ratings_and_close_the_table(db: Database):
     assert (await db.results.leaderboard(10, "classic"))[0].matches == 1
 
 
-async def test_guild_settings_and_meta(db: Database):
+async def test_guild_settings_and_meta(db: Database) -> None:
     assert await db.guilds.settings(1) == {}
     await db.guilds.update_settings(1, computer_level="hard")
     assert await db.guilds.update_settings(1, x=2) == {"computer_level": "hard", "x": 2}
@@ -162,7 +173,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
-async def test_committed_actions_survive_a_killed_process(tmp_path: Path):
+async def test_committed_actions_survive_a_killed_process(tmp_path: Path) -> None:
     path = tmp_path / "crash.sqlite3"
     proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE,
                             text=True, cwd=Path(__file__).resolve().parents[2])

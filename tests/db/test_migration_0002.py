@@ -29,7 +29,7 @@ def first_version_database(path: Path) -> None:
     con.close()
 
 
-async def test_an_old_database_upgrades_and_keeps_its_tables(tmp_path: Path):
+async def test_an_old_database_upgrades_and_keeps_its_tables(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     first_version_database(path)
     db = await Database.open(path)
@@ -46,7 +46,7 @@ async def test_an_old_database_upgrades_and_keeps_its_tables(tmp_path: Path):
         await db.close()
 
 
-async def test_timer_level_timed_out_seats_and_choices_are_stored(tmp_path: Path):
+async def test_timer_level_timed_out_seats_and_choices_are_stored(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "new.sqlite3")
     try:
         t = await db.tables.create(guild_id=10, channel_id=20, host_id=1, variant="coinche",

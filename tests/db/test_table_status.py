@@ -22,6 +22,7 @@ async def test_rows_read_back_as_the_enum_and_store_the_strings(tmp_path: Path) 
         assert [r.id for r in await db.tables.open_tables()] == [t.id]
         await db.tables.set_status(t.id, TableStatus.ENDED)
         row = await db.fetchone("SELECT status, ended_at FROM tables WHERE id = ?", (t.id,))
+        assert row is not None
         assert row[0] == "ended" and type(row[0]) is str and row[1] is not None
         again = await db.tables.get(t.id)
         assert again is not None and again.status is TableStatus.ENDED and not again.is_open

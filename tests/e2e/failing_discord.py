@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from bot import create_bot
+from bot.bot import BeloteBot
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World
@@ -57,7 +58,8 @@ def use_clock(bot: Any, clock: ManualClock, seed: int = 7) -> Any:
 def watch(fake: FakeDiscord) -> None:
     """settle() waits for the bots' work, not for sends parked in a backoff or an outage."""
     fake.settle_ignores.append(
-        lambda task: any(b.delivery.jobs.parked(task) for b in list(fake._bots)))
+        lambda task: any(b.delivery.jobs.parked(task) for b in list(fake._bots)
+                         if isinstance(b, BeloteBot)))
 
 
 async def clocked_world(fake: FakeDiscord, database_path: Any, clock: ManualClock,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.components import button_id, encode_action, select_id
-from bot.messages import announce_choices, holds_belote
-from game.actions import Take
+from game.actions import CoincheBid, Take
+from game.choices import announce_choices, holds_belote
 from game.match import Match
 from game.players import RandomPlayer
 from game.rules import Variant
@@ -48,7 +48,7 @@ async def play_starts_with_choices(world: World) -> tuple[int, Any, int, int]:
     return table_id, live, announcer, holder
 
 
-async def test_announce_less_than_the_best_and_decline_belote(world: World):
+async def test_announce_less_than_the_best_and_decline_belote(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id, live, announcer, holder = await play_starts_with_choices(world)
 
@@ -73,8 +73,8 @@ async def test_announce_less_than_the_best_and_decline_belote(world: World):
     toggle = button_id("blt", table_id, 1, 0)
     assert dm.component(toggle)["label"].startswith("Belote: announce")
     r = await fake.click(bot, member_of(world, h.user_id), dm, toggle)
-    assert r.callback_type == 7 and "**not** announced" in r.message.content
-    assert r.message.component(button_id("blt", table_id, 1, 1))  # and could turn it back on
+    assert r.callback_type == 7 and "**not** announced" in r.answer.content
+    assert r.answer.component(button_id("blt", table_id, 1, 1))  # and could turn it back on
 
     # Play the deal out by clicks; the choices go with the cards.
     rng = RandomPlayer(3)
@@ -93,7 +93,7 @@ async def test_announce_less_than_the_best_and_decline_belote(world: World):
     assert [p["seat"] for p in logged if p.get("belote") is False] == [holder, holder]  # K, Q
 
 
-async def test_no_choices_when_there_is_nothing_to_choose(world: World):
+async def test_no_choices_when_there_is_nothing_to_choose(world: World) -> None:
     """Announcements off: no select at all, only the cards."""
     fake, bot = world.fake, world.bot
     table_id, lobby = await open_table(world, world.members[0], variant="coinche", target=1)
@@ -108,6 +108,7 @@ async def test_no_choices_when_there_is_nothing_to_choose(world: World):
         dm = fake.message(st.dm_message_id)
         code = encode_action(action)
         if code.startswith("bid."):
+            assert isinstance(action, CoincheBid)
             await fake.select(bot, member_of(world, st.user_id), dm,
                               select_id("bid", table_id, live.seq, action.suit), [code])
         else:

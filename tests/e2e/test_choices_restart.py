@@ -3,6 +3,8 @@ the restarted bot's hand shows them, and the cards played carry them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot import create_bot
 from bot.components import button_id, select_id
 from game.players import RandomPlayer
@@ -11,7 +13,7 @@ from .table_helpers import World, member_of, play_turn
 from .test_choices import play_starts_with_choices
 
 
-async def test_choices_survive_a_restart(world: World, database_path):
+async def test_choices_survive_a_restart(world: World, database_path: Path) -> None:
     fake, bot = world.fake, world.bot
     table_id, live, announcer, holder = await play_starts_with_choices(world)
     a, h = live.seats[announcer], live.seats[holder]

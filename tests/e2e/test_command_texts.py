@@ -33,7 +33,7 @@ def written_descriptions(tree: app_commands.CommandTree) -> dict[str, str]:
     return out
 
 
-async def test_every_command_and_option_fits_discord_limits(world: World):
+async def test_every_command_and_option_fits_discord_limits(world: World) -> None:
     tree = world.bot.tree
     commands = tree.get_commands()
     assert commands

@@ -7,21 +7,25 @@ import functools
 import threading
 from datetime import datetime
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import bot.service as service_module
 import game.ai.hard as hard
-from bot import create_bot
+from bot import computers, create_bot
 from bot.components import button_id
+from game.actions import Action
 from game.ai.hard import HardPlayer
-from game.players import RandomPlayer
+from game.players import Player, RandomPlayer
+from game.view import TableView
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, open_table, play_out, play_turn
 
 
-async def world_with(fake: FakeDiscord, database_path, **settings) -> World:
+async def world_with(fake: FakeDiscord, database_path: Path, **settings: Any) -> World:
     guild = fake.add_guild("Cafe")
     channel = guild.add_text_channel("belote")
     members = [guild.add_member(n) for n in ("ana", "bo", "cy")]
@@ -30,7 +34,7 @@ async def world_with(fake: FakeDiscord, database_path, **settings) -> World:
 
 
 async def test_the_host_adds_computers_and_people_may_take_their_seats(
-        fake_discord: FakeDiscord, database_path):
+        fake_discord: FakeDiscord, database_path: Path) -> None:
     w = await world_with(fake_discord, database_path, computer_delay=0)
     fake, bot = w.fake, w.bot
     ana, bo, cy = w.members
@@ -45,7 +49,7 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
         "North: ⚙ Nora (easy)"
     assert button_id("cpu", table_id, 2) not in fake.message(lobby.id).custom_ids
     r = await fake.click(bot, cy, lobby, button_id("sit", table_id, 2))  # a person takes it
-    assert r.callback_type == 7 and "North: cy" in r.message.content
+    assert r.callback_type == 7 and "North: cy" in r.answer.content
     for seat in (1, 3):
         r = await fake.click(bot, ana, lobby, button_id("cpu", table_id, seat))
         assert r.callback_type == 7
@@ -64,15 +68,15 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
 
 
 async def test_computers_wait_the_delay_and_think_off_the_loop(
-        fake_discord: FakeDiscord, database_path, monkeypatch):
+        fake_discord: FakeDiscord, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real = service_module.make_player
+    real = computers.make_player
 
-    def spying(level: str, seed: int):
+    def spying(level: str, seed: int) -> Player:
         player = real(level, seed)
         choose = player.choose
 
-        def choose_and_note(view):
+        def choose_and_note(view: TableView) -> Action:
             threads.append(threading.current_thread().name)
             return choose(view)
 
@@ -102,8 +106,8 @@ async def play_out_steps(w: World, table_id: int) -> None:
         await play_turn(w, table_id, RandomPlayer(live.seq))
 
 
-async def test_the_hard_level_plays_a_whole_match(fake_discord: FakeDiscord, database_path,
-                                                  monkeypatch):
+async def test_the_hard_level_plays_a_whole_match(fake_discord: FakeDiscord, database_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     # A small budget keeps the test quick; the search and sampling are the real ones.
     monkeypatch.setattr(hard, "Budget", functools.partial(hard.Budget, work=1500,
                                                           max_samples=8, min_samples=2,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
+from tests.fakediscord import FakeMessage
 
 from .table_helpers import World, play_turn, start_table
 
 
-def enabled_actions(message) -> list[str]:
+def enabled_actions(message: FakeMessage) -> list[str]:
     return [c["custom_id"] for c in message.walk_components()
             if c.get("type") in (2, 3) and not c.get("disabled")
             and c["custom_id"].startswith(("bt:act:", "bs:bid:"))]
@@ -21,7 +24,7 @@ async def play_while(w: World, table_id: int, rng: RandomPlayer, to_act: bool, s
         await play_turn(w, table_id, rng)
 
 
-async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world: World):
+async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world: World) -> None:
     closed = world.members[2]
     closed.close_dms()
     table_id, lobby = await start_table(world)
@@ -31,10 +34,10 @@ async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world:
     await play_while(world, table_id, rng, True, seat)  # not their turn when they look
     mine = await world.fake.click(world.bot, closed, lobby, button_id("hand", table_id))
     assert mine.ephemeral and mine.callback_type == 4
-    assert "Your turn" not in mine.content
+    assert "Your turn" not in mine.text
     await play_while(world, table_id, rng, False, seat)
     # Nobody clicked "My hand" again: the same ephemeral reply now shows the turn's controls.
-    now = world.fake.message(mine.message.id)
+    now = world.fake.message(mine.answer.id)
     assert "Your turn" in now.content
     controls = enabled_actions(now)
     assert controls and all(f":{live.seq}:" in c for c in controls)
@@ -44,7 +47,7 @@ async def test_closed_dms_ephemeral_hand_is_refreshed_when_the_turn_comes(world:
     assert result.callback_type == 7 and not result.rejected
 
 
-async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(world: World):
+async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(world: World) -> None:
     closed = world.members[2]
     closed.close_dms()
     table_id, lobby = await start_table(world)
@@ -63,7 +66,7 @@ async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(worl
 
 
 async def test_after_a_restart_every_dm_hand_stays_in_place_and_current(world: World,
-                                                                       database_path):
+                                                                       database_path: Path) -> None:
     table_id, _ = await start_table(world, "coinche")
     rng = RandomPlayer(7)
     for _ in range(6):

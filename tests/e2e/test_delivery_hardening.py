@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import Literal
 
 import pytest
 
@@ -18,7 +20,7 @@ class WatchedLock(asyncio.Lock):
         super().__init__()
         self.waiting = 0
 
-    async def acquire(self) -> bool:
+    async def acquire(self) -> Literal[True]:
         self.waiting += 1
         try:
             return await super().acquire()
@@ -26,7 +28,7 @@ class WatchedLock(asyncio.Lock):
             self.waiting -= 1
 
 
-async def until(condition, what: str) -> None:
+async def until(condition: Callable[[], object], what: str) -> None:
     """Let the bot's loop (and the fake's thread) run until ``condition()``."""
     for _ in range(1000):
         if condition():
@@ -37,7 +39,7 @@ async def until(condition, what: str) -> None:
 
 @pytest.mark.parametrize("dms_open", [False, True])
 async def test_what_discord_says_about_a_dm_is_recorded_under_the_table_lock(
-        world: World, dms_open: bool):
+        world: World, dms_open: bool) -> None:
     """A hand sent again (its DM deleted) finds the DMs closed, or a new DM: the seat is
     written only once the table's lock is free, never in the middle of another change."""
     fake, bot = world.fake, world.bot
@@ -65,7 +67,7 @@ async def test_what_discord_says_about_a_dm_is_recorded_under_the_table_lock(
 
 
 async def test_closing_the_bot_with_edits_on_their_way_leaves_nothing_running(
-        world: World, caplog: pytest.LogCaptureFixture):
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
     fake, bot = world.fake, world.bot
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]

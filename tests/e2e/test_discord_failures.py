@@ -5,6 +5,7 @@ is one WARNING line, never an ERROR or a traceback."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,7 @@ def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     return await clocked_world(fake_discord, database_path, ManualClock(instant=True))
 
 
@@ -48,7 +49,7 @@ def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
 @pytest.mark.parametrize("drop", [False, True], ids=["503", "dropped"])
 @pytest.mark.parametrize("kind", ["table", "hand", "answer"])
 async def test_one_failure_on_every_request_of_a_kind_loses_nothing(
-        world: World, kind: str, drop: bool, caplog: pytest.LogCaptureFixture):
+        world: World, kind: str, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
     bot = world.bot
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
@@ -69,12 +70,14 @@ async def test_one_failure_on_every_request_of_a_kind_loses_nothing(
 
 
 def world_clock(w: World) -> ManualClock:
-    return w.bot.delivery.jobs.sleep.__self__  # the ManualClock whose sleep the Outbox uses
+    clock = w.bot.delivery.jobs.sleep.__self__  # the ManualClock whose sleep the Outbox uses
+    assert isinstance(clock, ManualClock)
+    return clock
 
 
 @pytest.mark.parametrize("drop", [False, True], ids=["503", "dropped"])
 async def test_a_failed_follow_up_of_belote_new_is_sent_again(
-        world: World, drop: bool, caplog: pytest.LogCaptureFixture):
+        world: World, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     caplog.set_level(logging.INFO)
     fake.faults.fail("POST", FOLLOWUP, drop=drop)
@@ -87,7 +90,7 @@ async def test_a_failed_follow_up_of_belote_new_is_sent_again(
 
 @pytest.mark.parametrize("drop", [False, True], ids=["503", "dropped"])
 async def test_a_failed_post_of_the_table_message_is_sent_again(
-        world: World, drop: bool, caplog: pytest.LogCaptureFixture):
+        world: World, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     caplog.set_level(logging.INFO)
     fake.faults.fail("POST", "/channels/{channel_id}/messages", drop=drop)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 import pytest
 
@@ -42,7 +43,7 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path, clock: ManualClock) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path, clock: ManualClock) -> World:
     return await clocked_world(fake_discord, database_path, clock)
 
 
@@ -57,7 +58,7 @@ def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
-                                               caplog: pytest.LogCaptureFixture):
+                                               caplog: pytest.LogCaptureFixture) -> None:
     fake, bot = world.fake, world.bot
     table_id = await start_one_deal_table(world, turn_timer=60)
     live = bot.service.live[table_id]
@@ -97,8 +98,8 @@ async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
     await assert_shows_now(world, live)
 
 
-async def test_a_restart_during_an_outage(world: World, clock: ManualClock, database_path,
-                                          caplog: pytest.LogCaptureFixture):
+async def test_a_restart_during_an_outage(world: World, clock: ManualClock, database_path: Path,
+                                          caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     table_id = await start_one_deal_table(world)
     rng = RandomPlayer(8)

@@ -3,6 +3,7 @@ never stored, and the player's cards are still accepted, before and after a rest
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from bot import create_bot
@@ -25,8 +26,10 @@ async def forged_select(w: World, member: Any, message: Any, custom_id: str,
     return await fake._dispatch(w.bot, payload, record, wait=True)
 
 
-async def test_a_forged_announcement_is_refused_and_the_cards_still_play(world: World,
-                                                                         database_path):
+async def test_a_forged_announcement_is_refused_and_the_cards_still_play(
+    world: World,
+    database_path: Path,
+) -> None:
     fake, bot = world.fake, world.bot
     table_id, live, seat, _ = await play_starts_with_choices(world)  # seat: may announce
     s = live.seats[seat]

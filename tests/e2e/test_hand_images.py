@@ -25,7 +25,7 @@ def assert_dms_show_their_hands(w: World, table_id: int) -> None:
 
 
 @pytest.mark.parametrize("variant", ["classic", "coinche", "bulgarian"])
-async def test_every_dm_shows_the_picture_of_its_hand(world: World, variant: str):
+async def test_every_dm_shows_the_picture_of_its_hand(world: World, variant: str) -> None:
     table_id, lobby = await open_table(world, world.members[0], variant=variant)
     await seat_everyone(world, table_id, lobby, world.members)
     await world.fake.click(world.bot, world.members[0], lobby, button_id("start", table_id))
@@ -42,7 +42,7 @@ async def test_every_dm_shows_the_picture_of_its_hand(world: World, variant: str
     assert_dms_show_their_hands(world, table_id)
 
 
-async def test_a_hand_edit_that_keeps_the_picture_uploads_nothing(world: World):
+async def test_a_hand_edit_that_keeps_the_picture_uploads_nothing(world: World) -> None:
     fake, bot = world.fake, world.bot
     seed, _, holder = a_deal_with_choices()
     table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
@@ -59,7 +59,7 @@ async def test_a_hand_edit_that_keeps_the_picture_uploads_nothing(world: World):
     # Turning belote off changes the DM's text and controls, not the picture of the cards.
     r = await fake.click(bot, member_of(world, h.user_id), fake.message(h.dm_message_id),
                          button_id("blt", table_id, 1, 0))
-    assert r.callback_type == 7 and "**not** announced" in r.message.content
+    assert r.callback_type == 7 and "**not** announced" in r.answer.content
     answer = [q for q in fake.requests_to(since=mark) if q.route.startswith("/interactions/")]
     assert len(answer) == 1 and answer[0].files == []
     dm = fake.message(h.dm_message_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .table_helpers import World, open_table
 
 
-async def test_the_host_cannot_invite_themself_or_a_bot(world: World):
+async def test_the_host_cannot_invite_themself_or_a_bot(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana = world.members[0]
     table_id, _ = await open_table(world, ana, variant="classic", private=True)

@@ -3,6 +3,8 @@ sets the table's level (filling seats and taking over), and every seat shows its
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.components import button_id
@@ -14,12 +16,12 @@ from .table_helpers import World, make_world, open_table
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     # The bot's default level is hard: the tables below choose otherwise.
     return await make_world(fake_discord, database_path, ("ana", "bo"), computer_level="hard")
 
 
-async def test_the_host_picks_a_level_for_each_computer(world: World):
+async def test_the_host_picks_a_level_for_each_computer(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana, bo = world.members
     table_id, lobby = await open_table(world, ana, variant="coinche", level="easy")
@@ -50,7 +52,7 @@ async def test_the_host_picks_a_level_for_each_computer(world: World):
     assert "East: ⚙ Remy" in fake.message(lobby.id).content
 
 
-async def test_the_tables_level_fills_seats_and_takes_over(world: World):
+async def test_the_tables_level_fills_seats_and_takes_over(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana, bo = world.members
     table_id, lobby = await open_table(world, ana, variant="classic", computers=True,

@@ -16,7 +16,7 @@ from .table_helpers import (
 )
 
 
-async def test_a_deleted_thread_moves_the_table_to_its_channel(world: World):
+async def test_a_deleted_thread_moves_the_table_to_its_channel(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
@@ -34,7 +34,7 @@ async def test_a_deleted_thread_moves_the_table_to_its_channel(world: World):
     assert any(p.content.startswith("**Deal 1**") for p in fake.messages(world.channel))
 
 
-async def test_a_deleted_channel_is_said_in_the_hands_and_show_brings_it_back(world: World):
+async def test_a_deleted_channel_is_said_in_the_hands_and_show_brings_it_back(world: World) -> None:
     fake, bot = world.fake, world.bot
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel, home = flat, world.channel
@@ -64,7 +64,7 @@ async def test_a_deleted_channel_is_said_in_the_hands_and_show_brings_it_back(wo
     assert await play_out(world, table_id, seed=3) > 0
 
 
-async def test_lost_permissions_are_said_and_given_back(world: World):
+async def test_lost_permissions_are_said_and_given_back(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]

@@ -3,6 +3,8 @@ from Discord (the lost state is not stored) and does what it does when it sees i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot import create_bot
 from game.players import RandomPlayer
 
@@ -15,7 +17,10 @@ from .table_helpers import (
 )
 
 
-async def test_a_thread_deleted_while_stopped_moves_the_table(world: World, database_path):
+async def test_a_thread_deleted_while_stopped_moves_the_table(
+    world: World,
+    database_path: Path,
+) -> None:
     fake = world.fake
     table_id = await start_one_deal_table(world)
     thread = fake.channel(world.bot.service.live[table_id].row.thread_id)
@@ -32,7 +37,7 @@ async def test_a_thread_deleted_while_stopped_moves_the_table(world: World, data
 
 
 async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: World,
-                                                                      database_path):
+                                                                      database_path: Path) -> None:
     fake = world.fake
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel, home = flat, world.channel
@@ -50,7 +55,10 @@ async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: Wor
     assert live.lost is None and live.row.channel_id == home.id
 
 
-async def test_a_table_still_in_place_is_not_lost_after_a_restart(world: World, database_path):
+async def test_a_table_still_in_place_is_not_lost_after_a_restart(
+    world: World,
+    database_path: Path,
+) -> None:
     table_id = await start_one_deal_table(world)
     await restart(world, database_path)
     assert world.bot.service.live[table_id].lost is None

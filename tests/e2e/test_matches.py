@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .table_helpers import World, open_table, play_out, seat_everyone
@@ -12,7 +14,8 @@ from .table_helpers import World, open_table, play_out, seat_everyone
     ("coinche", {"target": 1}),
     ("bulgarian", {}),
 ])
-async def test_a_whole_match_by_clicks(world: World, variant: str, options: dict) -> None:
+async def test_a_whole_match_by_clicks(world: World, variant: str,
+                                       options: dict[str, Any]) -> None:
     fake, bot = world.fake, world.bot
     table_id, lobby = await open_table(world, world.members[0], variant=variant, **options)
     assert fake.threads(world.channel), "the table opens in a thread"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,7 +17,7 @@ from bot import messages
 from bot.components import button_id
 from bot.pacing import Pacer
 from game.players import RandomPlayer
-from tests.fakediscord import ratelimit
+from tests.fakediscord import FakeDiscord, ratelimit
 
 from .table_helpers import World, make_world, open_table, play_turn
 
@@ -84,7 +85,7 @@ def shows_the_newest_state(w: World, table_id: int) -> None:
 
 
 async def test_a_burst_of_computer_moves_is_edited_at_the_channel_pace(
-        fake_discord, database_path, monkeypatch: pytest.MonkeyPatch):
+        fake_discord: FakeDiscord, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     w = await make_world(fake_discord, database_path, names=("ana",))
     clock = Clock()
     table_id = await solo_table(w, clock)
@@ -102,7 +103,11 @@ async def test_a_burst_of_computer_moves_is_edited_at_the_channel_pace(
 
 
 async def test_a_429_is_absorbed_without_losing_the_edit(
-        fake_discord, database_path, monkeypatch: pytest.MonkeyPatch, instant_discord_retries):
+    fake_discord: FakeDiscord,
+    database_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    instant_discord_retries: None,
+) -> None:
     w = await make_world(fake_discord, database_path, names=("ana",))
     clock = Clock()
     table_id = await solo_table(w, clock)

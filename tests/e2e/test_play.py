@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -27,7 +29,7 @@ from .table_helpers import (
 CARD = re.compile(r"\b[789TJQKA][CDHS]\b")
 
 
-def custom_ids(components: list[dict]) -> list[str]:
+def custom_ids(components: list[dict[str, Any]]) -> list[str]:
     out = []
     for c in components:
         if "custom_id" in c:
@@ -37,11 +39,14 @@ def custom_ids(components: list[dict]) -> list[str]:
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     return await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee", "eve"))
 
 
-async def test_restart_mid_deal_continues_with_the_old_buttons(world: World, database_path):
+async def test_restart_mid_deal_continues_with_the_old_buttons(
+    world: World,
+    database_path: Path,
+) -> None:
     table_id, _ = await start_table(world, "bulgarian")
     rng = RandomPlayer(5)
     for _ in range(9):
@@ -59,7 +64,7 @@ async def test_restart_mid_deal_continues_with_the_old_buttons(world: World, dat
     assert (await world.bot.service.db.tables.get(table_id)).status == "finished"
 
 
-async def test_closed_dms_get_the_hand_through_my_hand(world: World):
+async def test_closed_dms_get_the_hand_through_my_hand(world: World) -> None:
     world.members[2].close_dms()
     table_id, lobby = await start_table(world, "classic", target=1)
     notices = [m.content for m in world.fake.messages(lobby.channel_id)]
@@ -70,7 +75,7 @@ async def test_closed_dms_get_the_hand_through_my_hand(world: World):
     assert (await world.bot.service.db.tables.get(table_id)).status == "finished"
 
 
-async def test_double_and_concurrent_clicks_are_applied_once(world: World):
+async def test_double_and_concurrent_clicks_are_applied_once(world: World) -> None:
     table_id, _ = await start_table(world)
     live = world.bot.service.live[table_id]
     s = live.seats[live.match.to_act]
@@ -85,7 +90,7 @@ async def test_double_and_concurrent_clicks_are_applied_once(world: World):
     assert len(live.match.deal.actions) == 1
 
 
-async def test_wrong_user_and_stale_buttons_are_refused(world: World):
+async def test_wrong_user_and_stale_buttons_are_refused(world: World) -> None:
     table_id, lobby = await start_table(world)
     fake, bot = world.fake, world.bot
     live = bot.service.live[table_id]
@@ -95,11 +100,11 @@ async def test_wrong_user_and_stale_buttons_are_refused(world: World):
     waiting = live.seats[(live.match.to_act + 1) % 4]
     early = await fake.click(bot, member_of(world, waiting.user_id), lobby,
                              button_id("hand", table_id))
-    assert early.ephemeral and not early.message.custom_ids  # no controls: not their turn
+    assert early.ephemeral and not early.answer.custom_ids  # no controls: not their turn
     acting = live.seats[live.match.to_act]
     mine = await fake.click(bot, member_of(world, acting.user_id), lobby,
                             button_id("hand", table_id))
-    old_custom_id = mine.message.custom_ids[0]
+    old_custom_id = mine.answer.custom_ids[0]
     await play_turn(world, table_id, RandomPlayer(1))  # plays through the DM
     seq = live.seq
     stale = await fake.click(bot, member_of(world, acting.user_id), mine.message, old_custom_id)
@@ -109,7 +114,7 @@ async def test_wrong_user_and_stale_buttons_are_refused(world: World):
     assert host_only.ephemeral and "Target: 501" in host_only.text
 
 
-async def test_only_legal_cards_are_enabled_and_an_illegal_one_is_refused(world: World):
+async def test_only_legal_cards_are_enabled_and_an_illegal_one_is_refused(world: World) -> None:
     table_id, _ = await start_table(world)
     rng = RandomPlayer(3)
     live = world.bot.service.live[table_id]
@@ -129,7 +134,10 @@ async def test_only_legal_cards_are_enabled_and_an_illegal_one_is_refused(world:
             await world.bot.service.act(table_id, s.user_id, live.seq, Play(illegal[0]))
 
 
-async def test_missing_permissions_are_named(fake_discord: FakeDiscord, database_path):
+async def test_missing_permissions_are_named(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
     guild = fake_discord.add_guild("Cafe")
     perms = discord.Permissions(view_channel=True, send_messages=True,
                                 read_message_history=True)
@@ -150,7 +158,7 @@ async def test_missing_permissions_are_named(fake_discord: FakeDiscord, database
         m.id for m in fake_discord.messages(no_threads)}
 
 
-async def test_no_hand_card_in_anything_others_can_see(world: World):
+async def test_no_hand_card_in_anything_others_can_see(world: World) -> None:
     world.members[1].close_dms()
     table_id, _ = await start_table(world, "coinche", target=1)
     await play_out(world, table_id, seed=9)
@@ -168,7 +176,7 @@ async def test_no_hand_card_in_anything_others_can_see(world: World):
             assert message.visible_to == m.id
 
 
-async def test_computers_fill_seats_and_play(world: World):
+async def test_computers_fill_seats_and_play(world: World) -> None:
     table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1,
                                        computers=True)
     assert "⚙ Remy (" in world.fake.message(lobby.id).content

@@ -5,11 +5,13 @@ edited nor rendered again; only what Discord had not confirmed before the stop i
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from bot import create_bot
 from bot.components import button_id
 from game.players import RandomPlayer
+from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table, play_turn, seat_everyone
 
@@ -47,7 +49,10 @@ def sends(w: World, mark: int) -> list[Any]:
                                            since=mark) if r.method in ("POST", "PATCH")]
 
 
-async def test_a_restart_with_unchanged_tables_sends_nothing(fake_discord, database_path):
+async def test_a_restart_with_unchanged_tables_sends_nothing(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
     first, second = await two_tables(w)
     mark = await restart(w, database_path)
@@ -59,8 +64,10 @@ async def test_a_restart_with_unchanged_tables_sends_nothing(fake_discord, datab
         assert result.callback_type == 7, result.text
 
 
-async def test_a_state_not_confirmed_before_the_stop_is_the_only_one_sent(fake_discord,
-                                                                         database_path):
+async def test_a_state_not_confirmed_before_the_stop_is_the_only_one_sent(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
     first, second = await two_tables(w)
     live = w.bot.service.live[second]
@@ -79,8 +86,8 @@ async def test_a_state_not_confirmed_before_the_stop_is_the_only_one_sent(fake_d
     assert all(f"/messages/{first_live.row.message_id}" not in r.path for r in sends(w, mark))
 
 
-async def test_an_old_database_upgraded_mid_game_shows_every_table_once(fake_discord,
-                                                                       database_path):
+async def test_an_old_database_upgraded_mid_game_shows_every_table_once(fake_discord: FakeDiscord,
+                                                                       database_path: Path) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
     first, second = await two_tables(w)
     before = {t: w.bot.service.live[t].seq for t in (first, second)}

@@ -5,6 +5,7 @@ traceback, which would page whoever runs the bot for something that is expected.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -19,13 +20,13 @@ def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
             if r.levelno >= logging.ERROR or r.exc_info]
 
 
-async def restart(w: World, database_path) -> None:
+async def restart(w: World, database_path: Path) -> None:
     w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
     await w.fake.settle()
 
 
 async def test_a_thread_deleted_while_stopped_moves_the_table_quietly(
-        world: World, database_path, caplog: pytest.LogCaptureFixture):
+        world: World, database_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     table_id = await start_one_deal_table(world)
     thread = fake.channel(world.bot.service.live[table_id].row.thread_id)
@@ -43,7 +44,7 @@ async def test_a_thread_deleted_while_stopped_moves_the_table_quietly(
 
 
 async def test_a_channel_deleted_while_stopped_is_said_in_the_hands_quietly(
-        world: World, database_path, caplog: pytest.LogCaptureFixture):
+        world: World, database_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     flat = world.guild.add_text_channel("flat", bot_permissions=FLAT)
     world.channel = flat
@@ -63,7 +64,7 @@ async def test_a_channel_deleted_while_stopped_is_said_in_the_hands_quietly(
 
 
 async def test_a_table_message_deleted_while_stopped_is_posted_again_quietly(
-        world: World, database_path, caplog: pytest.LogCaptureFixture):
+        world: World, database_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     fake = world.fake
     table_id = await start_one_deal_table(world)
     live = world.bot.service.live[table_id]

@@ -11,7 +11,7 @@ from .table_helpers import make_world, open_table
 
 
 async def test_the_table_seed_setting_decides_the_deck_and_the_first_dealer(
-        fake_discord: FakeDiscord, database_path: Path):
+        fake_discord: FakeDiscord, database_path: Path) -> None:
     w = await make_world(fake_discord, database_path, table_seed=5)
     table_id, _ = await open_table(w, w.members[0], variant="classic")
     row = w.bot.service.live[table_id].row

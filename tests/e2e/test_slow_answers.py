@@ -63,7 +63,7 @@ async def acknowledged_while_drawing(r: InteractionResult, gate: Gate) -> int | 
 
 
 async def test_start_is_acknowledged_before_the_table_image_is_drawn(
-        world: World, monkeypatch: pytest.MonkeyPatch):
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot, ana = world.fake, world.bot, world.members[0]
     table_id, lobby = await open_table(world, ana, variant="classic")
     await seat_everyone(world, table_id, lobby, world.members)
@@ -82,7 +82,7 @@ async def test_start_is_acknowledged_before_the_table_image_is_drawn(
 
 
 async def test_a_start_whose_image_is_ready_is_answered_in_one_request(
-        world: World, monkeypatch: pytest.MonkeyPatch):
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot, ana = world.fake, world.bot, world.members[0]
     table_id, lobby = await open_table(world, ana, variant="classic")
     await seat_everyone(world, table_id, lobby, world.members)
@@ -98,7 +98,7 @@ async def test_a_start_whose_image_is_ready_is_answered_in_one_request(
 
 
 async def test_a_click_in_a_dm_is_acknowledged_before_the_hand_image_is_drawn(
-        world: World, monkeypatch: pytest.MonkeyPatch):
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot = world.fake, world.bot
     table_id, lobby = await open_table(world, world.members[0], variant="classic")
     await seat_everyone(world, table_id, lobby, world.members)
@@ -122,7 +122,7 @@ async def test_a_click_in_a_dm_is_acknowledged_before_the_hand_image_is_drawn(
 
 
 async def test_my_hand_is_acknowledged_before_its_image_is_drawn(
-        world: World, monkeypatch: pytest.MonkeyPatch):
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot, bo = world.fake, world.bot, world.members[1]
     table_id, lobby = await open_table(world, world.members[0], variant="classic")
     await seat_everyone(world, table_id, lobby, world.members)
@@ -137,8 +137,8 @@ async def test_my_hand_is_acknowledged_before_its_image_is_drawn(
     view = live.view(live.seat_of(bo.id))
     assert r.ephemeral and r.content == messages.hand_text(live, view)
     assert [a.data for a in r.attachments] == [render_hand(view)[0]]
-    assert enabled_actions(r.message) or not view.is_my_turn
-    assert not r.message.flags & 128 and not r.rejected  # no longer "thinking"
+    assert enabled_actions(r.answer) or not view.is_my_turn
+    assert not r.answer.flags & 128 and not r.rejected  # no longer "thinking"
 
 
 def pings(w: World, channel_id: int) -> list[str]:
@@ -146,7 +146,7 @@ def pings(w: World, channel_id: int) -> list[str]:
 
 
 async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was_drawn(
-        world: World, monkeypatch: pytest.MonkeyPatch):
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """The player's click is answered first; the edit showing the computers' moves follows it
     through the click's token: no lost hand, no "your turn" ping in the thread."""
     fake, bot, ana = world.fake, world.bot, world.members[0]
@@ -160,7 +160,7 @@ async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was
     assert live.match.to_act == seat
     mine = await fake.click(bot, ana, fake.message(lobby.id), button_id("hand", table_id))
     assert mine.ephemeral and mine.callback_type == 4
-    custom_id = next(c for c in enabled_actions(mine.message) if c.startswith("bt:act:"))
+    custom_id = next(c for c in enabled_actions(mine.answer) if c.startswith("bt:act:"))
     # The answer to ana's click is drawn slowly, and not deferred: Discord knows no message
     # for its token until it is sent.
     gate = Gate(images.hand_image, click_answers)
@@ -184,7 +184,7 @@ async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was
         gate.opened.set()
     await fake.settle()
     assert r.callback_type == 7 and not r.rejected
-    now = fake.message(mine.message.id)
+    now = fake.message(mine.answer.id)
     view = live.view(seat)
     assert now.content == messages.hand_text(live, view) and "Your turn" in now.content
     assert enabled_actions(now) and all(f":{live.seq}:" in c for c in enabled_actions(now))

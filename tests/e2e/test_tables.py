@@ -3,6 +3,7 @@ one table per person, several tables in a channel, refusals that say why."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -25,7 +26,7 @@ from .table_helpers import (
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     w = await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee", "eve"))
     w.members.append(w.guild.add_member("mod", manage_guild=True))
     return w
@@ -45,7 +46,7 @@ async def forged_click(w: World, member: Any, message: Any, custom_id: str) -> A
     return await fake._dispatch(w.bot, payload, record, wait=True)
 
 
-async def test_end_host_moderator_and_refusal(world: World):
+async def test_end_host_moderator_and_refusal(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana, eve, mod = world.members[0], world.members[4], world.members[5]
     table_id, lobby = await open_table(world, ana, variant="classic")
@@ -68,7 +69,7 @@ async def test_end_host_moderator_and_refusal(world: World):
         assert bot.service.table_of(world.guild.id, m.id, held=True) is None
 
 
-async def test_invite_to_a_private_table(world: World):
+async def test_invite_to_a_private_table(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana, bo, cy = world.members[:3]
     table_id, lobby = await open_table(world, ana, variant="bulgarian", private=True)
@@ -82,13 +83,13 @@ async def test_invite_to_a_private_table(world: World):
     notice = fake.messages(thread_of(world, table_id))[-1]
     assert f"<@{bo.id}>" in notice.content and "invites you" in notice.content
     r = await fake.click(bot, bo, lobby, button_id("sit", table_id, 1))
-    assert r.callback_type == 7 and "East: bo" in r.message.content
+    assert r.callback_type == 7 and "East: bo" in r.answer.content
     r = await fake.click(bot, cy, lobby, button_id("sit", table_id, 2))
     assert r.ephemeral and "private" in r.text
     assert sorted(bot.service.live[table_id].seats) == [0, 1]
 
 
-async def test_leave_a_started_table_and_come_back(world: World):
+async def test_leave_a_started_table_and_come_back(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id, lobby = await start_table(world, "classic", target=1)
     live = bot.service.live[table_id]
@@ -130,7 +131,7 @@ async def test_leave_a_started_table_and_come_back(world: World):
     assert await play_out(world, table_id, seed=5) > 0
 
 
-async def test_rules_of_a_variant_and_of_a_table(world: World):
+async def test_rules_of_a_variant_and_of_a_table(world: World) -> None:
     fake, bot = world.fake, world.bot
     r = await fake.slash(bot, world.members[4], world.channel, "belote rules", variant="coinche")
     assert r.ephemeral and "Coinche (Contrée)" in r.text and "contre" in r.text
@@ -148,24 +149,24 @@ async def test_rules_of_a_variant_and_of_a_table(world: World):
     assert card.ephemeral and card.text == r.text  # the rules button shows the same card
 
 
-async def test_hand_again_privately(world: World):
+async def test_hand_again_privately(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id, _ = await start_table(world, "coinche")
     live = bot.service.live[table_id]
     for seat, m in enumerate(world.members[:4]):
         r = await fake.slash(bot, m, world.channel, "belote hand")
-        assert r.ephemeral and r.message.visible_to == m.id
+        assert r.ephemeral and r.answer.visible_to == m.id
         assert [a.filename for a in r.attachments] == ["hand.png"]
         dm = fake.message(live.seats[seat].dm_message_id)
         assert r.text.splitlines()[:2] == dm.content.splitlines()[:2]  # the same cards
         # Bidding: the controls only on one's turn, the same as in the DM.
-        assert bool(r.message.custom_ids) == (live.match.to_act == seat)
-        assert r.message.custom_ids == dm.custom_ids
+        assert bool(r.answer.custom_ids) == (live.match.to_act == seat)
+        assert r.answer.custom_ids == dm.custom_ids
     r = await fake.slash(bot, world.members[4], world.channel, "belote hand")
     assert r.ephemeral and "not playing at any table" in r.text
 
 
-async def test_one_table_at_a_time_in_a_server(world: World):
+async def test_one_table_at_a_time_in_a_server(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana, bo, cy = world.members[:3]
     first, lobby1 = await open_table(world, ana, variant="classic")
@@ -181,7 +182,7 @@ async def test_one_table_at_a_time_in_a_server(world: World):
     assert r.callback_type == 7
 
 
-async def test_several_tables_in_one_channel(world: World):
+async def test_several_tables_in_one_channel(world: World) -> None:
     fake, bot = world.fake, world.bot
     ids = []
     for host in world.members[:3]:
@@ -202,7 +203,7 @@ async def test_several_tables_in_one_channel(world: World):
         assert (await bot.service.db.tables.get(table_id)).status == "finished"
 
 
-async def test_an_illegal_card_is_refused_in_the_rules_words(world: World):
+async def test_an_illegal_card_is_refused_in_the_rules_words(world: World) -> None:
     fake, bot = world.fake, world.bot
     table_id, _ = await start_table(world, "classic")
     live = bot.service.live[table_id]
@@ -227,7 +228,7 @@ async def test_an_illegal_card_is_refused_in_the_rules_words(world: World):
     assert len(await bot.service.db.log.entries(table_id)) == seq
 
 
-async def test_unknown_controls_and_closed_tables_get_a_private_answer(world: World):
+async def test_unknown_controls_and_closed_tables_get_a_private_answer(world: World) -> None:
     fake, bot = world.fake, world.bot
     ana = world.members[0]
     # A message an older version of the bot left, with controls this version does not have.
@@ -248,5 +249,5 @@ async def test_unknown_controls_and_closed_tables_get_a_private_answer(world: Wo
                             button_id("hand", table_id))
     await fake.slash(bot, ana, world.channel, "belote end", table=table_id)
     r = await fake.click(bot, member_of(world, acting.user_id), mine.message,
-                         mine.message.custom_ids[0])
+                         mine.answer.custom_ids[0])
     assert r.ephemeral and f"Table #{table_id} is closed" in r.text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from .table_helpers import World, make_world, open_table
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     return await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
 
 
@@ -56,7 +57,10 @@ def stamp(live: Any) -> str:
     return f"<t:{int(live.deadline)}:R>"
 
 
-async def test_time_out_take_over_wait_and_take_back(world: World, monkeypatch):
+async def test_time_out_take_over_wait_and_take_back(
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     fake, bot = world.fake, world.bot
     ana, bo = world.members[:2]
     table_id, lobby = await two_people_two_computers(world)
@@ -121,7 +125,7 @@ async def test_time_out_take_over_wait_and_take_back(world: World, monkeypatch):
 
 
 async def test_timers_are_re_armed_with_a_grace_period_after_a_restart(
-        world: World, database_path, monkeypatch):
+        world: World, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot = world.fake, world.bot
     table_id, lobby = await two_people_two_computers(world)
     assert bot.service.live[table_id].timer_key is not None  # ana's 30 s are running

@@ -90,6 +90,13 @@ class InteractionResult:
         return None if mid is None else self.fake.message(mid)
 
     @property
+    def answer(self) -> FakeMessage:
+        """The message of ``message``, for a test that expects one: fails when there is none."""
+        message = self.message
+        assert message is not None, f"no reply or updated message for {self!r}"
+        return message
+
+    @property
     def followups(self) -> list[FakeMessage]:
         return [self.fake.message(mid) for mid in self.record.followup_ids]
 

@@ -17,7 +17,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, overload
 
 import discord
 from aiohttp import BodyPartReader, web
@@ -279,6 +279,16 @@ class FakeDiscord(Driver):
         uid = user if isinstance(user, int) else user.id
         with self.lock:
             return [m for m in self._messages.values() if m.ephemeral and m.visible_to == uid]
+
+    @overload
+    def dm_channel(
+        self, user: FakeMember | FakeUser | int, *, create: Literal[True]
+    ) -> FakeChannel: ...
+
+    @overload
+    def dm_channel(
+        self, user: FakeMember | FakeUser | int, *, create: bool = False
+    ) -> FakeChannel | None: ...
 
     def dm_channel(
         self, user: FakeMember | FakeUser | int, *, create: bool = False

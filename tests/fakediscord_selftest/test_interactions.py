@@ -7,13 +7,16 @@ import asyncio
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, HarnessError
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, HarnessError
 
 from .demo_bot import DemoBot
 
+# This module's world has a second member, bob.
+World = tuple[FakeDiscord, DemoBot, FakeGuild, FakeChannel, FakeMember, FakeMember]
+
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord):
+async def world(fake_discord: FakeDiscord) -> World:
     guild = fake_discord.add_guild("Cafe")
     channel = guild.add_text_channel("belote")
     alice = guild.add_member("alice")
@@ -22,20 +25,20 @@ async def world(fake_discord: FakeDiscord):
     return fake_discord, bot, guild, channel, alice, bob
 
 
-async def test_login_syncs_commands_and_fills_the_cache(world) -> None:
+async def test_login_syncs_commands_and_fills_the_cache(world: World) -> None:
     fake, bot, guild, channel, alice, _ = world
     routes = [(r.method, r.route) for r in fake.requests]
     assert routes[:2] == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me")]
     assert ("PUT", "/applications/{app_id}/commands") in routes
     assert [c["name"] for c in fake.registered_commands()] == ["demo"]
-    assert bot.user.id == fake.bot_user.id and bot.is_ready()
+    assert bot.user is not None and bot.user.id == fake.bot_user.id and bot.is_ready()
     cached = bot.get_guild(guild.id)
     assert cached is not None and cached.get_channel(channel.id) is not None
     # No members intent: like Discord, only the bot itself is in the member cache.
     assert cached.get_member(alice.id) is None and cached.me is not None
 
 
-async def test_slash_reply_carries_the_message_and_its_components(world) -> None:
+async def test_slash_reply_carries_the_message_and_its_components(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     result = await fake.slash(bot, alice, channel, "demo open", table=7)
     assert result.callback_type == 4 and result.content == "Table 7" and not result.ephemeral
@@ -52,24 +55,24 @@ async def test_slash_reply_carries_the_message_and_its_components(world) -> None
     assert callback.response["resource"]["message"]["id"] == str(result.message.id)
 
 
-async def test_dynamic_item_and_persistent_view_clicks(world) -> None:
+async def test_dynamic_item_and_persistent_view_clicks(world: World) -> None:
     fake, bot, _, channel, alice, bob = world
     lobby = await fake.slash(bot, alice, channel, "demo open", table=3)
     seat = await fake.click(bot, bob, lobby, "seat:3:2")
     assert seat.callback_type == 4 and seat.ephemeral and seat.content == "bob sat at seat 2"
-    assert seat.message.visible_to == bob.id and seat.message not in fake.messages(channel)
+    assert seat.answer.visible_to == bob.id and seat.message not in fake.messages(channel)
     assert bot.events == [("seat", 3, 2, bob.id)]
     closed = await fake.click(bot, alice, lobby, label="Close")
-    assert closed.callback_type == 7 and closed.message.id == lobby.message.id
-    assert fake.message(lobby.message.id).content == "Lobby closed"
-    assert fake.message(lobby.message.id).components == []
-    assert [a.filename for a in fake.message(lobby.message.id).attachments] == ["closed.png"]
+    assert closed.callback_type == 7 and closed.answer.id == lobby.answer.id
+    assert fake.message(lobby.answer.id).content == "Lobby closed"
+    assert fake.message(lobby.answer.id).components == []
+    assert [a.filename for a in fake.message(lobby.answer.id).attachments] == ["closed.png"]
     # The buttons are gone now: Discord offers nothing to click, and neither does the fake.
     with pytest.raises(HarnessError, match="no component"):
         await fake.click(bot, bob, lobby, "seat:3:1")
 
 
-async def test_a_click_is_only_dispatched_for_a_custom_id_on_the_message(world) -> None:
+async def test_a_click_is_only_dispatched_for_a_custom_id_on_the_message(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     lobby = await fake.slash(bot, alice, channel, "demo open", table=1)
     with pytest.raises(HarnessError, match="no component seat:2:0"):
@@ -77,15 +80,15 @@ async def test_a_click_is_only_dispatched_for_a_custom_id_on_the_message(world) 
     assert bot.events == []
 
 
-async def test_non_persistent_view_is_found_by_the_reply_message_id(world) -> None:
+async def test_non_persistent_view_is_found_by_the_reply_message_id(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     reply = await fake.slash(bot, alice, channel, "demo counter")
     await fake.click(bot, alice, reply, "counter:add")
     second = await fake.click(bot, alice, reply, "counter:add")
-    assert second.callback_type == 7 and fake.message(reply.message.id).content == "count 2"
+    assert second.callback_type == 7 and fake.message(reply.answer.id).content == "count 2"
 
 
-async def test_buttons_in_a_dm_are_clicked_by_the_recipient_only(world) -> None:
+async def test_buttons_in_a_dm_are_clicked_by_the_recipient_only(world: World) -> None:
     fake, bot, _, channel, alice, bob = world
     await fake.slash(bot, alice, channel, "demo hand")
     (dm,) = fake.dm_messages(alice)
@@ -93,23 +96,23 @@ async def test_buttons_in_a_dm_are_clicked_by_the_recipient_only(world) -> None:
     with pytest.raises(HarnessError, match="someone else's DMs"):
         await fake.click(bot, bob, dm, "play:3")
     played = await fake.click(bot, alice, dm, label="Card 17")
-    assert played.callback_type == 7 and played.message.id == dm.id
+    assert played.callback_type == 7 and played.answer.id == dm.id
     assert fake.message(dm.id).content == "played 17 in DM" and fake.message(dm.id).components == []
     interaction = fake.requests_to("POST", "/interactions/{interaction_id}/{token}/callback")[-1]
     assert interaction.json["type"] == 7
 
 
-async def test_a_deferred_update_then_an_edit_of_the_original(world) -> None:
+async def test_a_deferred_update_then_an_edit_of_the_original(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     reply = await fake.slash(bot, alice, channel, "demo counter")
     refreshed = await fake.click(bot, alice, reply, "counter:refresh")
-    assert refreshed.callback_type == 6 and refreshed.message.id == reply.message.id
-    assert fake.message(reply.message.id).content == "count 0 (refreshed)"
+    assert refreshed.callback_type == 6 and refreshed.answer.id == reply.answer.id
+    assert fake.message(reply.answer.id).content == "count 0 (refreshed)"
     edit = fake.requests_to("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}")[-1]
     assert edit.path.endswith("/messages/@original")
 
 
-async def test_waiting_covers_tasks_the_bot_spawns_after_answering(world) -> None:
+async def test_waiting_covers_tasks_the_bot_spawns_after_answering(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     result = await fake.slash(bot, alice, channel, "demo background")
     assert result.content == "worked"
@@ -119,22 +122,22 @@ async def test_waiting_covers_tasks_the_bot_spawns_after_answering(world) -> Non
     assert started.content == "worked"
 
 
-async def test_concurrent_clicks_are_both_dispatched(world) -> None:
+async def test_concurrent_clicks_are_both_dispatched(world: World) -> None:
     fake, bot, _, channel, alice, bob = world
     reply = await fake.slash(bot, alice, channel, "demo counter")
     first, second = await asyncio.gather(
         fake.click(bot, alice, reply, "counter:add"), fake.click(bot, bob, reply, "counter:add")
     )
     assert {first.callback_type, second.callback_type} == {7}
-    assert fake.message(reply.message.id).content == "count 2"
-    assert [v.content for v in fake.message(reply.message.id).versions] == [
+    assert fake.message(reply.answer.id).content == "count 2"
+    assert [v.content for v in fake.message(reply.answer.id).versions] == [
         "count 0",
         "count 1",
         "count 2",
     ]
 
 
-async def test_autocomplete_answers_choices_and_renamed_options(world) -> None:
+async def test_autocomplete_answers_choices_and_renamed_options(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     typed = await fake.autocomplete(bot, alice, channel, "demo variant", "game", game="c")
     assert typed.callback_type == 8
@@ -146,17 +149,17 @@ async def test_autocomplete_answers_choices_and_renamed_options(world) -> None:
     assert chosen.content == "variant coinche"
 
 
-async def test_commands_and_clicks_inside_a_thread(world) -> None:
+async def test_commands_and_clicks_inside_a_thread(world: World) -> None:
     fake, bot, _, channel, alice, bob = world
     await fake.slash(bot, alice, channel, "demo thread", name="Table 9")
     (thread,) = fake.threads(channel)
     lobby = await fake.slash(bot, alice, thread, "demo open", table=9)
-    assert lobby.message.channel_id == thread.id
+    assert lobby.answer.channel_id == thread.id
     seat = await fake.click(bot, bob, lobby, "seat:9:0")
-    assert seat.content == "bob sat at seat 0" and seat.message.channel_id == thread.id
+    assert seat.content == "bob sat at seat 0" and seat.answer.channel_id == thread.id
 
 
-async def test_the_guild_owner_has_every_permission(world) -> None:
+async def test_the_guild_owner_has_every_permission(world: World) -> None:
     _fake, _bot, guild, _channel, *_ = world
     assert guild.owner.permissions() == discord.Permissions.all().value
     assert (
@@ -165,7 +168,7 @@ async def test_the_guild_owner_has_every_permission(world) -> None:
     )
 
 
-async def test_an_ephemeral_reply_with_a_file_is_a_multipart_callback(world) -> None:
+async def test_an_ephemeral_reply_with_a_file_is_a_multipart_callback(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     fake.keep_upload_bytes = False
     result = await fake.slash(bot, alice, channel, "demo card")
@@ -182,18 +185,18 @@ async def test_an_ephemeral_reply_with_a_file_is_a_multipart_callback(world) -> 
     )
 
 
-async def test_a_lagging_client_can_click_a_button_that_is_gone(world) -> None:
+async def test_a_lagging_client_can_click_a_button_that_is_gone(world: World) -> None:
     fake, bot, _, channel, alice, bob = world
     lobby = await fake.slash(bot, alice, channel, "demo open", table=4)
     await fake.click(bot, alice, lobby, "lobby:close")
     stale = await fake.click(bot, bob, lobby, "seat:4:1", allow_stale=True)
     # Discord delivers it, but discord.py dispatches no DynamicItem that is not on the message.
-    assert not stale.responded and bot.events == [("close", lobby.message.id)]
+    assert not stale.responded and bot.events == [("close", lobby.answer.id)]
     with pytest.raises(HarnessError, match="no component"):
         await fake.click(bot, bob, lobby, "seat:9:9", allow_stale=True)
 
 
-async def test_string_select(world) -> None:
+async def test_string_select(world: World) -> None:
     fake, bot, _, channel, alice, _ = world
     menu = await fake.slash(bot, alice, channel, "demo bid")
     picked = await fake.select(bot, alice, menu, "bid:pick", ["90"])
@@ -204,7 +207,7 @@ async def test_string_select(world) -> None:
         await fake.select(bot, alice, menu, "bid:pick", ["80", "90"])
 
 
-async def test_servers_and_channels_that_change_after_login(world) -> None:
+async def test_servers_and_channels_that_change_after_login(world: World) -> None:
     fake, bot, guild, channel, *_ = world
     late = fake.add_guild("Late")
     carol = late.add_member("carol")
@@ -220,9 +223,9 @@ async def test_servers_and_channels_that_change_after_login(world) -> None:
         await fake.slash(bot, guild.owner, channel, "demo open")
 
 
-async def test_a_slash_command_in_the_bots_dms(world) -> None:
+async def test_a_slash_command_in_the_bots_dms(world: World) -> None:
     fake, bot, _, _, alice, _ = world
     dm = fake.dm_channel(alice, create=True)
     result = await fake.slash(bot, alice, dm, "demo card")
-    assert result.message.is_dm and result.message.channel_id == dm.id
+    assert result.answer.is_dm and result.answer.channel_id == dm.id
     assert result.content == "Your card"

@@ -7,8 +7,10 @@ import pytest
 
 from tests.fakediscord import HarnessError
 
+from .conftest import World, bot_channel, bot_member
 
-async def test_a_late_reply_gets_unknown_interaction(world) -> None:
+
+async def test_a_late_reply_gets_unknown_interaction(world: World) -> None:
     fake, bot, _, channel, alice = world
     fake.callback_deadline = 0.2  # Discord's 3 s, shortened to keep the suite fast
     bot.late_delay = 0.3
@@ -19,16 +21,16 @@ async def test_a_late_reply_gets_unknown_interaction(world) -> None:
     assert fake.messages(channel) == []
 
 
-async def test_a_reply_within_the_deadline_is_accepted(world) -> None:
+async def test_a_reply_within_the_deadline_is_accepted(world: World) -> None:
     fake, bot, _, channel, alice = world
     fake.callback_deadline = 0.5
     bot.late_delay = 0.05
     result = await fake.slash(bot, alice, channel, "demo late")
     assert result.callback_type == 4 and result.content == "finally" and bot.errors == []
-    assert 0.05 <= result.latency < 0.5
+    assert result.latency is not None and 0.05 <= result.latency < 0.5
 
 
-async def test_a_second_reply_gets_already_acknowledged(world) -> None:
+async def test_a_second_reply_gets_already_acknowledged(world: World) -> None:
     fake, bot, _, channel, alice = world
     result = await fake.slash(bot, alice, channel, "demo twice")
     assert result.content == "once" and result.error_codes == [40060]
@@ -37,7 +39,7 @@ async def test_a_second_reply_gets_already_acknowledged(world) -> None:
     assert [m.content for m in fake.messages(channel)] == ["once"]
 
 
-async def test_six_buttons_in_a_row_is_an_invalid_form_body(world) -> None:
+async def test_six_buttons_in_a_row_is_an_invalid_form_body(world: World) -> None:
     fake, bot, _, channel, alice = world
     result = await fake.slash(bot, alice, channel, "demo wide")
     assert not result.responded and result.error_codes == [50035]
@@ -46,7 +48,7 @@ async def test_six_buttons_in_a_row_is_an_invalid_form_body(world) -> None:
     assert "5 or fewer" in str(error)
 
 
-async def test_a_dm_to_a_user_with_closed_dms_is_forbidden(world) -> None:
+async def test_a_dm_to_a_user_with_closed_dms_is_forbidden(world: World) -> None:
     fake, bot, _, channel, alice = world
     alice.close_dms()
     result = await fake.slash(bot, alice, channel, "demo dm")
@@ -57,7 +59,7 @@ async def test_a_dm_to_a_user_with_closed_dms_is_forbidden(world) -> None:
     assert fake.requests_to("POST", "/channels/{channel_id}/messages")[-1].error_code == 50007
 
 
-async def test_missing_send_messages_is_forbidden_and_visible_to_the_bot(world) -> None:
+async def test_missing_send_messages_is_forbidden_and_visible_to_the_bot(world: World) -> None:
     fake, bot, guild, _, alice = world
     read_only = guild.add_text_channel(
         "read-only",
@@ -68,23 +70,23 @@ async def test_missing_send_messages_is_forbidden_and_visible_to_the_bot(world) 
     assert isinstance(error, discord.Forbidden) and error.code == 50013
     # The deferred reply still works: interaction replies need no channel permission.
     assert result.callback_type == 5 and result.content == "failed: 50013"
-    cached = bot.get_channel(read_only.id)
-    me = bot.get_guild(guild.id).me
+    cached = bot_channel(bot, read_only.id)
+    me = bot_member(bot, guild.id)
     assert not cached.permissions_for(me).send_messages and cached.permissions_for(me).view_channel
 
 
-async def test_permission_changes_reach_the_bot_cache(world) -> None:
+async def test_permission_changes_reach_the_bot_cache(world: World) -> None:
     fake, bot, guild, channel, alice = world
-    me = bot.get_guild(guild.id).me
-    assert bot.get_channel(channel.id).permissions_for(me).attach_files
+    me = bot_member(bot, guild.id)
+    assert bot_channel(bot, channel.id).permissions_for(me).attach_files
     guild.set_bot_permissions(channel, discord.Permissions(view_channel=True, send_messages=True))
     await fake.settle()
-    assert not bot.get_channel(channel.id).permissions_for(me).attach_files
+    assert not bot_channel(bot, channel.id).permissions_for(me).attach_files
     result = await fake.slash(bot, alice, channel, "demo edit", mode="image")
     assert result.content == "failed: 50013"  # the edit uploading an image was refused
 
 
-async def test_the_harness_refuses_what_a_user_cannot_do(world) -> None:
+async def test_the_harness_refuses_what_a_user_cannot_do(world: World) -> None:
     fake, bot, _guild, channel, alice = world
     with pytest.raises(HarnessError, match="not a choice"):
         await fake.slash(bot, alice, channel, "demo edit", mode="video")
@@ -101,7 +103,9 @@ async def test_the_harness_refuses_what_a_user_cannot_do(world) -> None:
         await fake.slash(bot, stranger, channel, "demo open")
 
 
-async def test_disabled_buttons_and_others_ephemeral_messages_cannot_be_clicked(world) -> None:
+async def test_disabled_buttons_and_others_ephemeral_messages_cannot_be_clicked(
+    world: World,
+) -> None:
     fake, bot, guild, channel, alice = world
     bob = guild.add_member("bob")
     lobby = await fake.slash(bot, alice, channel, "demo open")
@@ -109,12 +113,12 @@ async def test_disabled_buttons_and_others_ephemeral_messages_cannot_be_clicked(
     with pytest.raises(HarnessError, match="ephemeral for someone else"):
         await fake.click(bot, bob, seat, "anything")
     with fake.lock:  # as if the bot had disabled the button
-        fake.message(lobby.message.id).component("seat:1:1")["disabled"] = True
+        fake.message(lobby.answer.id).component("seat:1:1")["disabled"] = True
     with pytest.raises(HarnessError, match="disabled"):
         await fake.click(bot, bob, lobby, "seat:1:1")
 
 
-async def test_answers_are_exactly_application_json(world) -> None:
+async def test_answers_are_exactly_application_json(world: World) -> None:
     import aiohttp
 
     fake, *_ = world
@@ -131,11 +135,11 @@ async def test_answers_are_exactly_application_json(world) -> None:
             assert resp.status == 404 and (await resp.json())["code"] == 10003
 
 
-async def test_rate_limits_pace_the_bot_when_switched_on(world) -> None:
+async def test_rate_limits_pace_the_bot_when_switched_on(world: World) -> None:
     fake, bot, _, channel, _ = world
     fake.rate_limits = True
     fake.rate_limiter.route_limits[("POST", "/channels/{channel_id}/messages")] = (5, 0.3)
-    cached = bot.get_channel(channel.id)
+    cached = bot_channel(bot, channel.id)
     for i in range(7):
         await cached.send(f"message {i}")
     sends = fake.requests_to("POST", "/channels/{channel_id}/messages")
@@ -145,7 +149,7 @@ async def test_rate_limits_pace_the_bot_when_switched_on(world) -> None:
     assert [r.status for r in sends] == [200] * 7
 
 
-async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(world) -> None:
+async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(world: World) -> None:
     import aiohttp
 
     fake, _, _, channel, _ = world
@@ -161,7 +165,7 @@ async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(worl
             assert 4 < body["retry_after"] <= 5 and body["global"] is False
 
 
-async def test_webhook_tokens_need_an_acknowledged_live_interaction(world) -> None:
+async def test_webhook_tokens_need_an_acknowledged_live_interaction(world: World) -> None:
     import aiohttp
 
     fake, bot, _, channel, alice = world
@@ -179,4 +183,4 @@ async def test_webhook_tokens_need_an_acknowledged_live_interaction(world) -> No
         fake.token_lifetime = 0.0
         async with session.patch(f"{url}/messages/@original", json={"content": "x"}) as stale:
             assert stale.status == 401 and (await stale.json())["code"] == 50027
-    assert fake.message(pending.message.id).content == "finally"
+    assert fake.message(pending.answer.id).content == "finally"

@@ -29,7 +29,7 @@ def candidates(seat: int, hand: int, rng: random.Random) -> list[tuple[tuple[int
     return out
 
 
-def test_check_choice_agrees_with_the_deal():
+def test_check_choice_agrees_with_the_deal() -> None:
     rng = random.Random(2)
     checked = 0
     for variant, options in ((Variant.CLASSIC, {"target": 1}),
@@ -38,26 +38,28 @@ def test_check_choice_agrees_with_the_deal():
                              (Variant.BULGARIAN, {"target": 1})):
         for seed in range(25):
             m = Match(variant, options, first_dealer=seed % 4)
-            m.start_deal(m.new_deck(seed))
+            deal = m.start_deal(m.new_deck(seed))
             player = RandomPlayer(seed)
-            while m.deal.contract is None and not m.deal.is_over:
+            while deal.contract is None and not deal.is_over:
                 seat = m.to_act
-                hand = m.deal.hands[seat]
+                assert seat is not None
+                hand = deal.hands[seat]
                 if hand.bit_count() == 8:  # coinche: chosen during the bidding
                     for declared in candidates(seat, hand, rng)[-3:]:
                         try:
-                            check_choice(m.deal, seat, declared)
+                            check_choice(deal, seat, declared)
                         except IllegalAction:
                             continue
                         assert not declared
                 m.apply(player.choose(table_view(m, seat)), seat)
-            if m.deal.is_over or m.deal.contract is None:
+            if deal.is_over or deal.contract is None:
                 continue
             seat = m.to_act
+            assert seat is not None
             card = next(a for a in m.legal_actions() if isinstance(a, Play)).card
-            for declared in candidates(seat, m.deal.hands[seat], rng):
+            for declared in candidates(seat, deal.hands[seat], rng):
                 try:
-                    check_choice(m.deal, seat, declared)
+                    check_choice(deal, seat, declared)
                     allowed = True
                 except IllegalAction:
                     allowed = False

@@ -188,8 +188,9 @@ def test_litige_points_wait_through_a_passed_deal_add_up_and_go_to_the_next_winn
     assert g.result.outcome is Outcome.PASSED and g.result.hanging == 71
     g.new_deal(rotate(SPLIT, 2), turned="QH", taker=2)
     g.do("take", *SPLIT_PLAY)  # dealer 1: seat 2 takes, another litige: 71 more held
-    assert g.result.outcome is Outcome.LITIGE
-    assert g.result.score == (20, 91) and g.result.hanging == 142
+    second = g.result  # a new deal's result (mypy would keep the first one's narrowing)
+    assert second.outcome is Outcome.LITIGE
+    assert second.score == (20, 91) and second.hanging == 142
     assert g.match.totals == [40, 182]
     # Dealer 2, seat 3 takes and team 1 takes every trick: 252 + belote 20 + the 142 held;
     # seat 0 (team 0) has the only announcement, a carré of tens, and scores it.
@@ -283,5 +284,5 @@ def test_match_ends_at_501_after_two_capots() -> None:
 def test_helpers_agree_with_the_engine_deck() -> None:
     deck = build_deck("classic", 3, SPLIT, turned="QH", taker=0)
     m = Match("classic", first_dealer=3)
-    m.start_deal(deck)
-    assert m.deal.turned_card == parse("QH")
+    deal = m.start_deal(deck)
+    assert deal.turned_card == parse("QH")

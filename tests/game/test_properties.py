@@ -41,7 +41,7 @@ def _check_view(match: Match) -> None:
         own = deal.hands[seat]
         others = sum(deal.hands) & ~own
         assert sorted(view.hand) == list(cards_of(own))
-        shown = set()
+        shown: set[int] = set()
         for a in view.announcements:
             assert a.scored or not a.cards  # cards are shown only when they score
             shown.update(a.cards)
@@ -77,6 +77,7 @@ def _check_deal_end(match: Match) -> None:
         factor = 2 if contract.trump is Trump.NO_TRUMPS else 1
         ann = deal.announced_points()
         valat = 90 if result.sweep is not None else 0
+        assert result.raw is not None
         assert sum(result.raw) == factor * sum(result.card_points) + sum(ann) + \
             sum(result.belote) + valat
     assert result.totals == tuple(match.totals)
@@ -97,6 +98,7 @@ def play_random(variant: Variant, options: dict[str, Any], dealer: int, seed: in
             assert legal, "a legal action always exists until the match ends"
             if check and steps % 3 == 0:
                 _check_view(match)
+                assert deal.to_act is not None
                 hand = deal.hands[deal.to_act]
                 illegal = [c for c in cards_of(hand & ~match.legal_cards())]
                 if deal.phase == "play" and illegal:

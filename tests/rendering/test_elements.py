@@ -11,6 +11,7 @@ import dataclasses
 from PIL import Image, ImageChops
 
 from game.actions import CoincheBid, ContractBid, Contre, Double, Pass, Redouble, Surcontre
+from game.cards import Suit
 from game.contract import Contract
 from game.match import Match
 from game.rules import Trump
@@ -62,7 +63,7 @@ def coinche_bidding(*bids: object) -> Match:
 
 
 def test_coinche_high_bid_contre_and_surcontre() -> None:
-    m = coinche_bidding(CoincheBid(80, 2), CoincheBid(100, 3))
+    m = coinche_bidding(CoincheBid(80, Suit.HEARTS), CoincheBid(100, Suit.SPADES))
     _, lay = draw_table(table_view(m, None))
     assert lay.has("high_bid") and lay.has("holder:2") and not lay.has("turned_card")
     assert not any(n.startswith("multiplier") for n in lay.names())
@@ -105,6 +106,7 @@ def test_trick_cards_sit_by_the_seat_that_played_them() -> None:
             seat = view.trick.seat_of(i)
             x, y = TRICK_AT[(seat - bottom) & 3]
             assert lay.box(f"trick:{seat}:{c}")[:2] == (x, y)
+        assert view.last_trick is not None
         assert lay.has("last_trick") and lay.has(f"last_trick_winner:{view.last_trick.winner}")
 
 

@@ -29,9 +29,9 @@ def test_equal_hand_keys_mean_equal_hand_images(variant: Variant) -> None:
                 data = render_hand(view)[0]
                 looked += 1
                 assert seen.setdefault(hand_key(view), data) == data
-            seat = deal.to_act
-            assert seat is not None
-            match.apply(players[seat].choose(table_view(match, seat)), seat)
+            to_act = deal.to_act
+            assert to_act is not None
+            match.apply(players[to_act].choose(table_view(match, to_act)), to_act)
         if match.winner is not None:
             break
     # Most looks repeat a picture already drawn (others acting changes nothing in a hand):

@@ -15,7 +15,8 @@ from rendering.palette import FLAT, palette
 def _error(img: Image.Image, mapped: Image.Image) -> tuple[float, int]:
     diff = ImageChops.difference(img, mapped.convert("RGB"))
     rms = sum(ImageStat.Stat(diff).rms) / 3
-    return rms, max(high for _, high in diff.getextrema())
+    bands = diff.getextrema()  # one (low, high) pair per band of an RGB image
+    return rms, max(int(band[1]) for band in bands if isinstance(band, tuple))
 
 
 @pytest.mark.parametrize("seed", [1, 7])

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from game.actions import Play
 from game.ai import EasyPlayer, make_ai
 from game.ai.hard import Budget, HardPlayer
+from game.cards import Suit
 from game.match import Match
 from game.players import Player, RandomPlayer
 from game.rules import Variant
@@ -107,7 +108,7 @@ def test_hidden_cards_do_not_change_the_decision(level: str) -> None:
             bid = player.choose(table_view(m, 1))
             from game.actions import CoincheBid, Pass
 
-            m.apply(CoincheBid(80, 3), 1)
+            m.apply(CoincheBid(80, Suit.SPADES), 1)
             for s in (2, 3, 0):
                 m.apply(Pass(), s)
             view = table_view(m, 1)
