@@ -20,8 +20,8 @@ from . import images
 from .components import Router, TableButton, TableSelect
 from .delivery import Delivery
 from .errors import answer_error, tell
-from .service import TableService
 from .settings import Settings
+from .tables import TableService
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)

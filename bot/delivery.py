@@ -30,7 +30,7 @@ from rendering.keys import hand_key as hand_image_key
 from . import images, messages
 from .digests import digest
 from .outbox import Outbox, describe, is_transient
-from .service import LiveTable, TableService
+from .tables import LiveTable, TableService
 
 if TYPE_CHECKING:
     from .bot import BeloteBot

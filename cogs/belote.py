@@ -13,7 +13,7 @@ from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
 from bot.outbox import is_transient
-from bot.service import TURN_TIMERS, LiveTable, NewTable
+from bot.tables import TURN_TIMERS, LiveTable, NewTable
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
-from bot.service import LiveTable
+from bot.tables import LiveTable
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
-from bot.service import LiveTable
+from bot.tables import LiveTable
 from game.cards import Card
 from game.choices import declare_from_code
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import ChoiceRow, Database
 from game.actions import Play, Take
 from game.announcements import best_announcements

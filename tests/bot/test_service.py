@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass, Play
 from game.players import RandomPlayer

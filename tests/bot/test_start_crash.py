@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
 
 from .test_finish_crash import CutConnection

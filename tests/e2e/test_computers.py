@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import pytest
 
-import bot.service as service_module
+import bot.tables.state as table_state
 import game.ai.hard as hard
 from bot import create_bot
 from bot.components import button_id
@@ -66,7 +66,7 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
 async def test_computers_wait_the_delay_and_think_off_the_loop(
         fake_discord: FakeDiscord, database_path, monkeypatch):
     threads: list[str] = []
-    real = service_module.make_player
+    real = table_state.make_player
 
     def spying(level: str, seed: int):
         player = real(level, seed)
@@ -79,7 +79,7 @@ async def test_computers_wait_the_delay_and_think_off_the_loop(
         player.choose = choose_and_note  # type: ignore[method-assign]
         return player
 
-    monkeypatch.setattr(service_module, "make_player", spying)
+    monkeypatch.setattr(table_state, "make_player", spying)
     delay = 0.25
     w = await world_with(fake_discord, database_path, computer_delay=delay)
     table_id, lobby = await open_table(w, w.members[0], variant="bulgarian", computers=True)
