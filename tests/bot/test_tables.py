@@ -171,3 +171,10 @@ async def test_every_change_waits_at_the_tables_door(db: Database) -> None:
         assert not isinstance(result, Exception) or isinstance(result, Refusal), (name, result)
     assert table_id not in service.live  # "end" ran last, and closed it
     await service.close()
+
+
+async def test_the_cogs_read_the_leaderboard_through_the_service(db: Database) -> None:
+    service = TableService(db)
+    await service.create(NewTable(GUILD, CHANNEL, HOST, "ana", "classic", {"target": 1}))
+    assert await service.leaderboard(GUILD, "classic") == []
+    assert await service.player_names([HOST, 42]) == {HOST: "ana"}
