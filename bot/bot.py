@@ -25,8 +25,8 @@ from .delivery import Delivery
 from .errors import answer_error, tell
 from .guild_settings import GuildSettingsStore
 from .ratelimit import MemberLimits
-from .service import TableService
 from .settings import Settings
+from .tables import TableService
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ from rendering.keys import hand_key as hand_image_key
 from . import images, messages
 from .digests import digest
 from .outbox import Outbox, describe, is_transient
-from .service import LiveTable, TableService
+from .tables import LiveTable, TableService
 
 if TYPE_CHECKING:
     from .bot import BeloteBot
@@ -335,8 +335,19 @@ class Delivery:
         self.table_changed(live)
         seat = live.held_seat(interaction.user.id)
         if seat is not None:
-            self.hand_shown.pop((live.id, seat), None)
+            self.invalidate(live.id, seat)
             self.hands_changed(live, [seat])
+
+    def invalidate(self, table_id: int, seat: int | None = None) -> None:
+        """Forget what a message shows, so its next update is sent even if nothing changed
+        (an edit may have failed, or shown something else): this seat's hand, or with no
+        seat the table message and every hand."""
+        if seat is not None:
+            self.hand_shown.pop((table_id, seat), None)
+            return
+        self.table_shown.pop(table_id, None)
+        for each in range(4):
+            self.hand_shown.pop((table_id, each), None)
 
     def post(self, key: Hashable, send: Callable[[], Awaitable[Any]]) -> None:
         """A message sent once (a command's follow-up), through the Outbox: sent again if
@@ -426,7 +437,7 @@ class Delivery:
         except discord.Forbidden as e:
             if e.code != DMS_CLOSED:
                 raise
-            self.hand_shown.pop((live.id, seat), None)
+            self.invalidate(live.id, seat)
             if await self.note_seat(live, seat, user_id, dm_closed=True) is None:
                 return
             await self.notice(live, f"<@{user_id}>, your direct messages are closed, so I "
@@ -494,9 +505,8 @@ class Delivery:
         await self.notice(live, text, files=[image])
 
     def forget(self, live: LiveTable) -> None:
-        self.table_shown.pop(live.id, None)
+        self.invalidate(live.id)
         for seat in range(4):
-            self.hand_shown.pop((live.id, seat), None)
             self.ephemeral.pop((live.id, seat), None)
             self.turn_noticed.pop((live.id, seat), None)
             self.images_on.pop((live.id, seat), None)

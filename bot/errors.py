@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from .service import Refusal
+from .tables import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     """Answer an interaction whose handler raised ``error`` (``where``: what it was, for the
     log). Never raises: a failure to answer is logged in one line."""
     if isinstance(error, Refusal):
-        text = str(error)
+        text = error.text()  # worded by the catalogue (English for now)
     elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
         # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
         log.warning("%s was answered too late (user %s)", where, interaction.user.id)

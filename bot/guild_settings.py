@@ -21,7 +21,8 @@ from game.rules import MAX_TARGET, Variant
 from i18n import DEFAULT_LANGUAGE, Words, languages, words
 
 from .computers import available_levels
-from .service import TURN_TIMER_LIMITS, Refusal
+from .tables import Refusal
+from .tables.state import TURN_TIMER_LIMITS
 
 if TYPE_CHECKING:
     from db import Database
@@ -39,7 +40,17 @@ class Invalid(ValueError):
 
 
 class SettingRefused(Refusal):
-    """A change refused (nothing was written); the message names the setting and says why."""
+    """A change refused (nothing was written); the message names the setting and says why, in
+    the reader's language."""
+
+    def __init__(self, key: str, error: Invalid) -> None:
+        super().__init__("admin.config.refused")
+        self.key, self.error = key, error
+
+    def text(self, language: str = DEFAULT_LANGUAGE) -> str:
+        w = words(language)
+        return w("admin.config.refused", setting=label(self.key, w),
+                 why=w(f"admin.invalid.{self.error.reason}", **self.error.params))
 
 
 Check = Callable[[Any], Any]
@@ -191,11 +202,6 @@ def label(key: str, w: Words) -> str:
     return w(f"admin.setting.{key}")
 
 
-def refusal(key: str, error: Invalid, w: Words) -> SettingRefused:
-    return SettingRefused(w("admin.config.refused", setting=label(key, w),
-                            why=w(f"admin.invalid.{error.reason}", **error.params)))
-
-
 def from_stored(stored: Mapping[str, Any]) -> GuildSettings:
     """The settings in force for what the database holds: an unknown key (a setting since
     removed) is ignored, an unusable value (a language since removed) gives the default."""
@@ -236,18 +242,16 @@ class GuildSettingsStore:
         return cached
 
     async def change(self, guild_id: int, values: Mapping[str, Any],
-                     reset: Iterable[str] = (), *,
-                     w: Words | None = None) -> tuple[GuildSettings, list[Change]]:
+                     reset: Iterable[str] = ()) -> tuple[GuildSettings, list[Change]]:
         """Check every value, then write them all (``reset``: back to their defaults); a value
         refused raises SettingRefused and nothing is written. Returns the settings now in force
         and what actually changed."""
-        w = w or words()
         checked: dict[str, Any] = {}
         for key, value in values.items():
             try:
                 checked[key] = check(key, value)
             except Invalid as e:
-                raise refusal(key, e, w) from None
+                raise SettingRefused(key, e) from None
         reset = [key for key in reset if key not in checked]
         unknown = [key for key in (*checked, *reset) if key not in KEYS]
         if unknown:

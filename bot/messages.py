@@ -33,7 +33,7 @@ from game.view import Stage, TableView
 
 from .components import TableButton, TableSelect, button_id, encode_action, select_id
 from .computers import available_levels, computer_label
-from .service import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
+from .tables import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")

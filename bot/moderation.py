@@ -10,7 +10,7 @@ import discord
 from i18n import Words
 
 from .guild_settings import GuildSettings
-from .service import LiveTable
+from .tables import LiveTable
 
 
 def is_moderator(member: discord.abc.User, settings: GuildSettings) -> bool:

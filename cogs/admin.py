@@ -20,9 +20,8 @@ from bot.computers import available_levels
 from bot.guild_settings import KEYS, GuildSettings, label, show
 from bot.messages import NO_MENTIONS, timer_text
 from bot.moderation import is_moderator
-from bot.service import TURN_TIMERS, LiveTable
+from bot.tables import TURN_TIMERS, LiveTable
 from bot.translator import text
-from db.activity import last_activity
 from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
@@ -217,7 +216,7 @@ class Admin(BeloteSubcommands):
             return
         # Refused as a whole when one value is wrong: nothing is written then.
         after, changes = await self.bot.guild_settings.change(
-            interaction.guild_id, values, resets, w=w)
+            interaction.guild_id, values, resets)
         if changes:
             await self.bot.audit.record(
                 interaction.guild_id, audit.CONFIG, actor_id=interaction.user.id,
@@ -279,7 +278,7 @@ class Admin(BeloteSubcommands):
             await reply_privately(interaction, w("admin.tables.none"))
             return
         lines = [w.plural("admin.tables.title", len(here))]
-        last = await last_activity(self.bot.service.db, (t.id for t in here[:20]))
+        last = await self.bot.service.last_actions(t.id for t in here[:20])
         for live in here[:20]:  # one message: Discord takes 2000 characters
             players = ", ".join(f"<@{s.user_id}>" if s.user_id is not None else s.name
                                 for _, s in sorted(live.seats.items())) or "-"

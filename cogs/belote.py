@@ -15,7 +15,7 @@ from bot.computers import available_levels
 from bot.messages import timer_text
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient
-from bot.service import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import words
 from rendering import LeaderboardRow
@@ -279,13 +279,13 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                           variant: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None
         v = Variant(variant.value) if variant else Variant.CLASSIC
-        rows = await self.bot.service.db.results.leaderboard(interaction.guild_id, v.value)
+        rows = await self.bot.service.leaderboard(interaction.guild_id, v.value)
         title = f"{messages.VARIANT_TITLES[v]} leaderboard"
         if not rows:
             await interaction.response.send_message(f"**{title}**: no finished match yet.")
             return
         await interaction.response.defer(thinking=True)
-        names = await self.bot.service.db.tables.names([r.user_id for r in rows])
+        names = await self.bot.service.player_names([r.user_id for r in rows])
         board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
                                 r.matches, r.wins) for i, r in enumerate(rows)]
         lines = [f"**{title}**"] + [

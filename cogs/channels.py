@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
-from bot.service import LiveTable
+from bot.tables import LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +47,7 @@ class Channels(commands.Cog):
 
     def refresh(self, live: LiveTable) -> None:
         """Show the table and hands again whatever they showed last (edits may have failed)."""
-        delivery = self.bot.delivery
-        delivery.table_shown.pop(live.id, None)
-        for seat in range(4):
-            delivery.hand_shown.pop((live.id, seat), None)
+        self.bot.delivery.invalidate(live.id)
 
     def set_lost(self, live: LiveTable, reason: str | None) -> None:
         self.refresh(live)

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address
 from bot.messages import NO_MENTIONS, rules_card
-from bot.service import LiveTable
+from bot.tables import LiveTable
 from db import SeatRow
 
 from .answers import SlowAnswer

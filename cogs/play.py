@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.components import Address, BadControl, decode_action
 from bot.delivery import hand_key
-from bot.service import LiveTable
+from bot.tables import LiveTable
 from game.cards import Card
 from game.choices import declare_from_code
 
@@ -64,7 +64,7 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     if now is not None and hand_key(live, now) != shown:
         # Computers moved while this reply was on its way, and a DM edit showing their
         # moves may have landed before it: edit once more with the newest state.
-        delivery.hand_shown.pop((live.id, seat), None)
+        delivery.invalidate(live.id, seat)
         delivery.hands_changed(live, [seat])
 
 

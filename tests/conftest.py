@@ -20,7 +20,8 @@ import pytest
 from hypothesis import settings
 
 from bench.bench_render import mid_deal_view
-from bot import images, service
+from bot import images
+from bot.tables import state as table_state
 from rendering import render_hand, render_table
 
 settings.register_profile("deterministic", derandomize=True, database=None, print_blob=True)
@@ -32,8 +33,7 @@ TEST_TABLE_SEED = 20240601
 
 @pytest.fixture(autouse=True)
 def _seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(service, "system_rng", lambda: random.Random(TEST_TABLE_SEED),
-                        raising=False)
+    monkeypatch.setattr(table_state, "system_rng", lambda: random.Random(TEST_TABLE_SEED))
     yield
 
 

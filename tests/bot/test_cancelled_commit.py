@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import LiveTable, NewTable, TableService
+from bot.tables import LiveTable, NewTable, TableService
 from db import Database, LogEntry, to_record
 from game import record
 from game.actions import Action

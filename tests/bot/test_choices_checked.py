@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import LiveTable, NewTable, Refusal, TableService
+from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import ChoiceRow, Database
 from game.actions import Play, Take
 from game.announcements import best_announcements

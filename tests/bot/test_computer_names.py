@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot import messages
-from bot.service import NewTable, TableService
+from bot.tables import NewTable, TableService
 from db import Database
 from db.tables import SeatRow
 from game.match import Match

@@ -13,7 +13,7 @@ from typing import Any, cast
 import aiosqlite
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
 from game.actions import Play
 from game.players import RandomPlayer

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import Database
 
 from .test_service import CHANNEL, GUILD

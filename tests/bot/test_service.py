@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import LiveTable, NewTable, Refusal, TableService
+from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass, Play
 from game.players import RandomPlayer

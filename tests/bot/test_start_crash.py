@@ -12,7 +12,7 @@ from typing import cast
 import aiosqlite
 import pytest
 
-from bot.service import NewTable, Refusal, TableService
+from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
 from tests.bot.helpers import status_of
 

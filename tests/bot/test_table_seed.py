@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot import Settings
-from bot.service import NewTable, TableService
 from bot.settings import SettingsError
+from bot.tables import NewTable, TableService
 from db import Database
 
 GUILD, CHANNEL = 100, 200

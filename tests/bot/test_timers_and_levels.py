@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.service as service_module
-from bot.service import NewTable, Refusal, TableService
+import bot.tables.state as table_state
+from bot.tables import NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass
 from tests.bot.helpers import to_act
@@ -44,7 +44,7 @@ async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(
     db: Database,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.01)  # 30 s last 0.3 s
+    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.01)  # 30 s last 0.3 s
     rec = Recorder()
     service = TableService(db, listener=rec, computer_delay=0, computer_level="hard")
     timed_out: list[int] = []

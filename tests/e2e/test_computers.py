@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import bot.service as service_module
+import bot.tables.state as table_state
 import game.ai.hard as hard
 from bot import computers, create_bot
 from bot.components import button_id
@@ -83,7 +83,7 @@ async def test_computers_wait_the_delay_and_think_off_the_loop(
         player.choose = choose_and_note  # type: ignore[method-assign]
         return player
 
-    monkeypatch.setattr(service_module, "make_player", spying)
+    monkeypatch.setattr(table_state, "make_player", spying)
     delay = 0.25
     w = await world_with(fake_discord, database_path, computer_delay=delay)
     table_id, lobby = await open_table(w, w.members[0], variant="bulgarian", computers=True)

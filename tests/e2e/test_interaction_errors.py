@@ -13,7 +13,7 @@ import pytest
 from bot import images
 from bot.components import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
-from bot.service import Refusal
+from bot.tables import Refusal
 from cogs import answers
 from db.results import RatingRow
 
@@ -63,9 +63,9 @@ async def test_a_slash_command_failing_after_its_defer_still_gets_its_apology(
 async def test_a_refusal_in_any_slash_command_is_answered_in_its_words(
         world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(world.bot.service.db.results, "leaderboard",
-                        raising(Refusal("The leaderboard is being counted again.")))
+                        raising(Refusal("tables.not_saved")))
     r = await world.fake.slash(world.bot, world.members[0], world.channel, "belote leaderboard")
-    assert r.ephemeral and r.text == "The leaderboard is being counted again."
+    assert r.ephemeral and r.text == "That could not be saved; nothing changed. Try again."
     assert not tracebacks(caplog)  # a refusal is no error
 
 

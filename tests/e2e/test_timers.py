@@ -3,7 +3,7 @@ a player who runs out of time (said in the table, the hand and the thread), the 
 a table whose every player ran out of time waiting for them, and timers re-armed with a grace
 period after a restart.
 
-The timers run on ``bot.service.TIMER_SECOND``: 30 "seconds" last a fraction of a real second
+The timers run on ``bot.tables.state.TIMER_SECOND``: 30 "seconds" last a fraction of a real second
 here, while every number the players read and the service checks stays the real one.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import bot.service as service_module
+import bot.tables.state as table_state
 from bot import create_bot
 from bot.components import button_id
 from tests.fakediscord import FakeDiscord
@@ -79,7 +79,7 @@ async def test_time_out_take_over_wait_and_take_back(
 
     # From now on 30 "seconds" last 0.3 s. ana passes in time; bo's timer starts, and bo
     # does nothing.
-    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.01)
+    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.01)
     r = await fake.click(bot, ana, dm, button_id("act", table_id, live.seq, "pass"))
     assert r.callback_type == 7, r.text
     assert live.timer_key == (live.seq, 1)
@@ -108,7 +108,7 @@ async def test_time_out_take_over_wait_and_take_back(
     assert live.seq == seq and live.task is None  # paused: the computers do not play alone
 
     # bo takes his seat back (real 30 s timers again): the computers go on until his turn.
-    monkeypatch.setattr(service_module, "TIMER_SECOND", 1.0)
+    monkeypatch.setattr(table_state, "TIMER_SECOND", 1.0)
     hand = fake.message(live.seats[1].dm_message_id)
     r = await fake.click(bot, bo, hand, button_id("back", table_id))
     assert r.callback_type == 7 and live.seats[1].computer is None
@@ -134,8 +134,8 @@ async def test_timers_are_re_armed_with_a_grace_period_after_a_restart(
     await fake.disconnect(bot)
     # The new process: 30 "seconds" last 0.6 s, and the grace after a restart is 60 of them
     # (twice the table's timer, so the test tells it from the timer itself).
-    monkeypatch.setattr(service_module, "TIMER_SECOND", 0.02)
-    monkeypatch.setattr(service_module, "RESTART_GRACE", 60)
+    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.02)
+    monkeypatch.setattr(table_state, "RESTART_GRACE", 60)
     restarted = time.monotonic()
     bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
     live = bot.service.live[table_id]

@@ -1,0 +1,17 @@
+"""The live tables: the service the cogs call, the table state it keeps, why it refuses."""
+
+from .refusals import Refusal, said
+from .service import TableService
+from .state import (
+    SEAT_NAMES,
+    TEAM_NAMES,
+    TURN_TIMERS,
+    LiveTable,
+    NewTable,
+    NullListener,
+    SeatChoice,
+    TableListener,
+)
+
+__all__ = ["SEAT_NAMES", "TEAM_NAMES", "TURN_TIMERS", "LiveTable", "NewTable", "NullListener",
+           "Refusal", "SeatChoice", "TableListener", "TableService", "said"]

@@ -1,0 +1,109 @@
+"""The open tables, and the one door to each: a table changes only inside ``door``.
+
+One asyncio.Lock per table applies requests to a table one at a time; different tables never
+wait for each other. Seating changes that span tables (one table per person and server) also
+take their server's seating lock, after the table's own lock and never before one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from db import Database, SeatRow, TableStatus
+
+from ..computers import available_levels, computer_name
+from .refusals import Refusal
+from .state import LiveTable, TableListener
+
+
+class Tables:
+    """What every part of the service shares: the database, the live tables, the listener."""
+
+    def __init__(self, db: Database, listener: TableListener, rng: random.Random,
+                 computer_level: str) -> None:
+        self.db = db
+        self.listener = listener
+        # Draws each new table's seed (its decks, its computers) and first dealer. A seeded
+        # generator (TABLE_SEED) makes every table of a run reproducible.
+        self.rng = rng
+        self.computer_level = computer_level
+        self.live: dict[int, LiveTable] = {}
+        # One lock per server for the seating changes that span tables (create, sit, take a
+        # seat back): held from the one-table-per-person check to the seat's write, so two
+        # such requests of one person cannot both pass the check. Taken after a table's own
+        # lock, never before one (create's new table is nobody else's yet).
+        self._seating: dict[int, asyncio.Lock] = {}
+
+    # ---- the door ------------------------------------------------------------------------
+    @asynccontextmanager
+    async def door(self, table: int | LiveTable) -> AsyncIterator[LiveTable]:
+        """The table (by id: refused if it is closed), held for one change at a time."""
+        live = self.get(table) if isinstance(table, int) else table
+        async with live.lock:
+            yield live
+
+    def seating(self, guild_id: int) -> asyncio.Lock:
+        lock = self._seating.get(guild_id)
+        if lock is None:
+            lock = self._seating[guild_id] = asyncio.Lock()
+        return lock
+
+    # ---- lookups -------------------------------------------------------------------------
+    def get(self, table_id: int) -> LiveTable:
+        live = self.live.get(table_id)
+        if live is None:
+            raise Refusal("tables.closed", table=table_id)
+        return live
+
+    def table_of(self, guild_id: int, user_id: int, *, held: bool = False) -> LiveTable | None:
+        """The open table in this server where the user plays (or holds a seat, if ``held``)."""
+        for live in self.live.values():
+            if live.row.guild_id != guild_id:
+                continue
+            seat = live.held_seat(user_id) if held else live.seat_of(user_id)
+            if seat is not None:
+                return live
+        return None
+
+    # ---- checks and small changes shared by the parts ----------------------------------
+    @staticmethod
+    def check_host(live: LiveTable, user_id: int, message_id: str) -> None:
+        """Refused (``message_id``, naming the host) unless ``user_id`` hosts the table."""
+        if user_id != live.row.host_id:
+            raise Refusal(message_id, host_id=live.row.host_id)
+
+    @staticmethod
+    def check_level(level: str) -> None:
+        if level != "random" and level not in available_levels():
+            raise Refusal("tables.no_level", level=repr(level),
+                          levels=" or ".join(available_levels()))
+
+    def computer_seat(self, table_id: int, seat: int, level: str | None = None) -> SeatRow:
+        level = level or self.computer_level
+        return SeatRow(table_id, seat, None, computer_name(seat), computer=level)
+
+    async def put_seat(self, live: LiveTable, seat: SeatRow) -> None:
+        await self.db.tables.put_seat(seat)
+        live.seats[seat.seat] = seat
+        live.computers.pop(seat.seat, None)
+
+    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+        """The table message cannot be shown (``reason``), or can be again (None)."""
+        if live.lost == reason:
+            return
+        live.lost = reason
+        self.listener.table_changed(live)
+        self.listener.hands_changed(live, range(4))
+
+    async def close(self, live: LiveTable, status: TableStatus, reason: str) -> None:
+        """Close the table for good (``reason``: for the listener). Caller holds the door."""
+        await self.db.tables.set_status(live.id, status)
+        live.row.status = status
+        self.live.pop(live.id, None)
+        live.stop_timer()
+        if live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+        self.listener.table_closed(live, reason)

@@ -1,0 +1,228 @@
+"""Seating: a table opened, people and computers sat, invited, started; a seat left, taken
+back; a table ended. One table per person and server (the seating lock keeps it so)."""
+
+from __future__ import annotations
+
+import logging
+
+from db import LogEntry, SeatRow, TableStatus
+from game.errors import InvalidOptions
+from game.match import Match
+from game.rules import Options, Variant
+from i18n import words
+
+from ..uncancelled import to_the_end
+from .core import Tables
+from .play import Playing
+from .refusals import Refusal
+from .state import SEAT_NAMES, TURN_TIMER_LIMITS, LiveTable, NewTable
+from .turns import Turns
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    def __init__(self, tables: Tables, play: Playing, turns: Turns) -> None:
+        self.tables = tables
+        self.play = play
+        self.turns = turns
+
+    async def create(self, spec: NewTable) -> LiveTable:
+        tables = self.tables
+        try:
+            options = Options.for_variant(Variant(spec.variant), spec.options)
+        except (InvalidOptions, ValueError) as e:
+            raise Refusal("tables.bad_options", reason=str(e)) from None
+        timer = spec.turn_timer or None
+        low, high = TURN_TIMER_LIMITS
+        if timer is not None and not low <= timer <= high:
+            raise Refusal("tables.timer_range", low=low, high=high)
+        level = spec.computer_level or tables.computer_level
+        tables.check_level(level)
+        async with tables.seating(spec.guild_id):
+            other = tables.table_of(spec.guild_id, spec.host_id)
+            if other is not None:
+                raise Refusal("tables.already_seated_new", table=other.id)
+            variant = Variant(spec.variant)
+            row = await tables.db.tables.create(
+                guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
+                variant=variant.value, options=options.to_json(variant), private=spec.private,
+                seed=tables.rng.getrandbits(62), first_dealer=tables.rng.randrange(4),
+                turn_timer=timer, computer_level=level)
+            live = LiveTable(row, [], set())
+            # Through the door: a click may reach the table before its seats are saved.
+            async with tables.door(live):
+                tables.live[row.id] = live
+                await tables.put_seat(live, SeatRow(row.id, 0, spec.host_id, spec.host_name))
+                if spec.fill:
+                    for seat in (1, 2, 3):
+                        await tables.put_seat(live, tables.computer_seat(row.id, seat, level))
+        return live
+
+    async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
+                     channel_id: int | None = None) -> None:
+        """Remember where the table's thread and message are (and its channel, if it moved)."""
+        async with self.tables.door(table_id) as live:
+            live.row.thread_id, live.row.message_id = thread_id, message_id
+            if channel_id is not None:
+                live.row.channel_id = channel_id
+            await self.tables.db.tables.set_location(table_id, thread_id=thread_id,
+                                                     message_id=message_id,
+                                                     channel_id=channel_id)
+            self.tables.set_lost(live, None)
+
+    async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
+        tables = self.tables
+        async with tables.door(table_id) as live:
+            if live.row.status == TableStatus.PLAYING and live.held_seat(user_id) is not None:
+                return await self._reclaim(live, user_id)
+            if live.row.status != TableStatus.LOBBY:
+                raise Refusal("tables.already_started_watch")
+            if live.row.private and user_id != live.row.host_id and \
+                    user_id not in live.invited:
+                raise Refusal("tables.private")
+            async with tables.seating(live.row.guild_id):
+                other = tables.table_of(live.row.guild_id, user_id)
+                if other is not None and other is not live:
+                    raise Refusal("tables.already_seated", table=other.id)
+                taken = live.seats.get(seat)
+                if taken is not None and taken.user_id == user_id:
+                    raise Refusal("tables.already_there")
+                if taken is not None and taken.computer is None:
+                    raise Refusal("tables.seat_taken_by", seat=SEAT_NAMES[seat],
+                                  name=live.names()[seat])
+                current = live.seat_of(user_id)
+                if current is not None:
+                    await tables.db.tables.remove_seat(live.id, current)
+                    del live.seats[current]
+                await tables.put_seat(live, SeatRow(live.id, seat, user_id, name))
+        tables.listener.table_changed(live)
+        return live
+
+    async def add_computer(self, table_id: int, user_id: int, seat: int,
+                           level: str | None = None) -> LiveTable:
+        tables = self.tables
+        async with tables.door(table_id) as live:
+            tables.check_host(live, user_id, "tables.host_only_add_computer")
+            if live.row.status != TableStatus.LOBBY:
+                raise Refusal("tables.computers_before_start")
+            if seat in live.seats:
+                raise Refusal("tables.seat_taken", seat=SEAT_NAMES[seat])
+            level = level or live.level
+            tables.check_level(level)
+            await tables.put_seat(live, tables.computer_seat(live.id, seat, level))
+        tables.listener.table_changed(live)
+        return live
+
+    async def invite(self, table_id: int, host_id: int, user_id: int, *,
+                     is_bot: bool = False) -> LiveTable:
+        """The host lets ``user_id`` sit at their private table (``is_bot``: that user is a
+        bot account, which cannot play)."""
+        async with self.tables.door(table_id) as live:
+            self.tables.check_host(live, host_id, "tables.host_only_invite")
+            if user_id == host_id:
+                raise Refusal("tables.invite_yourself")
+            if is_bot:
+                raise Refusal("tables.invite_bot")
+            if user_id not in live.invited:
+                await self.tables.db.tables.invite(table_id, user_id)
+                live.invited.add(user_id)
+        return live
+
+    async def start(self, table_id: int, user_id: int) -> LiveTable:
+        async with self.tables.door(table_id) as live:
+            self.tables.check_host(live, user_id, "tables.host_only_start")
+            if live.row.status != TableStatus.LOBBY:
+                raise Refusal("tables.already_started")
+            empty = [SEAT_NAMES[i] for i in range(4) if i not in live.seats]
+            if empty:
+                raise Refusal("tables.seats_empty", count=len(empty), seats=", ".join(empty))
+            live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
+                               players=live.names())
+            live.seq = 0
+            # The save ends even if the request is cancelled meanwhile (then the table
+            # plays, as saved); nothing after it awaits.
+            await to_the_end(self._save_start(live, self.play.deal_entry(live, 0)))
+            live.row.status = TableStatus.PLAYING
+            live.seq = 1
+            self.turns.arm_timer(live)
+        self.tables.listener.table_changed(live)
+        self.tables.listener.hands_changed(live, range(4))
+        self.turns.schedule_computer(live)
+        return live
+
+    async def _save_start(self, live: LiveTable, deal: LogEntry) -> None:
+        """Save the start (the status and the first deal: one transaction); if it cannot be
+        saved, the table stays the lobby it was."""
+        try:
+            await self.tables.db.tables.start(live.id, [deal])
+        except Exception:
+            log.exception("table %s: could not save its start", live.id)
+            live.match = None
+            raise Refusal("tables.not_saved") from None
+
+    async def leave(self, table_id: int, user_id: int) -> str:
+        """A person leaves. Returns what to tell them."""
+        tables, say = self.tables, words()
+        async with tables.door(table_id) as live:
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise Refusal("tables.not_playing")
+            if live.row.status == TableStatus.LOBBY:
+                await tables.db.tables.remove_seat(live.id, seat)
+                del live.seats[seat]
+                if not live.humans():
+                    await tables.close(live, TableStatus.ENDED, "everybody left the lobby")
+                    return say("tables.left_lobby_closed")
+                if user_id == live.row.host_id:
+                    new_host = live.humans()[0].user_id
+                    assert new_host is not None
+                    live.row.host_id = new_host
+                    await tables.db.tables.set_host(live.id, new_host)
+                message = say("tables.left")
+            else:
+                await self.turns.take_over(live, seat, timed_out=False)
+                self.turns.arm_timer(live)  # stops it if it ran for them
+                # Closed when nobody may come back; a player who ran out of time may.
+                if not live.humans() and not any(s.timed_out for s in live.seats.values()):
+                    await tables.close(live, TableStatus.ENDED, "every player left")
+                    return say("tables.left_game_closed")
+                message = say("tables.left_computer_plays")
+                tables.listener.hands_changed(live, [seat])
+        tables.listener.table_changed(live)
+        self.turns.schedule_computer(live)
+        return message
+
+    async def reclaim(self, table_id: int, user_id: int) -> LiveTable:
+        async with self.tables.door(table_id) as live:
+            return await self._reclaim(live, user_id)
+
+    async def _reclaim(self, live: LiveTable, user_id: int) -> LiveTable:
+        """A person takes their seat back from the computer. Caller holds the door."""
+        tables = self.tables
+        seat = live.held_seat(user_id)
+        if seat is None:
+            raise Refusal("tables.no_seat")
+        s = live.seats[seat]
+        if s.computer is None:
+            raise Refusal("tables.already_play")
+        async with tables.seating(live.row.guild_id):
+            other = tables.table_of(live.row.guild_id, user_id)
+            if other is not None and other is not live:
+                raise Refusal("tables.seated_elsewhere", table=other.id)
+            s.computer, s.timed_out = None, False
+            live.computers.pop(seat, None)
+            await tables.db.tables.put_seat(s)
+        live.rename()
+        self.turns.arm_timer(live)  # their turn, if it is, starts now
+        tables.listener.table_changed(live)
+        tables.listener.hands_changed(live, [seat])
+        self.turns.schedule_computer(live)  # a paused table goes on
+        return live
+
+    async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
+        async with self.tables.door(table_id) as live:
+            if user_id != live.row.host_id and not can_manage:
+                raise Refusal("tables.end_who")
+            await self.tables.close(live, TableStatus.ENDED, "ended by its host or a moderator")
+        return live

@@ -1,0 +1,203 @@
+"""The game itself: a person's action or choice checked, applied, saved, then told.
+
+The rules core decides legality; the database log is written (one transaction) before anybody
+is answered; the listener (the Discord delivery) is told what changed and does its work in the
+background, so the service itself never waits on Discord.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from db import ChoiceRow, LogEntry, MatchPlayer, TableStatus, to_record
+from game.actions import Action, Declaration, Play
+from game.announcements import check_choice
+from game.cards import card_str
+from game.choices import first_card, may_call_belote
+from game.errors import IllegalAction
+from game.match import Match
+from game.rating import match_ratings
+from game.record import action_to_json, replay
+
+from ..uncancelled import to_the_end
+from .core import Tables
+from .refusals import Refusal, said
+from .state import LiveTable, SeatChoice
+from .turns import Turns
+
+log = logging.getLogger(__name__)
+
+Ratings = dict[int, tuple[float, float]]
+
+
+class Playing:
+    def __init__(self, tables: Tables, turns: Turns) -> None:
+        self.tables = tables
+        self.turns = turns
+
+    async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
+        """A person's action, checked and committed; raises Refusal saying why not."""
+        async with self.tables.door(table_id) as live:
+            match = live.match
+            if live.row.status != TableStatus.PLAYING or match is None:
+                raise Refusal("tables.game_over" if live.row.status == TableStatus.FINISHED
+                              else "tables.not_started")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                if live.held_seat(user_id) is not None:
+                    raise Refusal("tables.computer_plays_your_seat")
+                raise Refusal("tables.not_playing")
+            if seq != live.seq:
+                raise Refusal("tables.out_of_date")
+            if match.to_act != seat:
+                if match.to_act is None:
+                    raise Refusal("tables.nobody_acts")
+                raise Refusal("tables.not_your_turn", name=live.names()[match.to_act])
+            if isinstance(action, Play):
+                # The card buttons name only the card; the announcements and belote chosen
+                # beforehand (``choose``) go with it.
+                choice = live.choice(seat)
+                deal = match.deal
+                action = Play(action.card,
+                              belote=choice.belote or not may_call_belote(deal, action.card),
+                              declare=choice.declare if first_card(deal, seat) else None)
+            await self.commit(live, seat, action, user_id)
+        self.turns.schedule_computer(live)
+        return live
+
+    async def choose(self, table_id: int, user_id: int, deal: int, *,
+                     declare: tuple[Declaration, ...] | bool | None = False,
+                     belote: bool | None = None) -> LiveTable:
+        """Remember what a player will announce with their first card (``declare``; False
+        keeps the earlier choice) and whether they announce belote, for the current deal."""
+        async with self.tables.door(table_id) as live:
+            if not live.playing or live.match is None:
+                raise Refusal("tables.not_being_played")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise Refusal("tables.not_playing")
+            if deal != len(live.match.deals):
+                raise Refusal("tables.earlier_deal")
+            choice = live.choice(seat)
+            if declare is not False:
+                current = live.match.deal
+                try:  # the rules say what this hand may announce, here and now
+                    if current is not None:
+                        check_choice(current, seat, declare)  # type: ignore[arg-type]
+                except IllegalAction as e:
+                    raise Refusal("tables.rule", reason=said(e)) from None
+                if not first_card(live.match.deal, seat):
+                    raise Refusal("tables.announce_first_card_only")
+                choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
+            if belote is not None:
+                choice = SeatChoice(choice.deal, choice.declare, belote)
+            stored = None if choice.declare is None else \
+                [[card_str(c) for c in group] for group in choice.declare]
+            await self.tables.db.tables.put_choice(
+                ChoiceRow(live.id, seat, choice.deal, stored, choice.belote))
+            live.choices[seat] = choice
+        return live
+
+    async def commit(self, live: LiveTable, seat: int, action: Action,
+                     user_id: int | None) -> None:
+        """Apply, log (one transaction), then tell the listener. Caller holds the door."""
+        match = live.match
+        assert match is not None
+        listener = self.tables.listener
+        deal_before = len(match.deals)
+        phase_before = match.deal.phase if match.deal is not None else None
+        try:
+            match.apply(action, seat)
+        except IllegalAction as e:
+            raise Refusal("tables.rule", reason=said(e)) from None
+        entries = [LogEntry(live.seq, "action", action_to_json(seat, action), user_id)]
+        finished = match.deal is not None and match.deal.is_over
+        if finished and match.winner is None:
+            entries.append(self.deal_entry(live, live.seq + 1))
+        # Applied in memory: from here the step is saved (or undone) even if the request is
+        # cancelled meanwhile, so memory never drifts from the log; what follows the save
+        # has no await, and the listener hears of it before the caller answers the click.
+        ratings = await to_the_end(self._save(live, entries))
+        live.seq += len(entries)
+        self.turns.arm_timer(live)  # before the listener runs: the messages show the deadline
+        if finished:
+            listener.deal_finished(live, deal_before - 1)
+        if ratings is not None:
+            self.finished(live, ratings)
+            return
+        listener.table_changed(live)
+        deal = match.deal
+        if finished or (deal is not None and deal.phase != phase_before):
+            listener.hands_changed(live, range(4))  # new cards or new controls for all
+        else:
+            nxt = match.to_act
+            listener.hands_changed(live, [seat] if nxt is None else {seat, nxt})
+
+    async def _save(self, live: LiveTable, entries: list[LogEntry]) -> Ratings | None:
+        """Log the step ``commit`` applied (one transaction; with the result if it won the
+        match: the ratings are returned); if it cannot be logged, reload the match from the
+        log and refuse."""
+        match = live.match
+        assert match is not None
+        db = self.tables.db
+        try:
+            if match.winner is not None:
+                # The winning action, the result, the ratings and the closed table: one
+                # transaction, so no crash leaves a won match without its result.
+                return await db.results.record_match(**self.result_of(live), entries=entries)
+            await db.log.append(live.id, entries)
+        except Exception:
+            log.exception("table %s: could not log seq %s; reloading", live.id, live.seq)
+            await self.load_match(live)
+            raise Refusal("tables.not_saved") from None
+        return None
+
+    async def load_match(self, live: LiveTable) -> None:
+        """The match as its log says (a new one if no deal is logged yet)."""
+        entries = await self.tables.db.log.entries(live.id)
+        record = to_record(live.row.variant, live.row.options, live.names(), entries)
+        live.match = replay(record) if record["deals"] else Match(
+            live.variant, live.options, first_dealer=live.row.first_dealer, players=live.names())
+        live.seq = len(entries)
+
+    @staticmethod
+    def deal_entry(live: LiveTable, seq: int) -> LogEntry:
+        """Deal the next deal in memory; its log entry."""
+        match = live.match
+        assert match is not None
+        deck = match.new_deck(live.row.seed)
+        deal = match.start_deal(deck)
+        return LogEntry(seq, "deal", {"dealer": deal.dealer,
+                                      "deck": [card_str(c) for c in deck]})
+
+    async def deal_if_needed(self, live: LiveTable) -> None:
+        match = live.match
+        if match is not None and match.needs_deal:
+            entry = self.deal_entry(live, live.seq)
+            await self.tables.db.log.append(live.id, [entry])
+            live.seq += 1
+
+    @staticmethod
+    def result_of(live: LiveTable) -> dict[str, Any]:
+        """The arguments of ``results.record_match`` for a won match."""
+        match = live.match
+        assert match is not None and match.winner is not None
+        players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
+                   for s in live.seats.values()]
+        winner = match.winner
+        return {"table_id": live.id, "guild_id": live.row.guild_id,
+                "variant": live.row.variant, "winner": winner,
+                "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
+                "players": players,
+                "rate": lambda stored: match_ratings(players, stored, winner)}
+
+    def finished(self, live: LiveTable, ratings: Ratings) -> None:
+        """The match's result is stored (and the table closed there): close it here too."""
+        live.row.status = TableStatus.FINISHED
+        self.tables.live.pop(live.id, None)
+        live.stop_timer()
+        listener = self.tables.listener
+        listener.table_changed(live)
+        listener.hands_changed(live, range(4))
+        listener.match_finished(live, ratings)

@@ -1,0 +1,87 @@
+"""A restart: every open table comes back from the database, its match replayed from its log.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from db import ChoiceRow, TableStatus
+from game.announcements import check_choice
+from game.cards import parse_card
+from game.choices import first_card
+from game.errors import IllegalAction
+from game.record import ReplayError
+
+from . import state
+from .core import Tables
+from .play import Playing
+from .state import LiveTable, SeatChoice
+from .turns import Turns
+
+log = logging.getLogger(__name__)
+
+
+class Restore:
+    def __init__(self, tables: Tables, play: Playing, turns: Turns) -> None:
+        self.tables = tables
+        self.play = play
+        self.turns = turns
+
+    async def restore(self) -> list[LiveTable]:
+        """Bring back every open table from the database, replaying each match."""
+        db = self.tables.db
+        restored = []
+        for row in await db.tables.open_tables():
+            live = LiveTable(row, await db.tables.seats(row.id), await db.tables.invited(row.id))
+            row.computer_level = row.computer_level or self.tables.computer_level
+            if row.status == TableStatus.PLAYING:
+                try:
+                    await self.play.load_match(live)
+                except (ReplayError, ValueError) as e:
+                    log.error("table %s cannot be replayed (%s); it stays closed", row.id, e)
+                    continue
+                if live.match is not None and live.match.winner is not None:
+                    await self._finish_restored(live)
+                    continue
+            await self._restore_choices(live)
+            self.tables.live[row.id] = live
+            restored.append(live)
+            if live.playing:
+                async with self.tables.door(live):
+                    await self.play.deal_if_needed(live)
+                self.turns.schedule_computer(live)
+                self.turns.arm_timer(live, grace=state.RESTART_GRACE)
+        log.info("restored %d open table(s)", len(restored))
+        return restored
+
+    async def _restore_choices(self, live: LiveTable) -> None:
+        """Bring back the choices saved for the coming cards. One the rules reject (saved by a
+        bot from before they were checked, or a forged one) is dropped: kept, it would make
+        every card of that player refused, and the table would stall."""
+        db = self.tables.db
+        for c in await db.tables.choices(live.id):
+            try:
+                declare = None if c.declare is None else \
+                    tuple(tuple(parse_card(card) for card in group) for group in c.declare)
+                choice = SeatChoice(c.deal, declare, c.belote)
+                match = live.match
+                if match is not None and match.deal is not None and declare is not None and \
+                        c.deal == len(match.deals) and first_card(match.deal, c.seat):
+                    check_choice(match.deal, c.seat, declare)
+            except (ValueError, TypeError, IllegalAction) as e:
+                log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
+                            live.id, c.seat, c.declare, e)
+                choice = SeatChoice(c.deal, None, c.belote)
+                await db.tables.put_choice(ChoiceRow(live.id, c.seat, c.deal, None, c.belote))
+            live.choices[c.seat] = choice
+
+    async def _finish_restored(self, live: LiveTable) -> None:
+        """The record holds a won match whose result was never stored (a bot from before the
+        result and the last card were one transaction, stopped between the two): store it."""
+        log.warning("table %s: its match was won but not recorded; recording it now", live.id)
+        try:
+            ratings = await self.tables.db.results.record_match(**self.play.result_of(live))
+        except Exception:
+            log.exception("table %s: could not record its finished match", live.id)
+            return
+        self.play.finished(live, ratings)

@@ -1,0 +1,159 @@
+"""The table service: the one thing the cogs and the delivery ask about tables.
+
+It owns the live tables, judges every request and persists before answering. It only composes
+the parts, each in its own module: the open tables and their one door (``core``), seating
+(``lobby``), the game (``play``), computers and turn timers (``turns``) and a restart
+(``restore``). Every change to a table goes through ``Tables.door``, its lock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from db import Database, RatingRow, SeatRow
+from db.activity import last_activity
+from game.actions import Action, Declaration
+
+from . import state
+from .core import Tables
+from .lobby import Lobby
+from .play import Playing
+from .restore import Restore
+from .state import LiveTable, NewTable, NullListener, TableListener
+from .turns import Turns
+
+
+class TableService:
+    def __init__(self, db: Database, *, listener: TableListener | None = None,
+                 computer_delay: float = 1.0, computer_level: str = "easy",
+                 rng: random.Random | None = None) -> None:
+        self.tables = Tables(db, listener or NullListener(),
+                             rng if rng is not None else state.system_rng(), computer_level)
+        # Computers commit through the same door and commit as people (``play.commit``).
+        self.turns = Turns(self.tables, lambda live, seat, action:
+                           self.play.commit(live, seat, action, None), computer_delay)
+        self.play = Playing(self.tables, self.turns)
+        self.lobby = Lobby(self.tables, self.play, self.turns)
+        self._restore = Restore(self.tables, self.play, self.turns)
+
+    @property
+    def db(self) -> Database:
+        return self.tables.db
+
+    @property
+    def live(self) -> dict[int, LiveTable]:
+        """The open tables by id."""
+        return self.tables.live
+
+    @property
+    def listener(self) -> TableListener:
+        return self.tables.listener
+
+    @property
+    def rng(self) -> random.Random:
+        return self.tables.rng
+
+    @property
+    def computer_level(self) -> str:
+        return self.tables.computer_level
+
+    @property
+    def computer_delay(self) -> float:
+        return self.turns.computer_delay
+
+    @property
+    def timeout_hooks(self) -> list[Callable[[LiveTable, SeatRow], None]]:
+        """Called (table, seat) when a person runs out of time and a computer takes over."""
+        return self.turns.timeout_hooks
+
+    # ---- lookups -------------------------------------------------------------------------
+    def get(self, table_id: int) -> LiveTable:
+        """The open table; refused if it is closed (or never existed)."""
+        return self.tables.get(table_id)
+
+    def table_of(self, guild_id: int, user_id: int, *, held: bool = False) -> LiveTable | None:
+        """The open table in this server where the user plays (or holds a seat, if ``held``)."""
+        return self.tables.table_of(guild_id, user_id, held=held)
+
+    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+        """The table message cannot be shown (``reason``), or can be again (None)."""
+        self.tables.set_lost(live, reason)
+
+    # ---- the lobby -----------------------------------------------------------------------
+    async def create(self, spec: NewTable) -> LiveTable:
+        return await self.lobby.create(spec)
+
+    async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
+                     channel_id: int | None = None) -> None:
+        await self.lobby.attach(table_id, thread_id=thread_id, message_id=message_id,
+                                channel_id=channel_id)
+
+    async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
+        return await self.lobby.sit(table_id, user_id, name, seat)
+
+    async def add_computer(self, table_id: int, user_id: int, seat: int,
+                           level: str | None = None) -> LiveTable:
+        return await self.lobby.add_computer(table_id, user_id, seat, level)
+
+    async def invite(self, table_id: int, host_id: int, user_id: int, *,
+                     is_bot: bool = False) -> LiveTable:
+        return await self.lobby.invite(table_id, host_id, user_id, is_bot=is_bot)
+
+    async def start(self, table_id: int, user_id: int) -> LiveTable:
+        return await self.lobby.start(table_id, user_id)
+
+    async def leave(self, table_id: int, user_id: int) -> str:
+        """A person leaves. Returns what to tell them."""
+        return await self.lobby.leave(table_id, user_id)
+
+    async def reclaim(self, table_id: int, user_id: int) -> LiveTable:
+        return await self.lobby.reclaim(table_id, user_id)
+
+    async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
+        return await self.lobby.end(table_id, user_id, can_manage=can_manage)
+
+    # ---- play ----------------------------------------------------------------------------
+    async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
+        """A person's action, checked and committed; raises Refusal saying why not."""
+        return await self.play.act(table_id, user_id, seq, action)
+
+    async def choose(self, table_id: int, user_id: int, deal: int, *,
+                     declare: tuple[Declaration, ...] | bool | None = False,
+                     belote: bool | None = None) -> LiveTable:
+        """What a player will announce with their first card, and whether belote."""
+        return await self.play.choose(table_id, user_id, deal, declare=declare, belote=belote)
+
+    # ---- start, stop, and Discord's outages ----------------------------------------------
+    async def restore(self) -> list[LiveTable]:
+        """Bring back every open table from the database, replaying each match."""
+        return await self._restore.restore()
+
+    async def close(self) -> None:
+        await self.turns.close()
+
+    async def settle(self) -> None:
+        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        await self.turns.settle()
+
+    def hold_timers(self) -> None:
+        """Discord is down and nobody can see the tables: no turn timer runs meanwhile."""
+        self.turns.hold()
+
+    def release_timers(self) -> None:
+        """Discord is back: each turn timer goes on with the time it had left."""
+        self.turns.release()
+
+    # ---- read-only queries for the cogs ----------------------------------------------------
+    async def leaderboard(self, guild_id: int, variant: str) -> list[RatingRow]:
+        """The best rated players of a server in one variant, best first."""
+        return await self.db.results.leaderboard(guild_id, variant)
+
+    async def player_names(self, user_ids: list[int]) -> dict[int, str]:
+        """The name each user last sat under."""
+        return await self.db.tables.names(user_ids)
+
+    async def last_actions(self, table_ids: Iterable[int]) -> dict[int, datetime]:
+        """Per table, when a seat last acted (or when it opened, if nobody has yet)."""
+        return await last_activity(self.db, table_ids)

@@ -1,0 +1,210 @@
+"""A table in memory, what the service hears and tells, and the table service's settings.
+
+Nothing here touches the database or Discord: these are the shapes the other modules share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from db import SeatRow, TableRow, TableStatus
+from game.actions import Declaration
+from game.match import Match
+from game.players import Player
+from game.rules import Options, Variant
+from game.view import TableView, table_view
+
+from ..computers import computer_name, make_player, seat_seed
+
+# Seat 0 sits at the bottom of the table image and play goes counter-clockwise
+# (rendering and game.view agree), so seat 1 is on the right and seat 2 at the top.
+SEAT_NAMES = ("South", "East", "North", "West")
+TEAM_NAMES = ("North–South", "East–West")
+
+# Turn timers: the seconds /belote new offers, and the range the service accepts.
+TURN_TIMERS = (30, 60, 120, 300)
+TURN_TIMER_LIMITS = (15, 600)
+# After a restart the person to act gets the whole timer again, and at least this long: they
+# may not have seen the table while the bot was away.
+RESTART_GRACE = 30
+# How long a timer's second lasts. Only tests change it (``bot.tables.state.TIMER_SECOND``), to
+# run timers in a fraction of a second while every number the players read and the service
+# checks stays the real one. Read at each use, so a change applies at once.
+TIMER_SECOND = 1.0
+
+
+def system_rng() -> random.Random:
+    """Where a service without a seed draws its tables' seeds and first dealers: the system's
+    randomness. (The test suite replaces it with a seeded generator.)"""
+    return random.SystemRandom()
+
+
+class TableListener(Protocol):
+    """What the service tells the delivery layer. Each call only schedules work."""
+
+    def table_changed(self, live: LiveTable) -> None: ...
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None: ...
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None: ...
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None: ...
+    def table_closed(self, live: LiveTable, reason: str) -> None: ...
+
+
+class NullListener:
+    def table_changed(self, live: LiveTable) -> None:
+        pass
+
+    def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
+        pass
+
+    def deal_finished(self, live: LiveTable, deal_index: int) -> None:
+        pass
+
+    def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
+        pass
+
+    def table_closed(self, live: LiveTable, reason: str) -> None:
+        pass
+
+
+class LiveTable:
+    """A table in memory: its row, its seats, and (once started) the match replayed from its log.
+    """
+
+    __slots__ = ("choices", "computers", "deadline", "invited", "lock", "lost", "match", "row",
+                 "seats", "seq", "task", "timer", "timer_key")
+
+    def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
+        self.row = row
+        self.seats: dict[int, SeatRow] = {s.seat: s for s in seats}
+        self.invited = invited
+        self.match: Match | None = None
+        self.seq = 0  # the sequence number of the next log entry
+        # Taken only through ``Tables.door``: every change to this table passes it.
+        self.lock = asyncio.Lock()
+        self.task: asyncio.Task[None] | None = None  # computer turns in progress
+        self.computers: dict[int, Player] = {}
+        # What each person chose ahead of their cards this deal (saved, so a restart keeps it).
+        self.choices: dict[int, SeatChoice] = {}
+        # The turn timer: the (seq, seat) of the turn it runs for, when it runs out (Unix
+        # time, for Discord's timestamps), and the loop's handle that fires then.
+        self.timer_key: tuple[int, int] | None = None
+        self.deadline: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        # Why the table message cannot be shown now (its channel deleted, a permission
+        # taken away), or None. The game goes on; the players read this in their hands.
+        self.lost: str | None = None
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(self.row.variant)
+
+    @property
+    def options(self) -> Options:
+        return Options.for_variant(self.variant, self.row.options)
+
+    @property
+    def playing(self) -> bool:
+        return self.row.status == TableStatus.PLAYING and self.match is not None
+
+    @property
+    def level(self) -> str:
+        """The level of the computers that fill seats and take over at this table."""
+        return self.row.computer_level or "easy"
+
+    @property
+    def paused(self) -> bool:
+        """Every person ran out of time: the computers wait until one takes their seat back."""
+        return self.playing and not self.humans()
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat this user plays now (not one a computer holds for them)."""
+        for s in self.seats.values():
+            if s.user_id == user_id and s.computer is None:
+                return s.seat
+        return None
+
+    def held_seat(self, user_id: int) -> int | None:
+        """The seat this user holds, played by them or by a computer standing in."""
+        for s in self.seats.values():
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def names(self) -> list[str]:
+        out = []
+        for i in range(4):
+            s = self.seats.get(i)
+            if s is None:
+                out.append(f"({SEAT_NAMES[i]})")
+            elif s.computer is not None and s.user_id is None:
+                out.append(computer_name(i))  # from the seat: older rows hold another name
+            elif s.computer is not None:  # standing in for a person who is away
+                out.append(f"{s.name} ({computer_name(i)})")
+            else:
+                out.append(s.name)
+        return out
+
+    def rename(self) -> None:
+        """The match's player names follow the seats (a computer took over, a person is back)."""
+        if self.match is not None:
+            self.match.players = tuple(self.names())
+
+    def choice(self, seat: int) -> SeatChoice:
+        """The seat's choices for the current deal (the defaults if none were made)."""
+        deal = len(self.match.deals) if self.match is not None else 0
+        c = self.choices.get(seat)
+        return c.for_deal(deal) if c is not None else SeatChoice(deal)
+
+    def view(self, seat: int | None = None) -> TableView | None:
+        return table_view(self.match, seat) if self.match is not None else None
+
+    def humans(self) -> list[SeatRow]:
+        return [s for s in self.seats.values() if s.is_human]
+
+    def player(self, seat: int) -> Player:
+        s = self.seats[seat]
+        assert s.computer is not None
+        p = self.computers.get(seat)
+        if p is None:
+            p = self.computers[seat] = make_player(s.computer, seat_seed(self.row.seed, seat))
+        return p
+
+    def stop_timer(self) -> None:
+        """No turn timer runs for this table any more."""
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = self.timer_key = self.deadline = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChoice:
+    """A player's choices for the coming cards of one deal."""
+
+    deal: int  # the deal number (1-based) they were made in
+    declare: tuple[Declaration, ...] | None = None  # None: the best announcements
+    belote: bool = True
+
+    def for_deal(self, deal: int) -> SeatChoice:
+        return self if self.deal == deal else SeatChoice(deal)
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    guild_id: int
+    channel_id: int
+    host_id: int
+    host_name: str
+    variant: str
+    options: dict[str, Any]
+    private: bool = False
+    fill: bool = False  # computers sit in the other seats (people may still take them)
+    turn_timer: int | None = None  # seconds a person has to act; None or 0: no timer
+    computer_level: str | None = None  # None: the bot's COMPUTER_LEVEL

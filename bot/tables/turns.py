@@ -1,0 +1,184 @@
+"""Whose turn it is when nobody clicks: computers take their turns, turn timers run out.
+
+Computers play through the same commit as people (``commit``, given by the play part), one
+turn at a time through the table's door. A person who runs out of time has a computer of the
+table's level play their seat, as if they had left, until they take it back. While Discord is
+down (``hold``) no turn timer runs; each goes on with the time it had left (``release``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from db import SeatRow
+from game.actions import Action
+from game.view import table_view
+
+from . import state
+from .core import Tables
+from .state import LiveTable
+
+log = logging.getLogger(__name__)
+
+# How a computer's action is committed: (table, seat, action). The caller holds the door.
+Commit = Callable[[LiveTable, int, Action], Awaitable[None]]
+
+
+class Turns:
+    def __init__(self, tables: Tables, commit: Commit, computer_delay: float) -> None:
+        self.tables = tables
+        self.commit = commit
+        self.computer_delay = computer_delay
+        # Called (table, seat) when a person runs out of time and a computer takes over.
+        self.timeout_hooks: list[Callable[[LiveTable, SeatRow], None]] = []
+        self._timeouts: set[asyncio.Task[None]] = set()
+        # While Discord is down (hold), the seconds each running turn timer had left.
+        self._held: dict[int, float] | None = None
+
+    # ---- computers -----------------------------------------------------------------------
+    def schedule_computer(self, live: LiveTable) -> None:
+        if live.task is not None or self._computer_to_act(live) is None:
+            return
+        live.task = asyncio.create_task(self._computer_turns(live),
+                                        name=f"belote-computer-{live.id}")
+
+    @staticmethod
+    def _computer_to_act(live: LiveTable) -> int | None:
+        if not live.playing or live.match is None or live.paused:
+            return None
+        seat = live.match.to_act
+        if seat is None or live.match.needs_deal:
+            return None
+        s = live.seats.get(seat)
+        return seat if s is not None and s.computer is not None else None
+
+    async def _computer_turns(self, live: LiveTable) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.computer_delay)
+                async with self.tables.door(live):
+                    seat = self._computer_to_act(live)
+                    if seat is None or live.id not in self.tables.live:
+                        return
+                    view = table_view(live.match, seat)  # type: ignore[arg-type]
+                    # Decisions can take a while (search): keep the event loop free.
+                    action = await asyncio.to_thread(live.player(seat).choose, view)
+                    await self.commit(live, seat, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: computer turn failed", live.id)
+        finally:
+            live.task = None
+
+    async def settle(self) -> None:
+        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        while True:
+            tasks = [t.task for t in self.tables.live.values() if t.task is not None]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def take_over(self, live: LiveTable, seat: int, *, timed_out: bool) -> None:
+        """A computer of the table's level plays this person's seat until they come back."""
+        s = live.seats[seat]
+        s.computer, s.timed_out = live.level, timed_out
+        await self.tables.db.tables.put_seat(s)
+        live.computers.pop(seat, None)
+        live.rename()
+
+    # ---- turn timers -----------------------------------------------------------------------
+    def _turn_key(self, live: LiveTable) -> tuple[int, int] | None:
+        """(seq, seat) of the person's turn a timer should run for now, or None."""
+        match = live.match
+        if live.row.turn_timer is None or not live.playing or live.id not in self.tables.live \
+                or match is None or match.needs_deal or match.to_act is None:
+            return None
+        s = live.seats.get(match.to_act)
+        return (live.seq, match.to_act) if s is not None and s.is_human else None
+
+    def arm_timer(self, live: LiveTable, grace: float | None = None) -> None:
+        """Run the timer for the person to act now (a timer already running for this very
+        turn runs on); stop it when no person is to act. ``grace``: the least time to give."""
+        key = self._turn_key(live)
+        if key is not None and key == live.timer_key and grace is None:
+            return
+        live.stop_timer()
+        if key is None:
+            return
+        seconds = float(live.row.turn_timer or 0)
+        if grace is not None:
+            seconds = max(seconds, grace)
+        delay = seconds * state.TIMER_SECOND
+        live.timer_key, live.deadline = key, time.time() + delay
+        if self._held is not None:  # Discord is down: it starts when Discord is back
+            self._held[live.id] = delay
+            return
+        live.timer = asyncio.get_running_loop().call_later(delay, self._timer_fired, live, key)
+
+    def hold(self) -> None:
+        """Discord is down and nobody can see the tables: no turn timer runs meanwhile."""
+        if self._held is not None:
+            return
+        now, self._held = time.time(), {}
+        for live in self.tables.live.values():
+            if live.timer is not None and live.deadline is not None:
+                live.timer.cancel()
+                live.timer = None
+                self._held[live.id] = max(0.0, live.deadline - now)
+
+    def release(self) -> None:
+        """Discord is back: each turn timer goes on with the time it had left when Discord
+        went down (the new deadline is shown)."""
+        held, self._held = self._held or {}, None
+        now = time.time()
+        listener = self.tables.listener
+        for table_id, left in held.items():
+            live = self.tables.live.get(table_id)
+            if live is None or live.timer_key is None or live.timer is not None:
+                continue
+            live.deadline = now + left
+            live.timer = asyncio.get_running_loop().call_later(
+                left, self._timer_fired, live, live.timer_key)
+            listener.table_changed(live)
+            listener.hands_changed(live, [live.timer_key[1]])
+
+    def _timer_fired(self, live: LiveTable, key: tuple[int, int]) -> None:
+        live.timer = None
+        task = asyncio.create_task(self._time_out(live, key), name=f"belote-timeout-{live.id}")
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _time_out(self, live: LiveTable, key: tuple[int, int]) -> None:
+        """The person to act ran out of time: a computer plays their seat, as if they left."""
+        try:
+            async with self.tables.door(live):
+                if self._turn_key(live) != key:
+                    return  # they acted (or left, or the table closed) just in time
+                seat = key[1]
+                await self.take_over(live, seat, timed_out=True)
+                live.timer_key = live.deadline = None
+                log.info("table %s: seat %s ran out of time", live.id, seat)
+                self.tables.listener.table_changed(live)
+                self.tables.listener.hands_changed(live, [seat])
+                for hook in self.timeout_hooks:
+                    hook(live, live.seats[seat])
+            self.schedule_computer(live)
+        except Exception:
+            log.exception("table %s: the turn timer's takeover failed", live.id)
+
+    # ---- stop ------------------------------------------------------------------------------
+    async def close(self) -> None:
+        """Stop every computer turn and timer (the bot is stopping)."""
+        for live in self.tables.live.values():
+            if live.task is not None:
+                live.task.cancel()
+            if live.timer is not None:
+                live.timer.cancel()
+        for task in self._timeouts:
+            task.cancel()
+        tasks = [t.task for t in self.tables.live.values() if t.task is not None]
+        await asyncio.gather(*tasks, *self._timeouts, return_exceptions=True)

@@ -1,0 +1,50 @@
+"""``Delivery.invalidate``: a message whose shown state is forgotten is edited again at the next
+update even though nothing changed (the cogs call it when an edit may have failed)."""
+
+from __future__ import annotations
+
+from bot.delivery import Delivery
+from bot.tables import LiveTable
+
+from .table_helpers import World, start_one_deal_table
+
+
+def edited(world: World, mark: int) -> list[str]:
+    """The paths of the messages edited since ``mark``."""
+    return [r.path for r in world.fake.requests_to(
+        "PATCH", route=r"/channels/\{channel_id\}/messages/\{message_id\}", since=mark)]
+
+
+async def shown(world: World, table_id: int) -> tuple[Delivery, LiveTable]:
+    await world.fake.settle()
+    return world.bot.delivery, world.bot.service.live[table_id]
+
+
+async def test_an_invalidated_hand_is_edited_at_its_next_update(world: World) -> None:
+    table_id = await start_one_deal_table(world)
+    delivery, live = await shown(world, table_id)
+    s = live.seats[1]
+    hand = f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"
+    mark = world.fake.mark()
+    delivery.hands_changed(live, [1])
+    await world.fake.settle()
+    assert edited(world, mark) == []  # it shows this already
+    delivery.invalidate(table_id, 1)
+    delivery.hands_changed(live, [1, 2])
+    await world.fake.settle()
+    assert edited(world, mark) == [hand]  # that hand only
+
+
+async def test_an_invalidated_table_is_edited_with_every_hand(world: World) -> None:
+    table_id = await start_one_deal_table(world)
+    delivery, live = await shown(world, table_id)
+    mark = world.fake.mark()
+    delivery.invalidate(table_id)
+    delivery.table_changed(live)
+    delivery.hands_changed(live, range(4))
+    await world.fake.settle()
+    paths = edited(world, mark)
+    assert f"/channels/{live.row.home_id}/messages/{live.row.message_id}" in paths
+    for s in live.seats.values():
+        assert f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}" in paths
+    assert len(paths) == 5
