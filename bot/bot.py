@@ -17,7 +17,7 @@ from discord.ext import commands
 from db import Database
 
 from . import images
-from .components import Router, TableButton, TableSelect
+from .controls import CONTROLS
 from .delivery import Delivery
 from .errors import answer_error, tell
 from .service import TableService
@@ -26,7 +26,7 @@ from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.belote", "cogs.lobby", "cogs.play", "cogs.channels", "cogs.fallback")
+COGS = ("cogs.belote", "cogs.lobby", "cogs.channels", "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -60,7 +60,6 @@ class BeloteBot(commands.Bot):
                          help_command=None, allowed_mentions=discord.AllowedMentions.none(),
                          tree_cls=BeloteTree)
         self.settings = settings
-        self.router = Router()
         self.delivery = Delivery(self)
         self.db: Database | None = None
 
@@ -71,7 +70,7 @@ class BeloteBot(commands.Bot):
                                     computer_level=self.settings.computer_level,
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
-        self.add_dynamic_items(TableButton, TableSelect)
+        self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
             await self.load_extension(cog)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.components import button_id, encode_action, select_id
+from bot.controls import button_id, encode_action, select_id
 from bot.messages import announce_choices, holds_belote
 from game.actions import Take
 from game.match import Match

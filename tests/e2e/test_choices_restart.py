@@ -4,7 +4,7 @@ the restarted bot's hand shows them, and the cards played carry them."""
 from __future__ import annotations
 
 from bot import create_bot
-from bot.components import button_id, select_id
+from bot.controls import button_id, select_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, member_of, play_turn

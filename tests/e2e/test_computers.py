@@ -13,7 +13,7 @@ import pytest
 import bot.service as service_module
 import game.ai.hard as hard
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.ai.hard import HardPlayer
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, open_table, play_turn, seat_everyone

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 

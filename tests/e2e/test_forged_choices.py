@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import create_bot
-from bot.components import select_id
+from bot.controls import select_id
 from game.cards import card_str
 from game.players import RandomPlayer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.ai.easy import EasyPlayer
 from game.ai.hard import HardPlayer
 from tests.fakediscord import FakeDiscord

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, open_table, play_out, play_turn, seat_everyone

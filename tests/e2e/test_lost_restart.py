@@ -4,7 +4,7 @@ from Discord (the lost state is not stored) and does what it does when it sees i
 from __future__ import annotations
 
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, open_table, play_turn, seat_everyone

@@ -8,7 +8,7 @@ import sqlite3
 from typing import Any
 
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, make_world, open_table, play_turn, seat_everyone
