@@ -8,9 +8,10 @@ no per-message state): its class holds its template, the typed fields it reads f
 (:meth:`Control.read`), who may press it (its docstring; the table service enforces it) and its
 handler (:meth:`Control.run`).
 
-A custom_id whose shape is ours but whose parts cannot be read (an older version's message, a
-forged click) becomes an :class:`UnreadableButton`/:class:`UnreadableSelect`: a control of a
-closed table says so, any other is answered "I do not know this control", and nothing changes.
+A custom_id that matches no template is answered by cogs/fallback.py. One whose shape is a
+control's but whose parts cannot be read (an older version's message, a forged click) becomes an
+:class:`Unreadable` control: if its table is closed it says so, else "I do not know this
+control"; either way nothing changes.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEVER = r"(?!)"  # the template of a class that is no control itself (a base)
-TABLE = r"(?P<table>\d+)"
+TABLE = r"(?P<table>[0-9]+)"
 PART = r"[^:]+"
 
 # Kept as a constant: the fallback for ids that match no template, and the tests, compare to it.
@@ -60,7 +61,7 @@ def select_id(kind: str, table_id: int, *parts: object) -> str:
 
 def number(text: str | None, what: str) -> int:
     """A part that must be a whole number; BadControl otherwise."""
-    if text is None or not text.isdigit():
+    if text is None or not (text.isascii() and text.isdigit()):
         raise BadControl(f"{what}: {text!r} is not a number")
     return int(text)
 
@@ -85,27 +86,42 @@ PLAIN = Look()  # a control made from a custom_id: discord.py keeps the clicked 
 
 
 class Control:
-    """The behaviour every control shares; see the module's docstring."""
+    """The behaviour every control shares (a mixin before discord.py's DynamicItem): reading a
+    custom_id, and answering a press. A subclass gives its ``template``, ``kind``, typed
+    fields, :meth:`read` and :meth:`run`; see the module's docstring."""
 
     kind: ClassVar[str]
     table_id: int
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        """The control a custom_id names, its fields typed; BadControl if a part is wrong."""
+        raise NotImplementedError
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """What a press does: ask the table service, then answer the interaction."""
         raise NotImplementedError
 
-    def address(self) -> str:
-        raise NotImplementedError
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
+        try:
+            return cls.read(match)
+        except BadControl as e:
+            # discord.py only needs an item to call back; this one answers "unknown".
+            return cast(Self, Unreadable(item, match, e))
 
-    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the handler; whatever it raises is answered here, once for every control: a
         refusal in its words, a bad control as unknown, anything else with an apology and a
         traceback in the log (bot/errors.py)."""
-        where = f"control {self.address()}"
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", "?"))
+        where = f"control {custom_id}"
         try:
             await self.run(interaction)
         except BadControl as e:
-            log.info("malformed control %s (%s)", self.address(), e)
+            log.info("malformed control %s (%s)", custom_id, e)
             try:
                 await tell(interaction, UNKNOWN_CONTROL)
             except discord.HTTPException as e2:
@@ -120,7 +136,7 @@ class Control:
 
 
 class ButtonControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
-    """A button control. A subclass gives its ``template``, ``kind``, fields and ``read``."""
+    """A button control."""
 
     def __init__(self, table_id: int, *parts: object, look: Look = PLAIN) -> None:
         self.table_id = table_id
@@ -128,25 +144,16 @@ class ButtonControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
             custom_id=button_id(self.kind, table_id, *parts), label=look.label,
             style=look.style, emoji=look.emoji, disabled=look.disabled), row=look.row)
 
-    def address(self) -> str:
-        return self.custom_id
+
+class TableButton(ButtonControl, template=NEVER):
+    """A button whose custom_id names its table only: ``bt:<kind>:<table>``."""
+
+    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
+        super().__init__(table_id, look=look)
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        """The control a custom_id names, its fields typed; BadControl if a part is wrong."""
-        raise NotImplementedError
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
-        try:
-            return cls.read(match)
-        except BadControl as e:
-            # discord.py only needs an item to call back; this one answers "unknown".
-            return cast(Self, UnreadableButton(match, e))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.answer(interaction)
+        return cls(int(match["table"]))
 
 
 class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], template=NEVER):
@@ -160,64 +167,25 @@ class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], tem
             custom_id=select_id(self.kind, table_id, *parts), placeholder=placeholder,
             options=options or []), row=row)
 
-    def address(self) -> str:
-        return self.custom_id
-
     def chosen(self) -> str:
         """The (single) value chosen; BadControl if none came."""
         if not self.item.values:
             raise BadControl(f"{self.custom_id}: no value chosen")
         return self.item.values[0]
 
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        raise NotImplementedError
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
-        try:
-            return cls.read(match)
-        except BadControl as e:
-            return cast(Self, UnreadableSelect(match, e))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.answer(interaction)
-
-
-class _Unreadable(Control):
-    """A custom_id of ours whose parts cannot be read. Who may press it: anyone; it changes
-    nothing. The table is looked up first, so an old control of a closed table says so."""
+class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"b[ts]:.*"):
+    """A custom_id of ours whose parts cannot be read (never registered: made by
+    ``from_custom_id`` only). Anyone may press it; it changes nothing. The table is looked up
+    first, so an old control of a closed table says so."""
 
     kind = "?"
-    fault: BadControl
+
+    def __init__(self, item: discord.ui.Item[Any], match: re.Match[str],
+                 fault: BadControl) -> None:
+        self.table_id, self.fault = int(match["table"]), fault
+        super().__init__(item)
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot_of(interaction).service.get(self.table_id)  # a Refusal if the table is closed
         raise self.fault
-
-
-class UnreadableButton(_Unreadable, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=r"bt:.*"):  # never registered: made by from_custom_id only
-    def __init__(self, match: re.Match[str], fault: BadControl) -> None:
-        self.table_id, self.fault = int(match["table"]), fault
-        super().__init__(discord.ui.Button(custom_id=match.string))
-
-    def address(self) -> str:
-        return self.custom_id
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.answer(interaction)
-
-
-class UnreadableSelect(_Unreadable, discord.ui.DynamicItem[discord.ui.Select[Any]],
-                       template=r"bs:.*"):  # never registered: made by from_custom_id only
-    def __init__(self, match: re.Match[str], fault: BadControl) -> None:
-        self.table_id, self.fault = int(match["table"]), fault
-        super().__init__(discord.ui.Select(custom_id=match.string))
-
-    def address(self) -> str:
-        return self.custom_id
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.answer(interaction)

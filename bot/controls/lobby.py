@@ -12,7 +12,7 @@ from typing import Any, Self
 import discord
 
 from ..errors import tell
-from .base import PART, PLAIN, TABLE, ButtonControl, Look, bot_of, number
+from .base import PART, PLAIN, TABLE, ButtonControl, Look, TableButton, bot_of, number
 from .replies import display_name, show_hand, show_table
 
 
@@ -58,52 +58,31 @@ class ComputerButton(ButtonControl,
         await show_table(interaction, live)
 
 
-class StartButton(ButtonControl, template=rf"bt:start:{TABLE}"):
+class StartButton(TableButton, template=rf"bt:start:{TABLE}"):
     """``bt:start:<table>``. Only the host may press it, once all four seats are taken."""
 
     kind = "start"
-
-    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
-        super().__init__(table_id, look=look)
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.start(self.table_id, interaction.user.id)
         await show_table(interaction, live)
 
 
-class LeaveButton(ButtonControl, template=rf"bt:leave:{TABLE}"):
+class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
     """``bt:leave:<table>``. A seated player leaves (a computer takes over a game under way);
     anyone else is told they do not sit there. Answered privately."""
 
     kind = "leave"
-
-    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
-        super().__init__(table_id, look=look)
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         text = await bot_of(interaction).service.leave(self.table_id, interaction.user.id)
         await tell(interaction, text)
 
 
-class RulesButton(ButtonControl, template=rf"bt:rules:{TABLE}"):
+class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
     """``bt:rules:<table>``. Anyone may press it: the table's rules card, privately."""
 
     kind = "rules"
-
-    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
-        super().__init__(table_id, look=look)
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         from ..messages import rules_card  # here: messages lays out the controls
@@ -112,18 +91,11 @@ class RulesButton(ButtonControl, template=rf"bt:rules:{TABLE}"):
         await tell(interaction, rules_card(live))
 
 
-class TakeBackButton(ButtonControl, template=rf"bt:back:{TABLE}"):
+class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
     """``bt:back:<table>``: take my seat back from the computer playing it. Only the player
     who left or ran out of time may press it; on the table message or on their hand."""
 
     kind = "back"
-
-    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
-        super().__init__(table_id, look=look)
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)

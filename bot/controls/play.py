@@ -16,7 +16,18 @@ import discord
 from game.cards import Card
 from game.choices import declare_from_code
 
-from .base import PART, PLAIN, TABLE, BadControl, ButtonControl, Look, SelectControl, bot_of, number
+from .base import (
+    PART,
+    PLAIN,
+    TABLE,
+    BadControl,
+    ButtonControl,
+    Look,
+    SelectControl,
+    TableButton,
+    bot_of,
+    number,
+)
 from .codes import decode_action
 from .replies import send_hand, show_hand
 
@@ -77,18 +88,11 @@ class BidSelect(SelectControl, template=rf"bs:bid:{TABLE}:(?P<seq>{PART}):(?P<su
         await act(interaction, self.table_id, self.seq, self.chosen())
 
 
-class HandButton(ButtonControl, template=rf"bt:hand:{TABLE}"):
+class HandButton(TableButton, template=rf"bt:hand:{TABLE}"):
     """``bt:hand:<table>`` ("My hand"): the player's hand and controls, privately. Anyone may
     press it; a watcher is told they do not play."""
 
     kind = "hand"
-
-    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
-        super().__init__(table_id, look=look)
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await send_hand(interaction, bot_of(interaction).service.get(self.table_id))
