@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import create_bot, messages
 from bot.bot import BeloteBot
-from bot.components import button_id, encode_action, select_id
+from bot.controls import button_id, encode_action, select_id
 from game.actions import CoincheBid
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord

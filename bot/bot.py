@@ -20,7 +20,7 @@ from i18n import words
 
 from . import images
 from .audit import AuditLog
-from .components import Router, TableButton, TableSelect
+from .controls import CONTROLS
 from .delivery import Delivery
 from .errors import answer_error, tell
 from .guild_settings import GuildSettingsStore
@@ -32,7 +32,7 @@ from .translator import CatalogueTranslator
 log = logging.getLogger(__name__)
 
 # cogs.admin after cogs.belote: its commands join the /belote group.
-COGS = ("cogs.belote", "cogs.admin", "cogs.lobby", "cogs.play", "cogs.channels", "cogs.fallback")
+COGS = ("cogs.belote", "cogs.admin", "cogs.lobby", "cogs.channels", "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -79,7 +79,6 @@ class BeloteBot(commands.Bot):
                          help_command=None, allowed_mentions=discord.AllowedMentions.none(),
                          tree_cls=BeloteTree)
         self.settings = settings
-        self.router = Router()
         self.delivery = Delivery(self)
         self.db: Database | None = None
         self.limits = MemberLimits()
@@ -93,7 +92,7 @@ class BeloteBot(commands.Bot):
                                     computer_level=self.settings.computer_level,
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
-        self.add_dynamic_items(TableButton, TableSelect)
+        self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
             await self.load_extension(cog)

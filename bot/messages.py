@@ -1,7 +1,10 @@
 """What the bot's messages say and which controls they carry. No Discord calls here.
 
-Public texts are built from the public view only (game.view with no seat), so they cannot
-name a hidden card. The hand text and controls are built for one seat and go to that player only.
+Every word comes from the catalogue (``i18n/locales/<lang>/LC_MESSAGES/messages.po``); each
+builder takes the ``language`` to write in (English unless told). Public texts are built from the
+public view only (game.view with no seat), so they cannot name a hidden card. The hand text and
+controls are built for one seat and go to that player only. The controls themselves (custom_id,
+parsing, handler) are classes in bot/controls/; this module lays them out.
 """
 
 from __future__ import annotations
@@ -30,50 +33,77 @@ from game.choices import announce_choices, best_of, choice_code, holds_belote, m
 from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
+from i18n import DEFAULT_LANGUAGE, Words, words
 
-from .components import TableButton, TableSelect, button_id, encode_action, select_id
 from .computers import available_levels, computer_label
+from .controls import (
+    ActButton,
+    AnnounceSelect,
+    BeloteButton,
+    BidSelect,
+    ComputerButton,
+    HandButton,
+    LeaveButton,
+    Look,
+    RulesButton,
+    SitButton,
+    StartButton,
+    TakeBackButton,
+    encode_action,
+)
 from .tables import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
-RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-TRUMP_LABELS = ("♣", "♦", "♥", "♠", "No trumps", "All trumps")
-VARIANT_TITLES = {Variant.CLASSIC: "Classic (French)", Variant.COINCHE: "Coinche (Contrée)",
-                  Variant.BULGARIAN: "Bulgarian Belot"}
+RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # message ids: controls.rank.*
 NO_MENTIONS = discord.AllowedMentions.none()
+EN = DEFAULT_LANGUAGE
 
 
-def card_label(c: Card) -> str:
-    return RANK_LABELS[c & 7] + SUIT_SYMBOLS[c >> 3]
+def variant_title(variant: Variant, language: str = EN) -> str:
+    return words(language)(f"table.variant.{variant.value}")
 
 
-def action_label(action: Action) -> str:
+VARIANT_TITLES = {v: variant_title(v) for v in Variant}  # English, for the command choices
+
+
+def card_label(c: Card, language: str = EN) -> str:
+    return words(language)(f"controls.rank.{RANKS[c & 7]}") + SUIT_SYMBOLS[c >> 3]
+
+
+def action_label(action: Action, language: str = EN) -> str:
+    w = words(language)
     if isinstance(action, Pass):
-        return "Pass"
+        return w("controls.bid.pass")
     if isinstance(action, Take):
-        return "Take" if action.suit is None else f"Take {SUIT_SYMBOLS[action.suit]}"
+        return w("controls.bid.take") if action.suit is None else \
+            w("controls.bid.take_suit", suit=SUIT_SYMBOLS[action.suit])
     if isinstance(action, CoincheBid):
-        value = "Capot" if action.value == CAPOT else str(action.value)
-        return f"{value} {SUIT_SYMBOLS[action.suit]}"
+        if action.value == CAPOT:
+            return w("controls.bid.capot", suit=SUIT_SYMBOLS[action.suit])
+        return w("controls.bid.value", value=action.value, suit=SUIT_SYMBOLS[action.suit])
     if isinstance(action, ContractBid):
-        return TRUMP_LABELS[action.contract]
+        return SUIT_SYMBOLS[action.contract] if action.contract < 4 else \
+            w("controls.bid.no_trumps" if action.contract == 4 else "controls.bid.all_trumps")
     if isinstance(action, Play):
-        return card_label(action.card)
-    return type(action).__name__  # Contre, Surcontre, Double, Redouble
+        return card_label(action.card, language)
+    return w(f"controls.bid.{type(action).__name__.lower()}")  # contre, surcontre, (re)double
 
 
-def header(live: LiveTable) -> str:
-    options = live.options
-    private = " · invite only" if live.row.private else ""
-    return (f"**Belote table #{live.id}** · {VARIANT_TITLES[live.variant]} · "
-            f"to {options.target} points{private}")
+def header(live: LiveTable, language: str = EN) -> str:
+    w = words(language)
+    target = live.options.target
+    return w.plural("table.header_private" if live.row.private else "table.header", target,
+                    table=live.id, variant=variant_title(live.variant, language), target=target)
 
 
-def timer_text(seconds: int | None) -> str:
+def timer_text(seconds: int | None, language: str = EN) -> str:
     """``off``, ``45 s``, ``2 min``."""
+    w = words(language)
     if not seconds:
-        return "off"
-    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
+        return w("table.timer.off")
+    if seconds % 60 == 0:
+        return w("table.timer.minutes", minutes=seconds // 60)
+    return w("table.timer.seconds", seconds=seconds)
 
 
 def deadline_text(live: LiveTable) -> str:
@@ -90,328 +120,354 @@ def seat_label(live: LiveTable, seat: int) -> str:
     return live.names()[seat]
 
 
-def _seat_line(live: LiveTable, seat: int) -> str:
-    s = live.seats.get(seat)
-    return f"{SEAT_NAMES[seat]}: {seat_label(live, seat) if s is not None else '(empty)'}"
+def _seat_line(live: LiveTable, seat: int, w: Words) -> str:
+    who = seat_label(live, seat) if live.seats.get(seat) is not None else w("lobby.empty")
+    return w("table.seat", seat=SEAT_NAMES[seat], who=who)
 
 
 # ---- the table message -------------------------------------------------------------------
-def lobby_text(live: LiveTable) -> str:
-    lines = [header(live), f"Host: <@{live.row.host_id}>"]
+def lobby_text(live: LiveTable, language: str = EN) -> str:
+    w = words(language)
+    lines = [header(live, language), w("lobby.host", host=f"<@{live.row.host_id}>")]
     for team, seats in ((0, (0, 2)), (1, (1, 3))):
-        lines.append(f"Team {TEAM_NAMES[team]} — " +
-                     " · ".join(_seat_line(live, s) for s in seats))
-    lines.append(options_line(live.variant, live.options))
-    lines.append(f"Turn timer: {timer_text(live.row.turn_timer)} · computers: {live.level}")
-    lines.append("Pick a seat below; partners sit opposite. The host starts when all four "
-                 "seats are taken.")
+        lines.append(w("lobby.team", team=TEAM_NAMES[team],
+                       seats=" · ".join(_seat_line(live, s, w) for s in seats)))
+    lines.append(options_line(live.variant, live.options, language))
+    lines.append(w("lobby.timer", timer=timer_text(live.row.turn_timer, language),
+                   level=live.level))
+    lines.append(w("lobby.help"))
     return "\n".join(lines)
 
 
-def lobby_view(live: LiveTable) -> discord.ui.View:
+def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
+    w = words(language)
     view = discord.ui.View(timeout=None)
     for seat in range(4):
         s = live.seats.get(seat)
-        label = f"{SEAT_NAMES[seat]}: {seat_label(live, seat)}" if s else f"Sit {SEAT_NAMES[seat]}"
+        label = _seat_line(live, seat, w) if s else w("controls.sit", seat=SEAT_NAMES[seat])
         style = discord.ButtonStyle.primary if s is None else discord.ButtonStyle.secondary
-        view.add_item(TableButton(button_id("sit", live.id, seat), label=label[:80],
-                                  style=style, row=0))
-    view.add_item(TableButton(button_id("start", live.id), label="Start",
-                              style=discord.ButtonStyle.success, row=1))
-    view.add_item(TableButton(button_id("leave", live.id), label="Leave",
-                              style=discord.ButtonStyle.danger, row=1))
-    view.add_item(TableButton(button_id("rules", live.id), label="Rules", row=1))
+        view.add_item(SitButton(live.id, seat, Look(label[:80], style, row=0)))
+    view.add_item(StartButton(live.id, Look(w("controls.start"), discord.ButtonStyle.success,
+                                            row=1)))
+    view.add_item(LeaveButton(live.id, Look(w("controls.leave"), discord.ButtonStyle.danger,
+                                            row=1)))
+    view.add_item(RulesButton(live.id, Look(w("controls.rules"), row=1)))
     # A row of "add a computer" buttons per level, the table's own first (its custom_id names
     # no level); two levels fill rows 2 and 3 of Discord's 5.
     levels = [live.level] + [lv for lv in available_levels() if lv != live.level]
     for row, level in enumerate(levels[:3], start=2):
         for seat in range(4):
             if seat not in live.seats:
-                args = (seat,) if level == live.level else (seat, level)
-                view.add_item(TableButton(button_id("cpu", live.id, *args),
-                                          label=f"{level.title()} → {SEAT_NAMES[seat]}",
-                                          emoji="🤖", row=row))
+                label = w("controls.computer", level=level.title(), seat=SEAT_NAMES[seat])
+                view.add_item(ComputerButton(live.id, seat,
+                                             None if level == live.level else level,
+                                             Look(label, emoji="🤖", row=row)))
     return view
 
 
-def table_text(live: LiveTable, view: TableView) -> str:
+def _turn_line(live: LiveTable, view: TableView, w: Words) -> str:
     names = view.players
-    lines = [header(live) + (f" · deal {view.deal_number}" if view.deal_number else "")]
-    lines.append(" · ".join(f"{SEAT_NAMES[i]}: {names[i]}" for i in range(4)))
+    assert view.to_act is not None
+    seat = live.seats.get(view.to_act)
+    human = seat is not None and seat.is_human
+    closed = seat is not None and seat.is_human and seat.dm_closed
+    line = w("table.to_bid" if view.stage is Stage.BIDDING else "table.to_play",
+             name=names[view.to_act])
+    if closed:
+        line = w("table.uses_hand", turn=line)
+    if human and live.deadline is not None:
+        line = w("table.time_runs_out", turn=line, deadline=deadline_text(live))
+    return line
+
+
+def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
+    w = words(language)
+    names = view.players
+    title = header(live, language)
+    lines = [w("table.title", header=title, deal=view.deal_number) if view.deal_number
+             else title]
+    lines.append(" · ".join(w("table.seat", seat=SEAT_NAMES[i], who=names[i])
+                            for i in range(4)))
     if view.stage is Stage.BIDDING:
-        bids = ", ".join(f"{names[s]} {action_label(a).lower()}" for s, a in view.bids)
-        turned = f" · turned card {card_label(view.turned_card)}" \
-            if view.turned_card is not None else ""
-        lines.append(f"Bidding{turned}: {bids or 'no bid yet'}")
+        bids = ", ".join(w("table.bid", name=names[s], bid=action_label(a, language).lower())
+                         for s, a in view.bids) or w("table.no_bid")
+        if view.turned_card is not None:
+            lines.append(w("table.bidding_turned", card=card_label(view.turned_card, language),
+                           bids=bids))
+        else:
+            lines.append(w("table.bidding", bids=bids))
     if view.contract is not None:
         c = view.contract
-        lines.append(f"Contract: {c.describe()} by {names[c.seat]} "
-                     f"({TEAM_NAMES[c.team]})")
+        lines.append(w("table.contract", contract=c.describe(), name=names[c.seat],
+                       team=TEAM_NAMES[c.team]))
     if view.trick is not None and view.trick.cards:
-        played = ", ".join(f"{names[view.trick.seat_of(i)]} {card_label(c)}"
+        played = ", ".join(w("table.bid", name=names[view.trick.seat_of(i)],
+                             bid=card_label(c, language))
                            for i, c in enumerate(view.trick.cards))
-        lines.append(f"Trick: {played}")
-    score = (f"Score: {TEAM_NAMES[0]} {view.totals[0]} · {TEAM_NAMES[1]} {view.totals[1]}")
-    if view.hanging:
-        score += f" · {view.hanging} held for the next deal"
-    lines.append(score)
+        lines.append(w("table.trick", cards=played))
+    scores = {"team0": TEAM_NAMES[0], "score0": view.totals[0], "team1": TEAM_NAMES[1],
+              "score1": view.totals[1]}
+    lines.append(w.plural("table.score_held", view.hanging, held=view.hanging, **scores)
+                 if view.hanging else w("table.score", **scores))
     if view.winner is not None:
-        lines.append(f"🏆 **{TEAM_NAMES[view.winner]}** win the match "
-                     f"({view.totals[view.winner]} to {view.totals[1 - view.winner]}).")
+        lines.append(w("table.winner", team=TEAM_NAMES[view.winner],
+                       won=view.totals[view.winner], lost=view.totals[1 - view.winner]))
     elif live.paused:
-        lines.append("⏸ **Paused**: every player ran out of time. **Take my seat back** to "
-                     "go on.")
+        lines.append(w("table.paused"))
     elif view.to_act is not None:
-        what = "bid" if view.stage is Stage.BIDDING else "play"
-        seat = live.seats.get(view.to_act)
-        human = seat is not None and seat.is_human
-        closed = seat is not None and seat.is_human and seat.dm_closed
-        lines.append(f"▶ **{names[view.to_act]}** to {what}" +
-                     (" (uses **My hand**)" if closed else "") +
-                     (f" · time runs out {deadline_text(live)}"
-                      if human and live.deadline is not None else ""))
+        lines.append(_turn_line(live, view, w))
     for s in live.seats.values():
         if s.timed_out and s.computer is not None and view.winner is None:
-            lines.append(f"⏱ {s.name} ran out of time: a computer plays for them until they "
-                         "take their seat back.")
+            lines.append(w("table.timed_out", name=s.name))
     return "\n".join(lines)
 
 
-def table_view_controls(live: LiveTable) -> discord.ui.View | None:
+def table_view_controls(live: LiveTable, language: str = EN) -> discord.ui.View | None:
     if live.row.status != TableStatus.PLAYING:
         return None
+    w = words(language)
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(button_id("hand", live.id), label="My hand", emoji="🂠",
-                              style=discord.ButtonStyle.primary))
-    view.add_item(TableButton(button_id("rules", live.id), label="Rules"))
+    view.add_item(HandButton(live.id, Look(w("controls.hand"), discord.ButtonStyle.primary,
+                                           emoji="🂠")))
+    view.add_item(RulesButton(live.id, Look(w("controls.rules"))))
     if any(s.user_id is not None and s.computer is not None for s in live.seats.values()):
-        view.add_item(TableButton(button_id("back", live.id), label="Take my seat back"))
+        view.add_item(TakeBackButton(live.id, Look(w("controls.take_back"))))
     return view
 
 
 # ---- a player's hand ----------------------------------------------------------------------
-def announcement_label(a: Announcement) -> str:
+def announcement_label(a: Announcement, language: str = EN) -> str:
+    w = words(language)
     if a.carre_rank is not None:
-        return f"{a.name()} ({a.points})"
-    return f"{a.name()} {SUIT_SYMBOLS[a.suit or 0]} to {RANK_LABELS[a.top]} ({a.points})"
+        return w("hand.carre", name=a.name(), points=a.points)
+    return w("hand.sequence", name=a.name(), suit=SUIT_SYMBOLS[a.suit or 0],
+             top=w(f"controls.rank.{RANKS[a.top]}"), points=a.points)
 
 
-def declaration_label(anns: list[Announcement]) -> str:
-    return " + ".join(announcement_label(a) for a in anns) if anns else "nothing"
+def declaration_label(anns: list[Announcement], language: str = EN) -> str:
+    if not anns:
+        return words(language)("hand.nothing")
+    return " + ".join(announcement_label(a, language) for a in anns)
 
 
-def announce_options(view: TableView) -> list[tuple[str, str]]:
+def announce_options(view: TableView, language: str = EN) -> list[tuple[str, str]]:
     """(code, label) of the announcements the viewer may choose (game.choices says which),
     as the select offers them: the best, at most 23 others, nothing."""
+    w = words(language)
     choices = announce_choices(view)
     if not choices:
         return []
     best, others, nothing = choices[0], choices[1:-1], choices[-1]
-    out = [(best.code, f"Announce the best: {declaration_label(list(best.announcements))}"[:100])]
-    out += [(c.code, f"Only {declaration_label(list(c.announcements))}"[:100])
-            for c in others[:23]]
-    out.append((nothing.code, "Announce nothing"))
+    out = [(best.code, w("controls.announce_best", what=declaration_label(
+        list(best.announcements), language))[:100])]
+    out += [(c.code, w("controls.announce_only", what=declaration_label(
+        list(c.announcements), language))[:100]) for c in others[:23]]
+    out.append((nothing.code, w("controls.announce_nothing")))
     return out
 
 
-def choice_lines(view: TableView, choice: SeatChoice) -> list[str]:
+def choice_lines(view: TableView, choice: SeatChoice, language: str = EN) -> list[str]:
+    w = words(language)
     lines = []
     if may_announce(view) and best_of(view):
         if choice.declare is None:
-            what = declaration_label(best_of(view))
+            what = declaration_label(best_of(view), language)
         else:
-            what = " + ".join(" ".join(card_label(c) for c in g) for g in choice.declare) \
-                or "nothing"
-        lines.append(f"With your first card you announce: **{what}** (change it below).")
+            what = " + ".join(" ".join(card_label(c, language) for c in g)
+                              for g in choice.declare) or w("hand.nothing")
+        lines.append(w("hand.announce", what=what))
     if holds_belote(view):
-        lines.append("Belote: " + ("announced when you play the king or queen of trumps."
-                                   if choice.belote else "**not** announced."))
+        lines.append(w("hand.belote_on" if choice.belote else "hand.belote_off"))
     return lines
 
 
-def hand_text(live: LiveTable, view: TableView) -> str:
-    where = f"<#{live.row.home_id}>"
-    lines = [f"**Your hand** at table #{live.id} ({VARIANT_TITLES[live.variant]}, "
-             f"deal {view.deal_number}) in {where}"]
-    lines.append(" ".join(card_label(c) for c in view.hand) or "(no cards)")
+def _turn_in_hand(live: LiveTable, view: TableView, w: Words) -> str:
+    bidding = view.stage is Stage.BIDDING
+    if live.deadline is None:
+        return w("hand.turn_bid" if bidding else "hand.turn_play")
+    return w("hand.turn_bid_timed" if bidding else "hand.turn_play_timed",
+             deadline=deadline_text(live))
+
+
+def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
+    w = words(language)
+    lines = [w("hand.title", table=live.id, variant=variant_title(live.variant, language),
+               deal=view.deal_number, channel=f"<#{live.row.home_id}>")]
+    lines.append(" ".join(card_label(c, language) for c in view.hand) or w("hand.no_cards"))
     if live.lost is not None:
-        lines.append(f"⚠ {live.lost}. Your game is saved and goes on here: use "
-                     "`/belote show` in a channel where I may post to bring the table there.")
+        lines.append(w("hand.lost", lost=live.lost))
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if seat is not None and seat.computer is not None:
-        why = "your time ran out" if seat.timed_out else "you left"
-        lines.append(f"A computer plays this seat since {why}: **Take my seat back** below "
-                     "(or on the table message) to play again.")
+        lines.append(w("hand.computer_timed_out" if seat.timed_out else "hand.computer_left"))
     elif view.winner is not None:
-        lines.append("The match is over.")
+        lines.append(w("hand.over"))
     else:
         if view.viewer is not None:
-            lines += choice_lines(view, live.choice(view.viewer))
+            lines += choice_lines(view, live.choice(view.viewer), language)
         if view.is_my_turn:
-            lines.append("▶ **Your turn**: " + ("bid or pass" if view.stage is Stage.BIDDING
-                                               else "play a card") +
-                         (f" (time runs out {deadline_text(live)}; then a computer plays for "
-                          "you)." if live.deadline is not None else "."))
+            lines.append(_turn_in_hand(live, view, w))
         elif view.to_act is not None:
-            lines.append(f"Waiting for {view.players[view.to_act]}.")
+            lines.append(w("hand.waiting", name=view.players[view.to_act]))
     return "\n".join(lines)
 
 
-def hand_controls(live: LiveTable, view: TableView) -> discord.ui.View | None:
+def _bid_style(a: Action) -> discord.ButtonStyle:
+    if isinstance(a, Pass):
+        return discord.ButtonStyle.secondary
+    if isinstance(a, Contre | Surcontre | Double | Redouble):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
+
+
+def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
+                      language: str) -> None:
+    w = words(language)
+    seq = live.seq
+    by_suit: dict[int, list[CoincheBid]] = defaultdict(list)
+    buttons: list[Action] = []
+    for a in view.legal_actions:
+        if isinstance(a, CoincheBid):
+            by_suit[a.suit].append(a)
+        else:
+            buttons.append(a)
+    row = 0
+    for suit, bids in sorted(by_suit.items()):
+        options = [discord.SelectOption(label=action_label(b, language), value=encode_action(b))
+                   for b in bids]
+        placeholder = w("controls.bid_in", symbol=SUIT_SYMBOLS[suit], suit=TRUMP_NAMES[suit])
+        out.add_item(BidSelect(live.id, seq, suit, placeholder=placeholder,
+                               options=options[:25], row=row))
+        row += 1
+    for i, a in enumerate(buttons):
+        out.add_item(ActButton(live.id, seq, encode_action(a),
+                               Look(action_label(a, language), _bid_style(a),
+                                    row=min(4, row + i // 5))))
+
+
+def hand_controls(live: LiveTable, view: TableView,
+                  language: str = EN) -> discord.ui.View | None:
     """Bidding controls on the holder's turn; card buttons during the play, with the
     announcement and belote choices when they apply; "take my seat back" after leaving."""
-    seq = live.seq
+    w = words(language)
     out = discord.ui.View(timeout=None)
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if view.winner is not None or seat is None:
         return None
     if seat.computer is not None:
-        out.add_item(TableButton(button_id("back", live.id), label="Take my seat back",
-                                 style=discord.ButtonStyle.primary))
+        out.add_item(TakeBackButton(live.id, Look(w("controls.take_back"),
+                                                  discord.ButtonStyle.primary)))
         return out
     if view.stage is Stage.BIDDING:
         if not view.is_my_turn:
             return None
-        by_suit: dict[int, list[CoincheBid]] = defaultdict(list)
-        buttons: list[Action] = []
-        for a in view.legal_actions:
-            if isinstance(a, CoincheBid):
-                by_suit[a.suit].append(a)
-            else:
-                buttons.append(a)
-        row = 0
-        for suit, bids in sorted(by_suit.items()):
-            options = [discord.SelectOption(label=action_label(b), value=encode_action(b))
-                       for b in bids]
-            out.add_item(TableSelect(select_id("bid", live.id, seq, suit),
-                                     placeholder=f"Bid in {SUIT_SYMBOLS[suit]} "
-                                                 f"{TRUMP_NAMES[suit]}…",
-                                     options=options[:25], row=row))
-            row += 1
-        for i, a in enumerate(buttons):
-            style = discord.ButtonStyle.secondary if isinstance(a, Pass) else \
-                discord.ButtonStyle.danger if isinstance(a, Contre | Surcontre | Double |
-                                                         Redouble) \
-                else discord.ButtonStyle.primary
-            out.add_item(TableButton(button_id("act", live.id, seq, encode_action(a)),
-                                     label=action_label(a), style=style,
-                                     row=min(4, row + i // 5)))
+        _bidding_controls(live, view, out, language)
         return out
     if view.stage is not Stage.PLAY:
         return None
     legal = set(view.legal_cards)
     for i, c in enumerate(view.hand):
         red = (c >> 3) in (1, 2)
-        out.add_item(TableButton(
-            button_id("act", live.id, seq, encode_action(Play(c))), label=card_label(c),
-            style=discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
-            disabled=c not in legal, row=i // 4))
+        out.add_item(ActButton(live.id, live.seq, encode_action(Play(c)), Look(
+            card_label(c, language),
+            discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
+            disabled=c not in legal, row=i // 4)))
     choice = live.choice(seat.seat)
-    choices = announce_options(view)
+    choices = announce_options(view, language)
     if choices:
         chosen = choice_code(choice.declare)
         options = [discord.SelectOption(label=label, value=value, default=value == chosen)
                    for value, label in choices]
-        out.add_item(TableSelect(select_id("ann", live.id, view.deal_number),
-                                 placeholder="Announcements with your first card…",
-                                 options=options, row=2))
+        out.add_item(AnnounceSelect(live.id, view.deal_number,
+                                    placeholder=w("controls.announcements"),
+                                    options=options, row=2))
     if holds_belote(view):
-        out.add_item(TableButton(
-            button_id("blt", live.id, view.deal_number, 0 if choice.belote else 1),
-            label="Belote: announce ✓" if choice.belote else "Belote: don't announce ✗",
-            style=discord.ButtonStyle.success if choice.belote
-            else discord.ButtonStyle.secondary, row=3))
+        # The button turns belote the other way: its custom_id says to what.
+        out.add_item(BeloteButton(live.id, view.deal_number, not choice.belote, Look(
+            w("controls.belote_on" if choice.belote else "controls.belote_off"),
+            discord.ButtonStyle.success if choice.belote else discord.ButtonStyle.secondary,
+            row=3)))
     return out
 
 
 # ---- rules and results ----------------------------------------------------------------------
-def options_line(variant: Variant, options: Options) -> str:
-    parts = [f"target {options.target}"]
+def options_line(variant: Variant, options: Options, language: str = EN) -> str:
+    w = words(language)
+    parts = [w("table.options.target", target=options.target)]
     if "announcements" in OPTION_NAMES[variant]:
-        parts.append(f"announcements {'on' if options.announcements else 'off'}")
+        parts.append(w("table.options.announcements_on" if options.announcements
+                       else "table.options.announcements_off"))
     if "must_undertrump" in OPTION_NAMES[variant]:
-        parts.append(f"must under-trump {'on' if options.must_undertrump else 'off'}")
-    parts.append(f"shuffle {options.shuffle.value}")
-    return "Options: " + ", ".join(parts) + "."
+        parts.append(w("table.options.undertrump_on" if options.must_undertrump
+                       else "table.options.undertrump_off"))
+    parts.append(w("table.options.shuffle", shuffle=options.shuffle.value))
+    return w("table.options", options=", ".join(parts))
 
 
-VARIANT_RULES = {
-    Variant.CLASSIC: (
-        "32 cards, two teams, partners opposite. Five cards each and one turned up: in round "
-        "one take the turned suit or pass; in round two name another suit or pass. The taker's "
-        "team needs more points than the defence (162 in cards, 10 for the last trick). "
-        "Follow suit; trump when you cannot; over-trump when you can."),
-    Variant.COINCHE: (
-        "All eight cards are dealt. Bid a value (80 to 160, or capot) and a trump suit; the "
-        "opponents may contre (double), the bidders surcontre. The bidders must make their "
-        "bid; made contracts score the bid plus the points taken."),
-    Variant.BULGARIAN: (
-        "Five cards each, then bid a contract: clubs < diamonds < hearts < spades < no trumps "
-        "< all trumps; double and redouble. Three more cards each after the bidding. Scores "
-        "are divided by ten and rounded; equal points hang over to the next deal."),
-}
+def variant_rules_text(variant: Variant, language: str = EN) -> str:
+    return words(language)(f"table.rules.{variant.value}")
 
 
-def rules_card(live: LiveTable) -> str:
+def rules_card(live: LiveTable, language: str = EN) -> str:
+    w = words(language).scope("rules_card")
     o = live.options
     v = live.variant
-    lines = [f"**Rules at table #{live.id}: {VARIANT_TITLES[v]}**",
-             f"• Target: {o.target} points (suggested: "
-             f"{', '.join(str(t) for t in SUGGESTED_TARGETS[v])})"]
+    lines = [w("title", table=live.id, variant=variant_title(v, language)),
+             words(language).plural("rules_card.target", o.target, target=o.target,
+                                    suggested=", ".join(str(t) for t in SUGGESTED_TARGETS[v]))]
     if "announcements" in OPTION_NAMES[v]:
-        lines.append(f"• Announcements (sequences, carrés): {'on' if o.announcements else 'off'}"
-                     "; belote/rebelote always counts")
+        lines.append(w("announcements_on" if o.announcements else "announcements_off"))
     if "must_undertrump" in OPTION_NAMES[v]:
-        lines.append(f"• Must under-trump when you cannot over-trump: "
-                     f"{'yes' if o.must_undertrump else 'no'}")
-    lines.append(f"• Shuffle: {o.shuffle.value}" +
-                 (" (the last deal's cards are gathered and cut)" if o.shuffle.value == "cut"
-                  else " (a fresh shuffle each deal)"))
-    lines.append(f"• Seats: {'invite only' if live.row.private else 'open to everyone'}")
+        lines.append(w("undertrump_yes" if o.must_undertrump else "undertrump_no"))
+    lines.append(w("shuffle_cut" if o.shuffle.value == "cut" else "shuffle_fresh",
+                   shuffle=o.shuffle.value))
+    lines.append(w("seats_private" if live.row.private else "seats_open"))
     if live.row.turn_timer:
-        lines.append(f"• Turn timer: {timer_text(live.row.turn_timer)}; a player who runs out "
-                     "of time is replaced by a computer and may take the seat back")
+        lines.append(w("timer", timer=timer_text(live.row.turn_timer, language)))
     else:
-        lines.append("• Turn timer: off")
+        lines.append(w("timer_off"))
     others = [f"{SEAT_NAMES[s.seat]} {s.computer}" for s in live.seats.values()
               if s.computer is not None and s.user_id is None and s.computer != live.level]
-    lines.append(f"• Computers play at level {live.level}" +
-                 (f" ({', '.join(others)})" if others else "") +
-                 "; they take over for players who leave")
+    lines.append(w("computers_others", level=live.level, others=", ".join(others)) if others
+                 else w("computers", level=live.level))
     computers = [seat_label(live, s.seat) for s in sorted(live.seats.values(), key=lambda s: s.seat)
                  if s.computer is not None and s.user_id is None]
     if computers:
-        lines.append(f"• At this table: {', '.join(computers)}")
-    lines.append(VARIANT_RULES[v])
+        lines.append(w("at_table", computers=", ".join(computers)))
+    lines.append(variant_rules_text(v, language))
     return "\n".join(lines)
 
 
-def variant_rules(variant: Variant) -> str:
+def variant_rules(variant: Variant, language: str = EN) -> str:
     o = Options.for_variant(variant)
-    return (f"**{VARIANT_TITLES[variant]}**\n{VARIANT_RULES[variant]}\n"
-            f"Defaults — {options_line(variant, o)}")
+    return words(language)("table.variant_rules", variant=variant_title(variant, language),
+                           rules=variant_rules_text(variant, language),
+                           options=options_line(variant, o, language))
 
 
-def deal_sheet_text(live: LiveTable, index: int, result: DealResult) -> str:
+def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
+                    language: str = EN) -> str:
+    w = words(language)
     names = live.names()
-    title = f"**Deal {index + 1}** at table #{live.id}: "
     if result.contract is None:
-        return title + "everybody passed; the cards are dealt again."
+        return w("deal.passed", deal=index + 1, table=live.id)
     c = result.contract
-    lines = [title + f"{c.describe()} by {names[c.seat]} — {result.outcome.value}"]
-    lines.append(f"Card points: {TEAM_NAMES[0]} {result.card_points[0]} · "
-                 f"{TEAM_NAMES[1]} {result.card_points[1]}")
-    lines.append(f"Deal score: {result.score[0]} – {result.score[1]} · "
-                 f"totals {result.totals[0]} – {result.totals[1]}" +
-                 (f" · {result.hanging} held" if result.hanging else ""))
+    lines = [w("deal.title", deal=index + 1, table=live.id, contract=c.describe(),
+               name=names[c.seat], outcome=result.outcome.value)]
+    lines.append(w("deal.card_points", team0=TEAM_NAMES[0], points0=result.card_points[0],
+                   team1=TEAM_NAMES[1], points1=result.card_points[1]))
+    score = {"score0": result.score[0], "score1": result.score[1],
+             "total0": result.totals[0], "total1": result.totals[1]}
+    lines.append(w.plural("deal.score_held", result.hanging, held=result.hanging, **score)
+                 if result.hanging else w("deal.score", **score))
     return "\n".join(lines)
 
 
 def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
-               ratings: dict[int, tuple[float, float]]) -> str:
-    lines = [f"🏆 **Table #{live.id}: {TEAM_NAMES[winner]} win** "
-             f"{totals[winner]} to {totals[1 - winner]}."]
+               ratings: dict[int, tuple[float, float]], language: str = EN) -> str:
+    w = words(language)
+    lines = [w("match.won", table=live.id, team=TEAM_NAMES[winner], won=totals[winner],
+               lost=totals[1 - winner])]
     for user_id, (before, after) in ratings.items():
-        lines.append(f"<@{user_id}>: rating {before:.0f} → {after:.0f}")
+        lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",
+                       after=f"{after:.0f}"))
     return "\n".join(lines)
-

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import audit, images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
+from bot.controls.replies import send_hand
 from bot.messages import timer_text
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient
@@ -22,7 +23,6 @@ from rendering import LeaderboardRow
 
 from .channels import Channels
 from .common import display_name, reply_privately
-from .play import send_hand
 
 VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
 SHUFFLES = [app_commands.Choice(name="random: a fresh shuffle each deal", value="random"),

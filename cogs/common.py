@@ -6,19 +6,13 @@ from typing import Any
 
 import discord
 
-from bot.bot import BeloteBot
+from bot.controls.base import bot_of
+from bot.controls.replies import display_name
 from bot.errors import tell
 
-
-def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
-    client: BeloteBot = interaction.client
-    return client
+__all__ = ["bot_of", "display_name", "reply_privately"]
 
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer the user alone: why nothing happened, or what did (a success is private too)."""
     await tell(interaction, text)
-
-
-def display_name(user: discord.abc.User) -> str:
-    return (getattr(user, "display_name", None) or user.name)[:32]

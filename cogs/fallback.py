@@ -8,7 +8,7 @@ import discord
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.components import UNKNOWN_CONTROL, is_ours
+from bot.controls import UNKNOWN_CONTROL, is_ours
 
 from .common import reply_privately
 
@@ -19,7 +19,7 @@ class Fallback(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        # Our own custom_ids are answered by the persistent items (bot/components.py); any
+        # Our own custom_ids are answered by the persistent items (bot/controls/); any
         # other click on a message of ours comes from a control we no longer have.
         if interaction.type is not discord.InteractionType.component:
             return

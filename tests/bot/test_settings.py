@@ -13,7 +13,7 @@ import pytest
 from bot import Settings, create_bot
 from bot.__main__ import client_id_from_token, invite_url
 from bot.bot import NEEDED_PERMISSIONS
-from bot.components import decode_action, encode_action
+from bot.controls import decode_action, encode_action
 from bot.logs import RedactToken
 from bot.settings import SettingsError
 from game.actions import Action, CoincheBid, ContractBid, Pass, Play, Take

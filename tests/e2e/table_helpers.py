@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot import create_bot
-from bot.components import button_id, encode_action, select_id
+from bot.controls import button_id, encode_action, select_id
 from game.actions import CoincheBid
 from game.players import RandomPlayer
 from game.view import table_view

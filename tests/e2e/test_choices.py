@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.components import button_id, encode_action, select_id
+from bot.controls import button_id, encode_action, select_id
 from game.actions import CoincheBid, Take
 from game.choices import announce_choices, holds_belote
 from game.match import Match

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import create_bot
-from bot.components import button_id, select_id
+from bot.controls import button_id, select_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, member_of, play_turn

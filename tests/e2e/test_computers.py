@@ -15,7 +15,7 @@ import pytest
 import bot.tables.state as table_state
 import game.ai.hard as hard
 from bot import computers, create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.actions import Action
 from game.ai.hard import HardPlayer
 from game.players import Player, RandomPlayer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeMessage
 

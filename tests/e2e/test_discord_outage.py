@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import create_bot
-from bot.components import select_id
+from bot.controls import select_id
 from game.cards import card_str
 from game.players import RandomPlayer
 

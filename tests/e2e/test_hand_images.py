@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 from rendering import render_hand
 

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot import images
-from bot.components import UNKNOWN_CONTROL, button_id
+from bot.controls import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
 from bot.tables import Refusal
 from cogs import answers

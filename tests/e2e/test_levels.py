@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.components import button_id
+from bot.controls import button_id
 from game.ai.easy import EasyPlayer
 from game.ai.hard import HardPlayer
 from tests.fakediscord import FakeDiscord

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot import messages
-from bot.components import button_id
+from bot.controls import button_id
 from bot.pacing import Pacer
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord, ratelimit

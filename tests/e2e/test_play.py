@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot import create_bot
-from bot.components import button_id, encode_action
+from bot.controls import button_id, encode_action
 from game.actions import Play
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot import images, messages
-from bot.components import button_id, encode_action
+from bot.controls import button_id, encode_action
 from cogs import answers
 from game.players import RandomPlayer
 from game.view import table_view

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.components import UNKNOWN_CONTROL, button_id, encode_action
+from bot.controls import UNKNOWN_CONTROL, button_id, encode_action
 from game.actions import Play
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord

@@ -19,7 +19,7 @@ import pytest
 
 import bot.tables.state as table_state
 from bot import create_bot
-from bot.components import button_id
+from bot.controls import button_id
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table

@@ -1,0 +1,56 @@
+"""Every control (button or select) of the bot, one class each: its custom_id template, the
+typed fields read from it, who may press it and what a press does.
+
+- :mod:`bot.controls.base`: the custom_id format, the shared machinery, and the one place
+  refusals and errors of a press are answered.
+- :mod:`bot.controls.lobby`: the table message's controls (sit, add a computer, start, leave,
+  rules, take my seat back).
+- :mod:`bot.controls.play`: a player's controls (bid, play, My hand, announcements, belote).
+
+Their labels are words of the catalogue (``controls.*`` in messages.po); bot/messages.py lays
+them out on the messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from .base import (
+    UNKNOWN_CONTROL,
+    BadControl,
+    ButtonControl,
+    Look,
+    SelectControl,
+    button_id,
+    select_id,
+)
+from .codes import decode_action, encode_action
+from .lobby import (
+    LOBBY_CONTROLS,
+    ComputerButton,
+    LeaveButton,
+    RulesButton,
+    SitButton,
+    StartButton,
+    TakeBackButton,
+)
+from .play import PLAY_CONTROLS, ActButton, AnnounceSelect, BeloteButton, BidSelect, HandButton
+
+# What the bot registers with discord.py (bot/bot.py): a click is answered by the one whose
+# template matches its custom_id; cogs/fallback.py answers any other.
+CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*LOBBY_CONTROLS, *PLAY_CONTROLS)
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a custom_id is one our controls answer."""
+    return any(control.__discord_ui_compiled_template__.fullmatch(custom_id)
+               for control in CONTROLS)
+
+
+__all__ = ["CONTROLS", "UNKNOWN_CONTROL", "ActButton", "AnnounceSelect", "BadControl",
+           "BeloteButton", "BidSelect", "ButtonControl", "ComputerButton", "HandButton",
+           "LeaveButton", "Look", "RulesButton", "SelectControl", "SitButton", "StartButton",
+           "TakeBackButton", "button_id", "decode_action", "encode_action", "is_ours",
+           "select_id"]

@@ -1,0 +1,191 @@
+"""What every control shares: its custom_id format, its look, and the one place its refusals
+and errors are answered.
+
+A custom_id is an address, never a permission: ``bt:<kind>:<table>[:<a>[:<b>]]`` for buttons and
+``bs:<kind>:<table>[:<a>[:<b>]]`` for selects. These formats are on messages posted on live
+servers, so they never change. A control is a DynamicItem (it keeps working after a restart with
+no per-message state): its class holds its template, the typed fields it reads from a custom_id
+(:meth:`Control.read`), who may press it (its docstring; the table service enforces it) and its
+handler (:meth:`Control.run`).
+
+A custom_id that matches no template is answered by cogs/fallback.py. One whose shape is a
+control's but whose parts cannot be read (an older version's message, a forged click) becomes an
+:class:`Unreadable` control: if its table is closed it says so, else "I do not know this
+control"; either way nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+
+import discord
+
+from i18n import words
+
+from ..errors import answer_error, tell
+from ..outbox import is_transient
+
+if TYPE_CHECKING:
+    from ..bot import BeloteBot
+
+log = logging.getLogger(__name__)
+
+NEVER = r"(?!)"  # the template of a class that is no control itself (a base)
+TABLE = r"(?P<table>[0-9]+)"
+PART = r"[^:]+"
+
+# Kept as a constant: the fallback for ids that match no template, and the tests, compare to it.
+UNKNOWN_CONTROL = words()("controls.unknown")
+
+
+class BadControl(ValueError):
+    """A custom_id of the right shape but not the right parts: a message from an older version,
+    or a forged click."""
+
+
+def control_id(prefix: str, kind: str, table_id: int, *parts: object) -> str:
+    """``bt:sit:12:1``: the custom_id of a control (``bt`` a button, ``bs`` a select)."""
+    return ":".join((prefix, kind, str(table_id), *(str(p) for p in parts)))
+
+
+def button_id(kind: str, table_id: int, *parts: object) -> str:
+    return control_id("bt", kind, table_id, *parts)
+
+
+def select_id(kind: str, table_id: int, *parts: object) -> str:
+    return control_id("bs", kind, table_id, *parts)
+
+
+def number(text: str | None, what: str) -> int:
+    """A part that must be a whole number; BadControl otherwise."""
+    if text is None or not (text.isascii() and text.isdigit()):
+        raise BadControl(f"{what}: {text!r} is not a number")
+    return int(text)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
+    client: BeloteBot = interaction.client
+    return client
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How a button is drawn: its words come from the catalogue (``controls.*``)."""
+
+    label: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    disabled: bool = False
+    row: int | None = None
+
+
+PLAIN = Look()  # a control made from a custom_id: discord.py keeps the clicked one's look
+
+
+class Control:
+    """The behaviour every control shares (a mixin before discord.py's DynamicItem): reading a
+    custom_id, and answering a press. A subclass gives its ``template``, ``kind``, typed
+    fields, :meth:`read` and :meth:`run`; see the module's docstring."""
+
+    kind: ClassVar[str]
+    table_id: int
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        """The control a custom_id names, its fields typed; BadControl if a part is wrong."""
+        raise NotImplementedError
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """What a press does: ask the table service, then answer the interaction."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
+        try:
+            return cls.read(match)
+        except BadControl as e:
+            # discord.py only needs an item to call back; this one answers "unknown".
+            return cast(Self, Unreadable(item, match, e))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Run the handler; whatever it raises is answered here, once for every control: a
+        refusal in its words, a bad control as unknown, anything else with an apology and a
+        traceback in the log (bot/errors.py)."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", "?"))
+        where = f"control {custom_id}"
+        try:
+            await self.run(interaction)
+        except BadControl as e:
+            log.info("malformed control %s (%s)", custom_id, e)
+            try:
+                await tell(interaction, UNKNOWN_CONTROL)
+            except discord.HTTPException as e2:
+                log.info("%s: not answered (%s)", where, e2)
+        except Exception as e:
+            if is_transient(e):
+                # Discord failed to carry the answer (5xx, dropped connection): what the click
+                # did stands, and the delivery shows it once Discord answers again.
+                bot_of(interaction).delivery.answer_failed(interaction, self.table_id, e)
+                return
+            await answer_error(interaction, e, where)
+
+
+class ButtonControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
+    """A button control."""
+
+    def __init__(self, table_id: int, *parts: object, look: Look = PLAIN) -> None:
+        self.table_id = table_id
+        super().__init__(discord.ui.Button(
+            custom_id=button_id(self.kind, table_id, *parts), label=look.label,
+            style=look.style, emoji=look.emoji, disabled=look.disabled), row=look.row)
+
+
+class TableButton(ButtonControl, template=NEVER):
+    """A button whose custom_id names its table only: ``bt:<kind>:<table>``."""
+
+    def __init__(self, table_id: int, look: Look = PLAIN) -> None:
+        super().__init__(table_id, look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["table"]))
+
+
+class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], template=NEVER):
+    """A select control; its chosen value is read by ``run`` (:meth:`chosen`)."""
+
+    def __init__(self, table_id: int, *parts: object, placeholder: str | None = None,
+                 options: list[discord.SelectOption] | None = None,
+                 row: int | None = None) -> None:
+        self.table_id = table_id
+        super().__init__(discord.ui.Select(
+            custom_id=select_id(self.kind, table_id, *parts), placeholder=placeholder,
+            options=options or []), row=row)
+
+    def chosen(self) -> str:
+        """The (single) value chosen; BadControl if none came."""
+        if not self.item.values:
+            raise BadControl(f"{self.custom_id}: no value chosen")
+        return self.item.values[0]
+
+
+class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"b[ts]:.*"):
+    """A custom_id of ours whose parts cannot be read (never registered: made by
+    ``from_custom_id`` only). Anyone may press it; it changes nothing. The table is looked up
+    first, so an old control of a closed table says so."""
+
+    kind = "?"
+
+    def __init__(self, item: discord.ui.Item[Any], match: re.Match[str],
+                 fault: BadControl) -> None:
+        self.table_id, self.fault = int(match["table"]), fault
+        super().__init__(item)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot_of(interaction).service.get(self.table_id)  # a Refusal if the table is closed
+        raise self.fault

@@ -1,0 +1,109 @@
+"""The table message's controls: sit, add a computer, start, leave, rules, take my seat back.
+
+Each is answered by editing the table message (or privately); who may press a control is
+checked by the table service, which refuses in the user's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from ..errors import tell
+from .base import PART, PLAIN, TABLE, ButtonControl, Look, TableButton, bot_of, number
+from .replies import display_name, show_hand, show_table
+
+
+class SitButton(ButtonControl, template=rf"bt:sit:{TABLE}:(?P<seat>{PART})"):
+    """``bt:sit:<table>:<seat>``. Anyone may press it; a taken seat or a player seated at
+    another table is refused."""
+
+    kind = "sit"
+
+    def __init__(self, table_id: int, seat: int, look: Look = PLAIN) -> None:
+        self.seat = seat
+        super().__init__(table_id, seat, look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["table"]), number(match["seat"], "seat") & 3)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        live = await bot_of(interaction).service.sit(
+            self.table_id, interaction.user.id, display_name(interaction.user), self.seat)
+        await show_table(interaction, live)
+
+
+class ComputerButton(ButtonControl,
+                     template=rf"bt:cpu:{TABLE}:(?P<seat>{PART})(?::(?P<level>{PART}))?"):
+    """``bt:cpu:<table>:<seat>[:<level>]``: seat a computer (no level: the table's own).
+    Only the host may press it."""
+
+    kind = "cpu"
+
+    def __init__(self, table_id: int, seat: int, level: str | None = None,
+                 look: Look = PLAIN) -> None:
+        self.seat, self.level = seat, level
+        super().__init__(table_id, *((seat,) if level is None else (seat, level)), look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["table"]), number(match["seat"], "seat") & 3, match["level"])
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        live = await bot_of(interaction).service.add_computer(
+            self.table_id, interaction.user.id, self.seat, self.level)
+        await show_table(interaction, live)
+
+
+class StartButton(TableButton, template=rf"bt:start:{TABLE}"):
+    """``bt:start:<table>``. Only the host may press it, once all four seats are taken."""
+
+    kind = "start"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        live = await bot_of(interaction).service.start(self.table_id, interaction.user.id)
+        await show_table(interaction, live)
+
+
+class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
+    """``bt:leave:<table>``. A seated player leaves (a computer takes over a game under way);
+    anyone else is told they do not sit there. Answered privately."""
+
+    kind = "leave"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        text = await bot_of(interaction).service.leave(self.table_id, interaction.user.id)
+        await tell(interaction, text)
+
+
+class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
+    """``bt:rules:<table>``. Anyone may press it: the table's rules card, privately."""
+
+    kind = "rules"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        from ..messages import rules_card  # here: messages lays out the controls
+
+        live = bot_of(interaction).service.get(self.table_id)
+        await tell(interaction, rules_card(live))
+
+
+class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
+    """``bt:back:<table>``: take my seat back from the computer playing it. Only the player
+    who left or ran out of time may press it; on the table message or on their hand."""
+
+    kind = "back"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)
+        if interaction.message is not None and interaction.message.id == live.row.message_id:
+            await show_table(interaction, live)
+        else:  # clicked on the player's own hand (DM or "My hand"): show the controls there
+            await show_hand(interaction, live)
+
+
+LOBBY_CONTROLS = (SitButton, ComputerButton, StartButton, LeaveButton, RulesButton,
+                  TakeBackButton)

@@ -1,0 +1,77 @@
+"""How a control answers: by editing the message it sits on to the table or the hand as it is
+now, or with a private reply. Shared by the controls and the ``/belote hand`` command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.answers import SlowAnswer
+from i18n import words
+
+from ..errors import tell
+from ..tables import LiveTable
+from .base import bot_of
+
+
+def display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:32]
+
+
+async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """Answer a click on the table message by editing it to the table as it is now."""
+    deliver = bot_of(interaction).delivery
+    shown = deliver.table_key(live)
+    deliver.table_answered(live)  # this answer is the table message's edit
+    async with SlowAnswer(interaction, update=True) as answer:
+        await answer.send({"allowed_mentions": discord.AllowedMentions.none(),
+                           **await deliver.table_payload(live)})
+    if deliver.table_key(live) != shown:
+        # The game moved on (computers) while this answer was made, and an edit showing
+        # that may have landed before it: edit once more with the newest state.
+        deliver.table_shown.pop(live.id, None)
+        deliver.table_changed(live)
+
+
+async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """The player's hand and controls as an ephemeral reply (closed DMs, or on request)."""
+    seat = live.held_seat(interaction.user.id)
+    if seat is None:
+        await tell(interaction, words()("controls.not_playing"))
+        return
+    if live.view(seat) is None:
+        await tell(interaction, words()("controls.not_started"))
+        return
+    deliver = bot_of(interaction).delivery
+    async with deliver.hand_reply(live, seat, interaction, new_reply=True), \
+            SlowAnswer(interaction, update=False, ephemeral=True) as answer:
+        await answer.send(await deliver.hand_payload(live, seat))
+
+
+async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
+    """Answer a click on a hand message (DM or ephemeral) by editing it to the hand now."""
+    from ..delivery import hand_key  # here: delivery lays out the controls of this package
+
+    seat = live.held_seat(interaction.user.id)
+    assert seat is not None
+    deliver = bot_of(interaction).delivery
+    view = live.view(seat)
+    assert view is not None
+    shown = hand_key(live, view)
+    message_id = interaction.message.id if interaction.message is not None else None
+    try:
+        async with deliver.hand_reply(live, seat, interaction), \
+                SlowAnswer(interaction, update=True) as answer:  # this answer is the hand's edit
+            await deliver.edit_hand(live, seat, message_id, answer.send)
+    except discord.HTTPException as e:
+        # Too late (10062), refused, or Discord failed: the action stands (it is logged);
+        # show the hand through the ordinary DM edit instead.
+        deliver.answer_failed(interaction, live.id, e)
+        return
+    now = live.view(seat)
+    if now is not None and hand_key(live, now) != shown:
+        # Computers moved while this reply was on its way, and a DM edit showing their
+        # moves may have landed before it: edit once more with the newest state.
+        deliver.invalidate(live.id, seat)
+        deliver.hands_changed(live, [seat])
