@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot import images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
-from bot.messages import timer_text
 from bot.outbox import is_transient
 from bot.service import TURN_TIMERS, LiveTable, NewTable
+from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
@@ -21,12 +21,36 @@ from .channels import Channels
 from .common import display_name, reply_privately
 from .play import send_hand
 
-VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
-SHUFFLES = [app_commands.Choice(name="random: a fresh shuffle each deal", value="random"),
-            app_commands.Choice(name="cut: the last deal's cards, cut", value="cut")]
-TIMERS = [app_commands.Choice(name="off", value=0)] + [
-    app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
-LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
+VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
+            for v in Variant]
+SHUFFLES = [app_commands.Choice(name=text(f"commands.choice.shuffle.{s}"), value=s)
+            for s in ("random", "cut")]
+
+
+def _timer_choice(seconds: int) -> app_commands.locale_str:
+    if seconds % 60 == 0:
+        return text("commands.choice.timer.minutes", n=seconds // 60)
+    return text("commands.choice.timer.seconds", n=seconds)
+
+
+TIMERS = [app_commands.Choice(name=text("commands.choice.timer.off"), value=0)] + [
+    app_commands.Choice(name=_timer_choice(t), value=t) for t in TURN_TIMERS]
+LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value=level)
+          for level in available_levels()]
+
+NEW_OPTIONS = ("variant", "private", "announcements", "must_undertrump", "shuffle", "computers",
+               "level", "turn_timer", "target")
+
+
+def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    """Each option's name through the catalogue (its English is the parameter's name)."""
+    return {o: text(f"commands.{command}.{o}.name") for o in options}
+
+
+def _descriptions(command: str,
+                  options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    return {o: text(f"commands.{command}.{o}.description") for o in options if o != "target"}
+
 
 # Without these in the channel the table cannot be shown at all.
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
@@ -39,7 +63,8 @@ def permission_name(flag: str) -> str:
 
 
 @app_commands.guild_only()
-class Belote(commands.GroupCog, group_name="belote", group_description="Play Belote"):
+class Belote(commands.GroupCog, group_name=text("commands.group.name"),
+             group_description=text("commands.group.description")):
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
 
@@ -58,20 +83,11 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         return here[0] if len(here) == 1 else None
 
     # ---- /belote new -----------------------------------------------------------------------
-    @app_commands.command(name="new", description="Open a Belote table in this channel")
-    @app_commands.describe(
-        variant="Which Belote to play",
-        target=f"Points to win (suggested: classic 501/1001, coinche 701/1000/2000, "
-               f"bulgarian 151; 1 to {MAX_TARGET})",
-        private="Only people you invite (/belote invite) may sit",
-        announcements="Count announcements (sequences, carrés); default depends on the variant",
-        must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
-        shuffle="How the cards are shuffled between deals",
-        computers="Computers sit in the other seats now (people may still take them)",
-        level="How well computers play: in empty seats, and for players who leave or run out "
-              "of time",
-        turn_timer="Time a player has on each turn before a computer takes over (default "
-                   "off)")
+    @app_commands.command(name=text("commands.new.name"),
+                          description=text("commands.new.description"))
+    @app_commands.rename(**_names("new", NEW_OPTIONS))
+    @app_commands.describe(**_descriptions("new", NEW_OPTIONS),
+                           target=text("commands.new.target.description", max=MAX_TARGET))
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def new(self, interaction: discord.Interaction[Any],
@@ -158,8 +174,10 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 if str(t).startswith(str(current or ""))][:25]
 
     # ---- the rest ---------------------------------------------------------------------------
-    @app_commands.command(name="invite", description="Invite someone to your private table")
-    @app_commands.describe(player="Who may sit at your table")
+    @app_commands.command(name=text("commands.invite.name"),
+                          description=text("commands.invite.description"))
+    @app_commands.rename(**_names("invite", ("player",)))
+    @app_commands.describe(**_descriptions("invite", ("player",)))
     async def invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         user = player
         live = self.my_table(interaction)
@@ -173,7 +191,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
                   "seat on the table message.", mention=user.id)
 
-    @app_commands.command(name="hand", description="Show your hand and controls (only to you)")
+    @app_commands.command(name=text("commands.hand.name"),
+                          description=text("commands.hand.description"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
@@ -181,8 +200,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             return
         await send_hand(interaction, live)
 
-    @app_commands.command(name="leave", description="Leave your table (a computer takes over "
-                                                    "a started game)")
+    @app_commands.command(name=text("commands.leave.name"),
+                          description=text("commands.leave.description"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
@@ -191,8 +210,8 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await reply_privately(interaction,
                               await self.bot.service.leave(live.id, interaction.user.id))
 
-    @app_commands.command(name="show", description="Post your table here (when its channel "
-                                                   "or thread is gone)")
+    @app_commands.command(name=text("commands.show.name"),
+                          description=text("commands.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
@@ -216,8 +235,10 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await channels.move_to(live, channel, f"{display_name(interaction.user)} moved it")
         await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
 
-    @app_commands.command(name="rules", description="The rules of a variant, or of your table")
-    @app_commands.describe(variant="Which Belote (default: your table's, or all of them)")
+    @app_commands.command(name=text("commands.rules.name"),
+                          description=text("commands.rules.description"))
+    @app_commands.rename(**_names("rules", ("variant",)))
+    @app_commands.describe(**_descriptions("rules", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
@@ -229,8 +250,10 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 "\n\n".join(messages.variant_rules(v) for v in Variant)
         await reply_privately(interaction, text)
 
-    @app_commands.command(name="end", description="End a table (its host, or Manage Server)")
-    @app_commands.describe(table="The table number (default: the table here, or yours)")
+    @app_commands.command(name=text("commands.end.name"),
+                          description=text("commands.end.description"))
+    @app_commands.rename(**_names("end", ("table",)))
+    @app_commands.describe(**_descriptions("end", ("table",)))
     async def end(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
@@ -244,8 +267,10 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             f"Table #{live.id} was ended by {interaction.user.mention}.",
             allowed_mentions=messages.NO_MENTIONS)
 
-    @app_commands.command(name="leaderboard", description="The best players of this server")
-    @app_commands.describe(variant="Which Belote (default: classic)")
+    @app_commands.command(name=text("commands.leaderboard.name"),
+                          description=text("commands.leaderboard.description"))
+    @app_commands.rename(**_names("leaderboard", ("variant",)))
+    @app_commands.describe(**_descriptions("leaderboard", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
     async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None) -> None:
