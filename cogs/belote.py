@@ -18,7 +18,7 @@ from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from rendering import LeaderboardRow
 
 from .channels import Channels
-from .common import display_name, reply_privately
+from .common import PUBLIC, display_name, member_words, reply_privately
 from .play import send_hand
 
 VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
@@ -99,6 +99,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                   computers: bool = False, level: app_commands.Choice[str] | None = None,
                   turn_timer: app_commands.Choice[int] | None = None) -> None:
         v = Variant(variant.value)
+        say = member_words(interaction)
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
                                  "shuffle": shuffle.value if shuffle else None}
@@ -106,16 +107,15 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             if value is None:
                 del given[key]
             elif key not in OPTION_NAMES[v]:
-                await reply_privately(interaction, f"{messages.VARIANT_TITLES[v]} has no "
-                                                   f"`{key}` option.")
+                await reply_privately(interaction, say("commands.new.no_option",
+                                                       variant=messages.VARIANT_TITLES[v],
+                                                       option=key))
                 return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing:
-            await reply_privately(
-                interaction, "I cannot host a table in this channel: I am missing the "
-                f"permission(s) {', '.join(missing)}. Ask a server admin to grant them to me "
-                "here, or use another channel.")
+            await reply_privately(interaction, say("commands.new.missing_permissions",
+                                                   permissions=", ".join(missing)))
             return
         channel = interaction.channel
         in_thread = isinstance(channel, discord.Thread)
@@ -129,16 +129,17 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             computer_level=level.value if level else None))
         await interaction.response.defer(thinking=True)
         thread: discord.Thread | None = None
-        note = ""
+        opened = "commands.new.opened_here"
         if not in_thread and not no_thread and isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"Belote #{live.id} · {v.value}", auto_archive_duration=1440,
+                    name=PUBLIC("commands.new.thread_name", table=live.id, variant=v.value),
+                    auto_archive_duration=1440,
                     type=discord.ChannelType.public_thread)
             except discord.HTTPException:
-                note = " (I could not open a thread, so the table is here)"
+                opened = "commands.new.opened_here_no_thread"
         elif no_thread and not in_thread:
-            note = f" (no thread: I lack {', '.join(no_thread)})"
+            opened = "commands.new.opened_here_lacking"
         home = thread if thread is not None else self.bot.get_partial_messageable(
             interaction.channel_id)
         try:
@@ -152,14 +153,16 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 raise
             await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
             self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
-                "I could not post the table here; it is closed."))
+                PUBLIC("commands.new.post_failed")))
             return
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
-        where = thread.mention if thread else "here"
-        text = (f"{interaction.user.mention} opened Belote table #{live.id} "
-                f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
-                "Pick a seat there!")
+        # Posted in the channel for everybody: in the server's language (English for now).
+        text = PUBLIC("commands.new.opened_in_thread" if thread else opened,
+                      user=interaction.user.mention, table=live.id,
+                      variant=messages.VARIANT_TITLES[v], target=live.options.target,
+                      thread=thread.mention if thread else "",
+                      permissions=", ".join(no_thread))
         # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
         self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
             text, allowed_mentions=messages.NO_MENTIONS))
@@ -182,21 +185,23 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
-            await reply_privately(interaction, "You host no open table in this server.")
+            await reply_privately(interaction,
+                                  member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
-        await reply_privately(interaction, f"{user.mention} may now sit at table #{live.id}.")
+        await reply_privately(interaction, member_words(interaction)(
+            "commands.invite.done", player=user.mention, table=live.id))
         await self.bot.delivery.notice(
-            live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
-                  "seat on the table message.", mention=user.id)
+            live, PUBLIC("commands.invite.notice", player=f"<@{user.id}>",
+                         host=f"<@{interaction.user.id}>"), mention=user.id)
 
     @app_commands.command(name=text("commands.hand.name"),
                           description=text("commands.hand.description"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         await send_hand(interaction, live)
 
@@ -205,7 +210,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         await reply_privately(interaction,
                               await self.bot.service.leave(live.id, interaction.user.id))
@@ -213,27 +218,31 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     @app_commands.command(name=text("commands.show.name"),
                           description=text("commands.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        say = member_words(interaction)
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         if live.lost is None and live.row.message_id is not None:
-            await reply_privately(interaction, f"Table #{live.id} is in <#{live.row.home_id}>.")
+            await reply_privately(interaction, say("commands.show.elsewhere", table=live.id,
+                                                   channel=f"<#{live.row.home_id}>"))
             return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing or isinstance(interaction.channel, discord.Thread) or \
                 interaction.channel is None:
-            await reply_privately(interaction, "I cannot post the table here" +
-                                  (f": I am missing {', '.join(missing)}" if missing else "") +
-                                  ". Use a text channel where I may post.")
+            await reply_privately(interaction, say(
+                "commands.show.missing_permissions", permissions=", ".join(missing))
+                if missing else say("commands.show.not_here"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
-        await channels.move_to(live, channel, f"{display_name(interaction.user)} moved it")
-        await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
+        await channels.move_to(live, channel, PUBLIC("commands.show.moved_by",
+                                                      name=display_name(interaction.user)))
+        await interaction.followup.send(say("commands.show.done", table=live.id),
+                                        ephemeral=True)
 
     @app_commands.command(name=text("commands.rules.name"),
                           description=text("commands.rules.description"))
@@ -258,13 +267,14 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
-            await reply_privately(interaction, "No open table to end here.")
+            await reply_privately(interaction,
+                                  member_words(interaction)("commands.end.no_table"))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         can_manage = bool(interaction.permissions.manage_guild)
         await self.bot.service.end(live.id, interaction.user.id, can_manage=can_manage)
         await interaction.response.send_message(
-            f"Table #{live.id} was ended by {interaction.user.mention}.",
+            PUBLIC("commands.end.done", table=live.id, user=interaction.user.mention),
             allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.leaderboard.name"),
@@ -277,16 +287,18 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         assert interaction.guild_id is not None
         v = Variant(variant.value) if variant else Variant.CLASSIC
         rows = await self.bot.service.db.results.leaderboard(interaction.guild_id, v.value)
-        title = f"{messages.VARIANT_TITLES[v]} leaderboard"
+        title = PUBLIC("commands.leaderboard.title", variant=messages.VARIANT_TITLES[v])
         if not rows:
-            await interaction.response.send_message(f"**{title}**: no finished match yet.")
+            await interaction.response.send_message(
+                PUBLIC("commands.leaderboard.empty", title=title))
             return
         await interaction.response.defer(thinking=True)
         names = await self.bot.service.db.tables.names([r.user_id for r in rows])
         board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
                                 r.matches, r.wins) for i, r in enumerate(rows)]
         lines = [f"**{title}**"] + [
-            f"{b.rank}. <@{r.user_id}> — {b.rating:.0f} ({b.wins} won of {b.games})"
+            PUBLIC("commands.leaderboard.line", rank=b.rank, player=f"<@{r.user_id}>",
+                   rating=f"{b.rating:.0f}", wins=b.wins, games=b.games)
             for b, r in zip(board, rows, strict=True)]
         await interaction.followup.send("\n".join(lines),
                                         file=await images.leaderboard_image(board, title),

@@ -7,7 +7,17 @@ from typing import Any
 import discord
 
 from bot.bot import BeloteBot
-from bot.errors import tell
+from bot.errors import language, tell
+from i18n import DEFAULT_LANGUAGE, Words, words
+
+# What the bot posts for everybody in a channel: in the server's language (English until
+# servers choose one). What one member alone reads is in their client's language.
+PUBLIC = words(DEFAULT_LANGUAGE)
+
+
+def member_words(interaction: discord.Interaction[Any]) -> Words:
+    """The words of the member who used the command or control, in their language."""
+    return words(language(interaction))
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
