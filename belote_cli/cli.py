@@ -14,11 +14,12 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from game.errors import BeloteError
+from game.errors import BeloteError, IllegalAction
 from game.match import Match
 from game.players import Player, RandomPlayer, play_deal
 from game.record import ReplayError, legal_summary, parse_record, replay, replay_summary, to_record
 from game.rules import MAX_TARGET, Variant
+from i18n import rule_reason
 
 
 class _Parser(argparse.ArgumentParser):
@@ -229,8 +230,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except ReplayError as e:
+        if e.rule is not None:  # the rules refused an action: the catalogue says why
+            e.reason = rule_reason(e.rule)
         _emit(e.to_json(), sys.stdout)
         return e.status
+    except IllegalAction as e:
+        _emit({"error": {"deal": None, "action": None, "reason": rule_reason(e)}}, sys.stdout)
+        return 2
     except BeloteError as e:
         _emit({"error": {"deal": None, "action": None, "reason": str(e)}}, sys.stdout)
         return 2

@@ -107,8 +107,13 @@ class BeloteBot(commands.Bot):
         # tens of milliseconds under load.
         gc.freeze()
 
-    def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+    async def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """The digest of what ``tree.sync`` would send: the translated payloads, so a changed
+        translation (a name or description in any language) is synced too."""
+        translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in commands]
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()
 
@@ -120,7 +125,7 @@ class BeloteBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         key = f"command_hash:{self.application_id}:{guild.id if guild else 'global'}"
-        digest = self.command_hash(guild)
+        digest = await self.command_hash(guild)
         if await self.db.guilds.meta(key) == digest:
             log.info("slash commands unchanged: not syncing")
             return False

@@ -25,6 +25,7 @@ import discord
 import rendering
 from db import SeatRow, TableStatus
 from game.view import Stage, TableView
+from i18n import words
 from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
@@ -216,7 +217,8 @@ class Delivery:
     async def table_payload(self, live: LiveTable, closed: str | None = None) -> dict[str, Any]:
         """Content, attachments and controls of the table message as it should be now."""
         if closed is not None:
-            return {"content": messages.header(live) + f"\nTable closed: {closed}.",
+            return {"content": messages.header(live) + "\n" +
+                    words()("delivery.table_closed", reason=closed),
                     "view": None}
         view = live.view()
         if view is None:
@@ -440,9 +442,8 @@ class Delivery:
             self.invalidate(live.id, seat)
             if await self.note_seat(live, seat, user_id, dm_closed=True) is None:
                 return
-            await self.notice(live, f"<@{user_id}>, your direct messages are closed, so I "
-                                    "cannot send you your hand: use the **My hand** button on "
-                                    "the table message.", mention=user_id)
+            await self.notice(live, words()("delivery.dm_closed", mention=f"<@{user_id}>"),
+                              mention=user_id)
             self.table_changed(live)
             return
         await self.note_seat(live, seat, user_id, dm_channel_id=sent.channel.id,
@@ -473,8 +474,8 @@ class Delivery:
         if view.is_my_turn and view.winner is None and \
                 self.turn_noticed.get((live.id, seat)) != live.seq:
             self.turn_noticed[(live.id, seat)] = live.seq
-            await self.notice(live, f"<@{s.user_id}>, it is your turn at table #{live.id}: "
-                                    "use **My hand** on the table message.", mention=s.user_id)
+            await self.notice(live, words()("delivery.your_turn", mention=f"<@{s.user_id}>",
+                                            table=live.id), mention=s.user_id)
 
     # ---- posts in the thread ----------------------------------------------------------------
     async def notice(self, live: LiveTable, text: str, *, mention: int | None = None,

@@ -9,18 +9,30 @@ the answer works whether or not the interaction was already answered or deferred
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Final
 
 import discord
 
+from i18n import DEFAULT_LANGUAGE, words
+
 from .tables import Refusal
+from .translator import language_of
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
 NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
-APOLOGY = ("Sorry, something went wrong on my side and that did not work. It is logged; "
-           "try again in a moment.")
+APOLOGY: Final = words(DEFAULT_LANGUAGE)("errors.apology")  # in English
+
+
+def language(interaction: discord.Interaction[Any]) -> str:
+    """The language to answer a member in: their Discord client's, when we speak it."""
+    return language_of(interaction.locale) or DEFAULT_LANGUAGE
+
+
+def apology(interaction: discord.Interaction[Any]) -> str:
+    """What a user reads when their command or click failed on our side."""
+    return words(language(interaction))("errors.apology")
 
 
 async def tell(interaction: discord.Interaction[Any], text: str) -> None:
@@ -45,7 +57,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     else:
         log.error("%s failed (user %s, channel %s)", where, interaction.user.id,
                   interaction.channel_id, exc_info=error)
-        text = APOLOGY
+        text = apology(interaction)
     try:
         await tell(interaction, text)
     except discord.HTTPException as e:  # too late (10062), or the channel is gone

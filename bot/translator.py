@@ -33,9 +33,11 @@ def language_of(locale: discord.Locale | None) -> str | None:
     return language if language in languages() else None
 
 
-def text(message_id: str) -> app_commands.locale_str:
-    """A command text: English by default, translated per client locale at sync."""
-    return app_commands.locale_str(words(DEFAULT_LANGUAGE)(message_id), id=message_id)
+def text(message_id: str, **params: object) -> app_commands.locale_str:
+    """A command text: English by default, translated per client locale at sync. ``params``
+    fill the message's named parameters in every language."""
+    return app_commands.locale_str(words(DEFAULT_LANGUAGE)(message_id, **params), id=message_id,
+                                   params=params)
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -48,4 +50,5 @@ class CatalogueTranslator(app_commands.Translator):
         assert language is not None
         if message_id not in texts(language):
             return None
-        return words(language)(message_id)
+        params = string.extras.get("params") or {}
+        return words(language)(message_id, **params)

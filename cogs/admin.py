@@ -68,8 +68,9 @@ class BeloteSubcommands(commands.Cog):
         self._joined.clear()
 
 
-def ids(prefix: str, *names: str) -> dict[str, app_commands.locale_str]:
-    return {name: text(f"{prefix}.{name}") for name in names}
+def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
+    """The descriptions of a command's options: ``commands.<command>.<option>``."""
+    return {name: text(f"commands.{command}.{name}") for name in names}
 
 
 CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
@@ -167,7 +168,7 @@ class Admin(BeloteSubcommands):
     # ---- /belote config --------------------------------------------------------------------
     @app_commands.command(name=text("commands.config.name"),
                           description=text("commands.config.description"))
-    @app_commands.describe(**ids("commands.config", *CONFIG_OPTIONS))
+    @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
     @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def config(self, interaction: discord.Interaction[Any],
@@ -254,7 +255,7 @@ class Admin(BeloteSubcommands):
     # ---- /belote tables -------------------------------------------------------------------
     @app_commands.command(name=text("commands.tables.name"),
                           description=text("commands.tables.description"))
-    @app_commands.describe(**ids("commands.tables", "end"))
+    @app_commands.describe(**ids("tables", "end"))
     async def tables(self, interaction: discord.Interaction[Any],
                      end: int | None = None) -> None:
         settings = await self.moderator_settings(interaction)

@@ -13,23 +13,47 @@ from bot import audit, images, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.replies import send_hand
-from bot.messages import timer_text
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import words
 from rendering import LeaderboardRow
 
 from .channels import Channels
-from .common import display_name, reply_privately
+from .common import PUBLIC, display_name, member_words, reply_privately
 
-VARIANTS = [app_commands.Choice(name=messages.VARIANT_TITLES[v], value=v.value) for v in Variant]
-SHUFFLES = [app_commands.Choice(name="random: a fresh shuffle each deal", value="random"),
-            app_commands.Choice(name="cut: the last deal's cards, cut", value="cut")]
-TIMERS = [app_commands.Choice(name="off", value=0)] + [
-    app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
-LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
+VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
+            for v in Variant]
+SHUFFLES = [app_commands.Choice(name=text(f"commands.choice.shuffle.{s}"), value=s)
+            for s in ("random", "cut")]
+
+
+def _timer_choice(seconds: int) -> app_commands.locale_str:
+    if seconds % 60 == 0:
+        return text("commands.choice.timer.minutes", n=seconds // 60)
+    return text("commands.choice.timer.seconds", n=seconds)
+
+
+TIMERS = [app_commands.Choice(name=text("commands.choice.timer.off"), value=0)] + [
+    app_commands.Choice(name=_timer_choice(t), value=t) for t in TURN_TIMERS]
+LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value=level)
+          for level in available_levels()]
+
+NEW_OPTIONS = ("variant", "private", "announcements", "must_undertrump", "shuffle", "computers",
+               "level", "turn_timer", "target")
+
+
+def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    """Each option's name through the catalogue (its English is the parameter's name)."""
+    return {o: text(f"commands.{command}.{o}.name") for o in options}
+
+
+def _descriptions(command: str,
+                  options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    return {o: text(f"commands.{command}.{o}.description") for o in options if o != "target"}
+
 
 # Without these in the channel the table cannot be shown at all.
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
@@ -42,7 +66,8 @@ def permission_name(flag: str) -> str:
 
 
 @app_commands.guild_only()
-class Belote(commands.GroupCog, group_name="belote", group_description="Play Belote"):
+class Belote(commands.GroupCog, group_name=text("commands.group.name"),
+             group_description=text("commands.group.description")):
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
 
@@ -61,20 +86,11 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         return here[0] if len(here) == 1 else None
 
     # ---- /belote new -----------------------------------------------------------------------
-    @app_commands.command(name="new", description="Open a Belote table in this channel")
-    @app_commands.describe(
-        variant="Which Belote to play (default: the server's, see /belote config)",
-        target=f"Points to win (suggested: classic 501/1001, coinche 701/1000/2000, "
-               f"bulgarian 151; 1 to {MAX_TARGET})",
-        private="Only people you invite (/belote invite) may sit",
-        announcements="Count announcements (sequences, carrés); default depends on the variant",
-        must_undertrump="Classic/coinche: must trump lower when you cannot over-trump",
-        shuffle="How the cards are shuffled between deals",
-        computers="Computers sit in the other seats now (people may still take them)",
-        level="How well computers play: in empty seats, and for players who leave or run out "
-              "of time",
-        turn_timer="Time a player has on each turn before a computer takes over (default "
-                   "off)")
+    @app_commands.command(name=text("commands.new.name"),
+                          description=text("commands.new.description"))
+    @app_commands.rename(**_names("new", NEW_OPTIONS))
+    @app_commands.describe(**_descriptions("new", NEW_OPTIONS),
+                           target=text("commands.new.target.description", max=MAX_TARGET))
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def new(self, interaction: discord.Interaction[Any],
@@ -90,6 +106,7 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         v = Variant(variant.value if variant is not None else settings.variant)
         target = target if target is not None else settings.target
+        say = member_words(interaction)
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
                                  "shuffle": shuffle.value if shuffle else None}
@@ -97,16 +114,15 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             if value is None:
                 del given[key]
             elif key not in OPTION_NAMES[v]:
-                await reply_privately(interaction, f"{messages.VARIANT_TITLES[v]} has no "
-                                                   f"`{key}` option.")
+                await reply_privately(interaction, say("commands.new.no_option",
+                                                       variant=messages.VARIANT_TITLES[v],
+                                                       option=key))
                 return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing:
-            await reply_privately(
-                interaction, "I cannot host a table in this channel: I am missing the "
-                f"permission(s) {', '.join(missing)}. Ask a server admin to grant them to me "
-                "here, or use another channel.")
+            await reply_privately(interaction, say("commands.new.missing_permissions",
+                                                   permissions=", ".join(missing)))
             return
         channel = interaction.channel
         refused = table_refusal(
@@ -137,16 +153,17 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             raise
         await interaction.response.defer(thinking=True)
         thread: discord.Thread | None = None
-        note = ""
+        opened = "commands.new.opened_here"
         if not in_thread and not no_thread and isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"Belote #{live.id} · {v.value}", auto_archive_duration=1440,
+                    name=PUBLIC("commands.new.thread_name", table=live.id, variant=v.value),
+                    auto_archive_duration=1440,
                     type=discord.ChannelType.public_thread)
             except discord.HTTPException:
-                note = " (I could not open a thread, so the table is here)"
+                opened = "commands.new.opened_here_no_thread"
         elif no_thread and not in_thread:
-            note = f" (no thread: I lack {', '.join(no_thread)})"
+            opened = "commands.new.opened_here_lacking"
         home = thread if thread is not None else self.bot.get_partial_messageable(
             interaction.channel_id)
         try:
@@ -160,14 +177,16 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 raise
             await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
             self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
-                "I could not post the table here; it is closed."))
+                PUBLIC("commands.new.post_failed")))
             return
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
-        where = thread.mention if thread else "here"
-        text = (f"{interaction.user.mention} opened Belote table #{live.id} "
-                f"({messages.VARIANT_TITLES[v]}, to {live.options.target}) in {where}{note}. "
-                "Pick a seat there!")
+        # Posted in the channel for everybody: in the server's language (English for now).
+        text = PUBLIC("commands.new.opened_in_thread" if thread else opened,
+                      user=interaction.user.mention, table=live.id,
+                      variant=messages.VARIANT_TITLES[v], target=live.options.target,
+                      thread=thread.mention if thread else "",
+                      permissions=", ".join(no_thread))
         # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
         self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
             text, allowed_mentions=messages.NO_MENTIONS))
@@ -182,66 +201,77 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 if str(t).startswith(str(current or ""))][:25]
 
     # ---- the rest ---------------------------------------------------------------------------
-    @app_commands.command(name="invite", description="Invite someone to your private table")
-    @app_commands.describe(player="Who may sit at your table")
+    @app_commands.command(name=text("commands.invite.name"),
+                          description=text("commands.invite.description"))
+    @app_commands.rename(**_names("invite", ("player",)))
+    @app_commands.describe(**_descriptions("invite", ("player",)))
     async def invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
-            await reply_privately(interaction, "You host no open table in this server.")
+            await reply_privately(interaction,
+                                  member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
-        await reply_privately(interaction, f"{user.mention} may now sit at table #{live.id}.")
+        await reply_privately(interaction, member_words(interaction)(
+            "commands.invite.done", player=user.mention, table=live.id))
         await self.bot.delivery.notice(
-            live, f"<@{user.id}>, <@{interaction.user.id}> invites you to this table: pick a "
-                  "seat on the table message.", mention=user.id)
+            live, PUBLIC("commands.invite.notice", player=f"<@{user.id}>",
+                         host=f"<@{interaction.user.id}>"), mention=user.id)
 
-    @app_commands.command(name="hand", description="Show your hand and controls (only to you)")
+    @app_commands.command(name=text("commands.hand.name"),
+                          description=text("commands.hand.description"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         await send_hand(interaction, live)
 
-    @app_commands.command(name="leave", description="Leave your table (a computer takes over "
-                                                    "a started game)")
+    @app_commands.command(name=text("commands.leave.name"),
+                          description=text("commands.leave.description"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         await reply_privately(interaction,
                               await self.bot.service.leave(live.id, interaction.user.id))
 
-    @app_commands.command(name="show", description="Post your table here (when its channel "
-                                                   "or thread is gone)")
+    @app_commands.command(name=text("commands.show.name"),
+                          description=text("commands.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        say = member_words(interaction)
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, "You are not playing at any table in this server.")
+            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         if live.lost is None and live.row.message_id is not None:
-            await reply_privately(interaction, f"Table #{live.id} is in <#{live.row.home_id}>.")
+            await reply_privately(interaction, say("commands.show.elsewhere", table=live.id,
+                                                   channel=f"<#{live.row.home_id}>"))
             return
         perms = interaction.app_permissions
         missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
         if missing or isinstance(interaction.channel, discord.Thread) or \
                 interaction.channel is None:
-            await reply_privately(interaction, "I cannot post the table here" +
-                                  (f": I am missing {', '.join(missing)}" if missing else "") +
-                                  ". Use a text channel where I may post.")
+            await reply_privately(interaction, say(
+                "commands.show.missing_permissions", permissions=", ".join(missing))
+                if missing else say("commands.show.not_here"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
-        await channels.move_to(live, channel, f"{display_name(interaction.user)} moved it")
-        await interaction.followup.send(f"Table #{live.id} is here now.", ephemeral=True)
+        await channels.move_to(live, channel, PUBLIC("commands.show.moved_by",
+                                                      name=display_name(interaction.user)))
+        await interaction.followup.send(say("commands.show.done", table=live.id),
+                                        ephemeral=True)
 
-    @app_commands.command(name="rules", description="The rules of a variant, or of your table")
-    @app_commands.describe(variant="Which Belote (default: your table's, or all of them)")
+    @app_commands.command(name=text("commands.rules.name"),
+                          description=text("commands.rules.description"))
+    @app_commands.rename(**_names("rules", ("variant",)))
+    @app_commands.describe(**_descriptions("rules", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
@@ -253,13 +283,16 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
                 "\n\n".join(messages.variant_rules(v) for v in Variant)
         await reply_privately(interaction, text)
 
-    @app_commands.command(name="end", description="End a table (its host, or Manage Server)")
-    @app_commands.describe(table="The table number (default: the table here, or yours)")
+    @app_commands.command(name=text("commands.end.name"),
+                          description=text("commands.end.description"))
+    @app_commands.rename(**_names("end", ("table",)))
+    @app_commands.describe(**_descriptions("end", ("table",)))
     async def end(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
-            await reply_privately(interaction, "No open table to end here.")
+            await reply_privately(interaction,
+                                  member_words(interaction)("commands.end.no_table"))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         settings = await self.bot.guild_settings.get(live.row.guild_id)
@@ -269,27 +302,31 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
             await self.bot.audit.record(live.row.guild_id, audit.END,
                                         actor_id=interaction.user.id, table_id=live.id)
         await interaction.response.send_message(
-            f"Table #{live.id} was ended by {interaction.user.mention}.",
+            PUBLIC("commands.end.done", table=live.id, user=interaction.user.mention),
             allowed_mentions=messages.NO_MENTIONS)
 
-    @app_commands.command(name="leaderboard", description="The best players of this server")
-    @app_commands.describe(variant="Which Belote (default: classic)")
+    @app_commands.command(name=text("commands.leaderboard.name"),
+                          description=text("commands.leaderboard.description"))
+    @app_commands.rename(**_names("leaderboard", ("variant",)))
+    @app_commands.describe(**_descriptions("leaderboard", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
     async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None
         v = Variant(variant.value) if variant else Variant.CLASSIC
         rows = await self.bot.service.leaderboard(interaction.guild_id, v.value)
-        title = f"{messages.VARIANT_TITLES[v]} leaderboard"
+        title = PUBLIC("commands.leaderboard.title", variant=messages.VARIANT_TITLES[v])
         if not rows:
-            await interaction.response.send_message(f"**{title}**: no finished match yet.")
+            await interaction.response.send_message(
+                PUBLIC("commands.leaderboard.empty", title=title))
             return
         await interaction.response.defer(thinking=True)
         names = await self.bot.service.player_names([r.user_id for r in rows])
         board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
                                 r.matches, r.wins) for i, r in enumerate(rows)]
         lines = [f"**{title}**"] + [
-            f"{b.rank}. <@{r.user_id}> — {b.rating:.0f} ({b.wins} won of {b.games})"
+            PUBLIC("commands.leaderboard.line", rank=b.rank, player=f"<@{r.user_id}>",
+                   rating=f"{b.rating:.0f}", wins=b.wins, games=b.games)
             for b, r in zip(board, rows, strict=True)]
         await interaction.followup.send("\n".join(lines),
                                         file=await images.leaderboard_image(board, title),

@@ -16,12 +16,21 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
 from bot.tables import LiveTable
+from i18n import DEFAULT_LANGUAGE, words
 
 log = logging.getLogger(__name__)
 
 # What the table needs where it lives: see its message, post deal sheets with images.
 NEEDED = ("view_channel", "send_messages", "attach_files")
 UNKNOWN_MESSAGE = 10008
+# What the table's players read of its moves and losses: in its channel and in every seat's
+# hand, so in the server's language (English until servers choose one). The lost reason is
+# also matched on "permission" below.
+ENGLISH = words(DEFAULT_LANGUAGE)
+
+
+def lost_permissions(live: LiveTable, missing: list[str]) -> str:
+    return ENGLISH("belote.lost.permissions", permissions=", ".join(missing), table=live.id)
 
 
 def missing_permissions(channel: Any) -> list[str]:
@@ -80,7 +89,7 @@ class Channels(commands.Cog):
             home = self.bot.get_partial_messageable(live.row.home_id,
                                                     guild_id=live.row.guild_id)
             try:
-                await self.move_to(live, home, "its message was deleted",
+                await self.move_to(live, home, ENGLISH("belote.moved.message_deleted"),
                                    thread_id=live.row.thread_id)
                 return
             except discord.HTTPException as e:
@@ -90,8 +99,8 @@ class Channels(commands.Cog):
         except discord.HTTPException as e:
             log.info("table %s: could not check its channel (%s)", live.id, e)
         if live.lost is None and live.row.message_id is not None:
-            self.set_lost(live, f"I cannot show table #{live.id} where it is "
-                                f"(Discord said: {error.text or error.status})")
+            self.set_lost(live, ENGLISH("belote.lost.cannot_show", table=live.id,
+                                        error=error.text or error.status))
 
     async def check_home(self, live: LiveTable) -> None:
         """Mark the table lost (or move it out of a deleted thread) when its home is gone or
@@ -106,20 +115,18 @@ class Channels(commands.Cog):
             except discord.NotFound:
                 home = None
             except discord.Forbidden:
-                self.set_lost(live, f"I lost the permission(s) View Channel where table "
-                                    f"#{live.id} is")
+                self.set_lost(live, ENGLISH("belote.lost.no_view_channel", table=live.id))
                 return
         if home is None and live.row.thread_id is not None:
             parent = guild.get_channel(live.row.channel_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
-                await self.move_to(live, parent, "its thread was deleted")
+                await self.move_to(live, parent, ENGLISH("belote.moved.thread_deleted"))
             else:
-                self.set_lost(live, f"The thread of table #{live.id} was deleted")
+                self.set_lost(live, ENGLISH("belote.lost.thread_deleted", table=live.id))
         elif home is None:
-            self.set_lost(live, f"The channel of table #{live.id} was deleted")
+            self.set_lost(live, ENGLISH("belote.lost.channel_deleted", table=live.id))
         elif missing := missing_permissions(home):
-            self.set_lost(live, f"I lost the permission(s) {', '.join(missing)} where "
-                                f"table #{live.id} is")
+            self.set_lost(live, lost_permissions(live, missing))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -128,14 +135,14 @@ class Channels(commands.Cog):
                 continue
             parent = self.bot.get_channel(payload.parent_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
-                await self.move_to(live, parent, "its thread was deleted")
+                await self.move_to(live, parent, ENGLISH("belote.moved.thread_deleted"))
             else:
-                self.set_lost(live, f"The thread of table #{live.id} was deleted")
+                self.set_lost(live, ENGLISH("belote.lost.thread_deleted", table=live.id))
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         for live in self.tables_in(channel.id):
-            self.set_lost(live, f"The channel of table #{live.id} was deleted")
+            self.set_lost(live, ENGLISH("belote.lost.channel_deleted", table=live.id))
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: Any, after: Any) -> None:
@@ -143,8 +150,7 @@ class Channels(commands.Cog):
             home = self.bot.get_channel(live.row.home_id) or after
             missing = missing_permissions(home)
             if missing:
-                self.set_lost(live, f"I lost the permission(s) {', '.join(missing)} where "
-                                    f"table #{live.id} is")
+                self.set_lost(live, lost_permissions(live, missing))
             elif live.lost is not None and "permission" in live.lost:
                 self.set_lost(live, None)  # given back: show the table as it is now
 
@@ -162,7 +168,7 @@ class Channels(commands.Cog):
         await self.bot.service.attach(
             live.id, thread_id=thread_id, message_id=message.id,
             channel_id=None if thread_id is not None else message.channel.id)
-        await channel.send(f"Table #{live.id} goes on here: {why}.",
+        await channel.send(ENGLISH("belote.moved.notice", table=live.id, why=why),
                            allowed_mentions=NO_MENTIONS)
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)
         return message

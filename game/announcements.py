@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .cards import Card, CardSet, Rank, card_str, cards_of, to_set
-from .errors import IllegalAction
+from .errors import Cards, IllegalAction
 from .rules import Trump
 
 if TYPE_CHECKING:
@@ -124,27 +124,25 @@ def check_declaration(seat: int, hand: CardSet,
     for group in declared:
         cards = tuple(sorted(set(group)))
         if len(cards) != len(group) or len(cards) < 3:
-            raise IllegalAction("an announcement is 3 or more different cards")
+            raise IllegalAction("announcement_too_short")
         cs = to_set(cards)
         if cs & ~hand:
-            missing = ", ".join(card_str(c) for c in cards_of(cs & ~hand))
-            raise IllegalAction(f"you cannot announce cards you do not hold ({missing})")
+            raise IllegalAction("announce_not_held",
+                                cards=Cards(tuple(cards_of(cs & ~hand)), "list"))
         if cs & used:
-            raise IllegalAction("a card counts in one announcement at most")
+            raise IllegalAction("card_in_two_announcements")
         used |= cs
         ranks = {c & 7 for c in cards}
         suits = {c >> 3 for c in cards}
         if len(cards) == 4 and len(ranks) == 1:
             r = Rank(ranks.pop())
             if r not in CARRE_POINTS:
-                raise IllegalAction("four 7s or four 8s are no announcement")
+                raise IllegalAction("no_carre_of_sevens_or_eights")
             carres.append(carre(seat, r))
         elif len(suits) == 1 and max(ranks) - min(ranks) == len(cards) - 1:
             seqs.append(cards)
         else:
-            raise IllegalAction(
-                "an announcement is four of a kind or a run of 3+ cards in one suit: "
-                + " ".join(card_str(c) for c in cards) + " is neither")
+            raise IllegalAction("not_an_announcement", cards=Cards(cards, "run"))
     left = hand
     for a in carres:
         left &= ~to_set(a.cards)
@@ -152,9 +150,7 @@ def check_declaration(seat: int, hand: CardSet,
     out = list(carres)
     for cards in seqs:
         if cards not in allowed:
-            raise IllegalAction(
-                "a sequence announced must be a whole run of your cards (outside the carrés "
-                "you announce): " + " ".join(card_str(c) for c in cards) + " is not")
+            raise IllegalAction("sequence_not_whole", cards=Cards(cards, "run"))
         out.append(allowed[cards])
     return out
 
@@ -168,13 +164,13 @@ def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | Non
     if not declared:
         return  # the best or nothing: always possible
     if not deal.options.announcements:
-        raise IllegalAction("announcements are off at this table")
+        raise IllegalAction("announcements_off")
     if deal.contract is None:
-        raise IllegalAction("announcements are chosen once the bidding is over")
+        raise IllegalAction("announcements_after_bidding")
     if deal.contract.trump is Trump.NO_TRUMPS:
-        raise IllegalAction("there are no announcements in no trumps")
+        raise IllegalAction("no_announcements_in_no_trumps")
     if deal.declared[seat]:
-        raise IllegalAction("announcements are made with your first card only")
+        raise IllegalAction("announce_with_first_card")
     check_declaration(seat, deal.hands[seat], declared)
 
 

@@ -18,7 +18,7 @@ from .actions import (
 from .cards import Suit
 from .contract import Contract
 from .errors import IllegalAction
-from .rules import TRUMP_NAMES, Trump
+from .rules import Trump
 
 COINCHE_VALUES = (*range(80, 170, 10), CAPOT)
 _SUITS = tuple(Suit)
@@ -78,7 +78,7 @@ class ClassicBidding(Bidding):
 
     def apply(self, action: BidAction) -> None:
         if self.done:
-            raise IllegalAction("the bidding is over")
+            raise IllegalAction("bidding_over")
         seat = self.to_act
         if isinstance(action, Pass):
             self._record(action)
@@ -89,17 +89,15 @@ class ClassicBidding(Bidding):
                 self.to_act = (seat + 1) & 3
             return
         if not isinstance(action, Take):
-            raise IllegalAction("in classic belote you may take or pass")
-        turned = TRUMP_NAMES[self.turned_suit]
+            raise IllegalAction("classic_take_or_pass")
+        turned = Trump(self.turned_suit)
         if self.round == 1:
             if action.suit is not None and action.suit != self.turned_suit:
-                raise IllegalAction(
-                    f"in round one you may only take the turned suit ({turned}) or pass")
+                raise IllegalAction("take_turned_suit", trump=turned)
             suit = self.turned_suit
         else:
             if action.suit is None or action.suit == self.turned_suit:
-                raise IllegalAction(
-                    f"in round two name a suit other than {turned}, or pass")
+                raise IllegalAction("name_another_suit", trump=turned)
             suit = action.suit
         self._record(action)
         self.contract = Contract(seat, Trump(suit))
@@ -134,7 +132,7 @@ class CoincheBidding(Bidding):
 
     def apply(self, action: BidAction) -> None:
         if self.done:
-            raise IllegalAction("the bidding is over")
+            raise IllegalAction("bidding_over")
         seat = self.to_act
         if self.contre_by is not None:
             assert self.bid is not None
@@ -150,7 +148,7 @@ class CoincheBidding(Bidding):
                     self.contract = self.bid
                     self.done = True
             else:
-                raise IllegalAction("after a contre you may only surcontre or pass")
+                raise IllegalAction("surcontre_or_pass")
             return
         if isinstance(action, Pass):
             self._record(action)
@@ -164,27 +162,28 @@ class CoincheBidding(Bidding):
                 self.to_act = (seat + 1) & 3
         elif isinstance(action, CoincheBid):
             if action.value not in COINCHE_VALUES:
-                raise IllegalAction("a bid is 80 to 160 in steps of 10, or capot")
+                raise IllegalAction("coinche_bid_value")
             if self.bid is not None and self.bid.value is not None and \
                     action.value <= self.bid.value:
-                raise IllegalAction(f"your bid must be higher than {self.bid.describe()}")
+                raise IllegalAction("bid_higher",
+                                    bid=CoincheBid(self.bid.value, Suit(self.bid.trump)))
             self._record(action)
             self.bid = Contract(seat, Trump(action.suit), action.value)
             self.passes = 0
             self.to_act = (seat + 1) & 3
         elif isinstance(action, Contre):
             if self.bid is None:
-                raise IllegalAction("there is no bid to contre")
+                raise IllegalAction("no_bid_to_contre")
             if not (self.bid.seat ^ seat) & 1:
-                raise IllegalAction("you can only contre the other team's bid")
+                raise IllegalAction("contre_own_team")
             self._record(action)
             self.contre_by = seat
             self.bid = Contract(self.bid.seat, self.bid.trump, self.bid.value, 2)
             self.to_act = (seat + 1) & 3
         elif isinstance(action, Surcontre):
-            raise IllegalAction("you can only surcontre after the other team's contre")
+            raise IllegalAction("surcontre_without_contre")
         else:
-            raise IllegalAction("in coinche you may bid, pass, contre or surcontre")
+            raise IllegalAction("coinche_actions")
 
 
 class BulgarianBidding(Bidding):
@@ -213,7 +212,7 @@ class BulgarianBidding(Bidding):
 
     def apply(self, action: BidAction) -> None:
         if self.done:
-            raise IllegalAction("the bidding is over")
+            raise IllegalAction("bidding_over")
         seat = self.to_act
         bid = self.bid
         if isinstance(action, Pass):
@@ -229,24 +228,22 @@ class BulgarianBidding(Bidding):
             return
         if isinstance(action, ContractBid):
             if bid is not None and action.contract <= bid.trump:
-                raise IllegalAction(
-                    f"your contract must be higher than {TRUMP_NAMES[bid.trump]}")
+                raise IllegalAction("contract_higher", trump=bid.trump)
             self.bid = Contract(seat, Trump(action.contract))
         elif isinstance(action, Double):
             if bid is None:
-                raise IllegalAction("there is no contract to double")
+                raise IllegalAction("no_contract_to_double")
             if not (bid.seat ^ seat) & 1:
-                raise IllegalAction("you can only double the other team's contract")
+                raise IllegalAction("double_own_team")
             if bid.multiplier != 1:
-                raise IllegalAction("this contract is already doubled")
+                raise IllegalAction("already_doubled")
             self.bid = Contract(bid.seat, bid.trump, None, 2)
         elif isinstance(action, Redouble):
             if bid is None or bid.multiplier != 2 or (bid.seat ^ seat) & 1:
-                raise IllegalAction("you can only redouble your team's doubled contract")
+                raise IllegalAction("redouble_not_allowed")
             self.bid = Contract(bid.seat, bid.trump, None, 4)
         else:
-            raise IllegalAction("in bulgarian belot you may bid a contract, pass, double "
-                                "or redouble")
+            raise IllegalAction("bulgarian_actions")
         self._record(action)
         self.passes = 0
         self.to_act = (seat + 1) & 3

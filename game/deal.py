@@ -24,7 +24,6 @@ from .cards import (
     PLAIN_POINTS,
     PLAIN_STRENGTH,
     SUIT_MASKS,
-    SUIT_NAMES,
     TRUMP_POINTS,
     TRUMP_STRENGTH,
     Card,
@@ -32,11 +31,10 @@ from .cards import (
     Rank,
     Suit,
     card_name,
-    card_str,
     cards_of,
 )
 from .contract import Contract
-from .errors import IllegalAction
+from .errors import Cards, IllegalAction
 from .rules import Options, Trump, Variant
 from .scoring import DealScore, Outcome, scorer_for
 
@@ -347,14 +345,14 @@ class Deal:
         """Apply the action of the seat to act, or raise IllegalAction saying why."""
         seat = self.to_act
         if seat is None:
-            raise IllegalAction("this deal is over")
+            raise IllegalAction("deal_over")
         phase = self.phase
         if phase is Phase.PLAY and type(action) is Play:
             self._play(seat, action)
             return
         if phase is Phase.BIDDING:
             if isinstance(action, Play):
-                raise IllegalAction("the bidding is not over: bid or pass first")
+                raise IllegalAction("bidding_not_over")
             self.bidding.apply(action)
             self.actions.append((seat, action))
             if self.bidding.done:
@@ -363,7 +361,7 @@ class Deal:
                 self.to_act = self.bidding.to_act
             return
         if not isinstance(action, Play):
-            raise IllegalAction("the bidding is over: play a card")
+            raise IllegalAction("play_a_card")
         self._play(seat, action)
 
     def _play(self, seat: int, action: Play) -> None:
@@ -372,15 +370,15 @@ class Deal:
         hand = self.hands[seat]
         if not hand & b:
             if self.played & b:
-                raise IllegalAction(f"{card_str(c)} has already been played")
-            raise IllegalAction(f"you do not hold {card_str(c)}")
+                raise IllegalAction("card_already_played", card=Cards((c,)))
+            raise IllegalAction("card_not_held", card=Cards((c,)))
         legal, why = self._legal_for(hand)
         if not legal & b:
-            raise IllegalAction(self._explain(legal, why))
+            raise self._explain(legal, why)
         if not self.declared[seat]:
             self._declare(seat, hand, action.declare)
         elif action.declare:
-            raise IllegalAction("announcements are made with your first card only")
+            raise IllegalAction("announce_with_first_card")
         if self._belote and (c & 7) in (Rank.KING, Rank.QUEEN):
             self._call_belote(seat, c, action.belote)
         self.actions.append((seat, action))
@@ -410,25 +408,35 @@ class Deal:
             self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
 
-    def _explain(self, legal: CardSet, why: int) -> str:
-        cards = list(cards_of(legal))
-        listed = " or ".join(card_str(c) for c in cards) if len(cards) <= 4 else None
-        led = SUIT_NAMES[self.trick[0] >> 3]
-        trump_name = SUIT_NAMES[self.contract.trump] if self.contract and \
-            self.contract.trump.is_suit else "trump"
+    def _explain(self, legal: CardSet, why: int) -> IllegalAction:
+        """Why a held card may not be played: the rule, with the cards that may be (up to
+        four; past that, the suit or kind of card to play)."""
+        cards = tuple(cards_of(legal))
+        listed = Cards(cards) if len(cards) <= 4 else None
+        led = Suit(self.trick[0] >> 3)
+        trump = Suit(self.contract.trump) if self.contract and \
+            self.contract.trump.is_suit else None
         if why == _FOLLOW:
-            return f"you must follow suit: play {listed or 'a card of ' + led}"
+            return IllegalAction("must_follow", cards=listed) if listed else \
+                IllegalAction("must_follow_suit", suit=led)
         if why == _RAISE_TRUMP:
-            return f"you must play a higher trump: play {listed or 'a higher ' + trump_name}"
+            return IllegalAction("must_raise_trump", cards=listed) if listed else \
+                IllegalAction("must_raise_trump_suit", suit=trump) if trump is not None else \
+                IllegalAction("must_raise_trump_any")
         if why == _RAISE:
-            return f"you must play higher in {led}: play {listed or 'a higher card'}"
+            return IllegalAction("must_raise", suit=led, cards=listed) if listed else \
+                IllegalAction("must_raise_any", suit=led)
         if why == _TRUMP:
-            return f"you have no {led}, so you must trump: play {listed or 'a ' + trump_name}"
+            return IllegalAction("must_trump", suit=led, cards=listed) if listed else \
+                IllegalAction("must_trump_suit", suit=led, trump=trump) if trump is not None \
+                else IllegalAction("must_trump_any", suit=led)
         if why == _OVERTRUMP:
-            return f"you must over-trump: play {listed or 'a higher trump'}"
+            return IllegalAction("must_overtrump", cards=listed) if listed else \
+                IllegalAction("must_overtrump_any")
         if why == _UNDERTRUMP:
-            return f"you cannot over-trump but must still trump: play {listed or 'a trump'}"
-        return "you cannot play that card now"
+            return IllegalAction("must_undertrump", cards=listed) if listed else \
+                IllegalAction("must_undertrump_any")
+        return IllegalAction("cannot_play_card")
 
     def _declare(self, seat: int, hand: CardSet,
                  declare: Sequence[Sequence[Card]] | None) -> None:
@@ -437,9 +445,8 @@ class Deal:
             self.contract.trump is not Trump.NO_TRUMPS
         if not allowed:
             if declare:
-                raise IllegalAction("there are no announcements in no trumps"
-                                    if self.options.announcements
-                                    else "announcements are off at this table")
+                raise IllegalAction("no_announcements_in_no_trumps"
+                                    if self.options.announcements else "announcements_off")
             return
         if declare is None:
             found = best_announcements(seat, hand)

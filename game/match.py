@@ -55,9 +55,9 @@ class Match:
 
     def start_deal(self, deck: Sequence[Card]) -> Deal:
         if self.winner is not None:
-            raise GameOver("the match is over")
+            raise GameOver()
         if not self.needs_deal:
-            raise IllegalAction("the current deal is not over")
+            raise IllegalAction("deal_not_over")
         deal = Deal(self.variant, self.options, self.next_dealer, deck)
         self.deals.append(deal)
         return deal
@@ -97,10 +97,10 @@ class Match:
         deal = deals[-1] if deals else None
         if deal is None or deal.to_act is None:
             if self.winner is not None:
-                raise GameOver("the match is over")
-            raise IllegalAction("no deal is in progress")
+                raise GameOver()
+            raise IllegalAction("no_deal")
         if seat is not None and seat != deal.to_act:
-            raise NotYourTurn("it is not your turn")
+            raise NotYourTurn()
         deal.apply(action)
         if deal.is_over:  # not `to_act is None`: mypy would keep it narrowed to int
             self._close_deal(deal)

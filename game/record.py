@@ -34,12 +34,15 @@ FORMAT = "belote-record/1"
 
 class ReplayError(BeloteError):
     """Why a record cannot be replayed, where, and the exit status of ``belote replay``:
-    1 for an action that cannot be applied, 2 for a file that is not a valid record."""
+    1 for an action that cannot be applied, 2 for a file that is not a valid record.
+    ``rule`` is the rules' refusal when that is why (``reason`` then only names its code: the
+    command line words it from the catalogue)."""
 
     def __init__(self, reason: str, *, deal: int | None = None, action: int | None = None,
-                 status: int = 1) -> None:
+                 status: int = 1, rule: IllegalAction | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.rule = rule
         self.deal = deal
         self.action = action
         self.status = status
@@ -222,8 +225,8 @@ def replay(record: GameRecord | Any) -> Match:
 def apply_json(match: Match, deal: Deal, raw: Any, *, deal_index: int | None = None,
                action_index: int | None = None) -> None:
     """Apply one JSON action (with its seat) or raise ReplayError saying where and why."""
-    def fail(reason: str) -> ReplayError:
-        return ReplayError(reason, deal=deal_index, action=action_index)
+    def fail(reason: str, rule: IllegalAction | None = None) -> ReplayError:
+        return ReplayError(reason, deal=deal_index, action=action_index, rule=rule)
 
     if deal.is_over:
         raise fail("the match is over" if match.is_over else "this deal is over")
@@ -241,7 +244,7 @@ def apply_json(match: Match, deal: Deal, raw: Any, *, deal_index: int | None = N
     try:
         match.apply(action)
     except IllegalAction as e:
-        raise fail(str(e)) from None
+        raise fail(str(e), e) from None
 
 
 def to_record(match: Match) -> dict[str, Any]:

@@ -11,6 +11,22 @@ from .catalogue import (
     texts,
     words,
 )
+from .rules import bid_text, card_text, cards_text, rule_reason, rule_text, trump_text
 
-__all__ = ["DEFAULT_LANGUAGE", "MissingMessage", "Scoped", "Words", "catalogue", "languages",
-           "parameters", "texts", "words"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "MissingMessage",
+    "Scoped",
+    "Words",
+    "bid_text",
+    "card_text",
+    "cards_text",
+    "catalogue",
+    "languages",
+    "parameters",
+    "rule_reason",
+    "rule_text",
+    "texts",
+    "trump_text",
+    "words",
+]

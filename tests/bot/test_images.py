@@ -17,15 +17,16 @@ import pytest
 
 import rendering
 from bench.bench_render import mid_deal_view
-from bot import images
+from bot import images, render_pool
 from bot.bot import create_bot
+from bot.hand_images import HandImages
 from rendering import render_hand, render_table
 from tests.rendering.positions import play_until
 
 
 async def test_images_come_from_worker_processes_and_survive_a_dead_worker() -> None:
     public, seat = mid_deal_view()
-    pool = images.Pool("belote-test", 1)
+    pool = render_pool.Pool("belote-test", 1)
     try:
         assert await pool.run(render_table, public) == render_table(public)
         assert pool.in_processes
@@ -54,7 +55,7 @@ def _hang_in_a_worker(parent_pid: int) -> str:
 async def test_a_hung_worker_is_killed_and_its_job_made_in_a_thread() -> None:
     public, seat = mid_deal_view()
     clock = FakeClock()  # the watchdog's seconds are the test's: a loaded machine cannot
-    pool = images.Pool("belote-test", 1, timeout=1.0, clock=clock)  # make a render "hang"
+    pool = render_pool.Pool("belote-test", 1, timeout=1.0, clock=clock)  # make a render "hang"
     try:
         assert await pool.run(render_table, public) == render_table(public)
         (pid,) = pool.pids()
@@ -73,7 +74,7 @@ async def test_a_hung_worker_is_killed_and_its_job_made_in_a_thread() -> None:
 
 async def test_jobs_beyond_what_workers_take_at_once_wait_their_turn() -> None:
     public, seat = mid_deal_view()
-    pool = images.Pool("belote-test", 1)
+    pool = render_pool.Pool("belote-test", 1)
     try:
         views = [public, seat] * 10  # more than a worker takes at once (IN_FLIGHT)
         fns = [render_table, render_hand] * 10
@@ -84,7 +85,7 @@ async def test_jobs_beyond_what_workers_take_at_once_wait_their_turn() -> None:
 
 
 async def test_a_seat_keeps_its_recent_hand_images_only() -> None:
-    kept = images.HandImages()
+    kept = HandImages()
     for n in range(5):
         kept.put((1, 0), n, (b"x" * 10, "png"))
     assert kept.get((1, 0), 4) is not None and kept.get((1, 0), 3) is not None
@@ -96,7 +97,7 @@ async def test_a_seat_keeps_its_recent_hand_images_only() -> None:
 
 async def test_a_job_the_worker_cannot_load_is_refused_and_the_worker_lives_on() -> None:
     public, _ = mid_deal_view()
-    pool = images.Pool("belote-test", 1)
+    pool = render_pool.Pool("belote-test", 1)
     only_here = types.ModuleType("belote_only_in_the_bot")  # never importable in a worker
 
     def job() -> None:
@@ -146,7 +147,7 @@ def _gone(pid: int) -> bool:
 async def test_a_burst_of_queued_jobs_longer_than_the_timeout_kills_no_worker(
         tmp_path: Path) -> None:
     clock = FakeClock()
-    pool = images.Pool("belote-test", 1, timeout=10.0, clock=clock)
+    pool = render_pool.Pool("belote-test", 1, timeout=10.0, clock=clock)
     try:
         gates = [tmp_path / f"job-{n}" for n in range(12)]
         jobs = [asyncio.create_task(pool.run(_when_released, str(g))) for g in gates]
@@ -166,7 +167,7 @@ async def test_a_burst_of_queued_jobs_longer_than_the_timeout_kills_no_worker(
 
 async def test_a_hung_worker_is_killed_and_the_pool_heals_after_a_wait() -> None:
     clock = FakeClock()
-    pool = images.Pool("belote-test", 1, timeout=10.0, clock=clock)
+    pool = render_pool.Pool("belote-test", 1, timeout=10.0, clock=clock)
     here = os.getpid()
 
     async def hang_and_kill() -> int:
@@ -197,7 +198,7 @@ async def test_a_hung_worker_is_killed_and_the_pool_heals_after_a_wait() -> None
         await hang_and_kill()  # died again before answering: wait before the next one
         assert pool.pids() == [] and pool.restarts == 3
         assert await pool.run(os.getpid) == here  # in a thread meanwhile
-        clock.now += images.BACKOFF
+        clock.now += render_pool.BACKOFF
         assert await pool.run(os.getpid) not in (here, None)  # healed: in processes again
         assert pool.in_processes
     finally:
@@ -206,13 +207,13 @@ async def test_a_hung_worker_is_killed_and_the_pool_heals_after_a_wait() -> None
 
 async def test_a_worker_that_keeps_dying_waits_longer_each_time() -> None:
     clock = FakeClock()
-    pool = images.Pool("belote-test", 1, clock=clock)
+    pool = render_pool.Pool("belote-test", 1, clock=clock)
     waits = []
     for _ in range(10):
         pool._failed()
         waits.append(pool._next_start - clock.now)
-    assert waits[:4] == [0.0, images.BACKOFF, 2 * images.BACKOFF, 4 * images.BACKOFF]
-    assert max(waits) == images.BACKOFF_MAX
+    assert waits[:4] == [0.0, render_pool.BACKOFF, 2 * render_pool.BACKOFF, 4 * render_pool.BACKOFF]
+    assert max(waits) == render_pool.BACKOFF_MAX
 
 
 async def test_closing_the_bot_ends_every_render_worker(tmp_path: Path) -> None:
@@ -238,7 +239,7 @@ async def test_every_kind_of_image_is_made_in_a_worker_process() -> None:
             (rendering.render_deal_sheet, (m.results[-1], m.variant, m.players, 1)),
             (rendering.render_match_result, (result,)),
             (rendering.render_leaderboard, (rows, "Leaderboard"))]
-    pool = images.Pool("belote-test", 1)
+    pool = render_pool.Pool("belote-test", 1)
     try:
         for fn, args in jobs:
             assert await pool.run(fn, *args) == fn(*args)

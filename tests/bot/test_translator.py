@@ -23,3 +23,21 @@ def test_only_languages_with_a_catalogue_are_spoken() -> None:
     assert language_of(discord.Locale.british_english) == "en"
     assert language_of(discord.Locale.japanese) is None
     assert language_of(None) is None
+
+
+def test_a_member_is_answered_in_their_language_else_english() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from bot.errors import APOLOGY, apology, language
+
+    for locale in (discord.Locale.british_english, discord.Locale.japanese):
+        member = cast(Any, SimpleNamespace(locale=locale))
+        assert language(member) == "en"
+        assert apology(member) == APOLOGY
+    assert APOLOGY.startswith("Sorry, something went wrong on my side")
+
+
+async def test_a_command_text_with_parameters_fills_them_in() -> None:
+    string = text("commands.choice.timer.minutes", n=2)
+    assert string.message == "2 min" and string.extras["params"] == {"n": 2}

@@ -6,14 +6,30 @@ states the four hands and gets the deck that produces them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+
+import pytest
 
 from game.actions import Action
 from game.cards import CardSet, card_str, cards_of, parse_card, to_set
+from game.errors import IllegalAction
 from game.match import Match
 from game.record import action_from_json
 from game.rules import Variant
+from i18n import rule_reason
+
+
+@contextmanager
+def refused(match: str, kind: type[IllegalAction] = IllegalAction) -> Iterator[None]:
+    """The rules refuse what the block does, for the reason ``match`` searches in the words
+    the catalogue gives the refusal (its code and parameters)."""
+    with pytest.raises(kind) as info:
+        yield
+    reason = rule_reason(info.value)
+    assert re.search(match, reason), reason
 
 
 def cards(text: str) -> list[int]:

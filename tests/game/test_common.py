@@ -17,12 +17,11 @@ from game.announcements import (
     sequence,
 )
 from game.cards import Rank, Suit
-from game.errors import IllegalAction
 from game.match import Match
 from game.record import replay
 from game.scoring import Outcome
 
-from .helpers import FOLLOW, FOLLOW_PLAY, SPLIT, SPLIT_PLAY, Game, cset, fill, rotate
+from .helpers import FOLLOW, FOLLOW_PLAY, SPLIT, SPLIT_PLAY, Game, cset, fill, refused, rotate
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -117,20 +116,20 @@ def test_explicit_declarations() -> None:
         "7H 8H": "3 or more different cards",
     }
     for text, why in bad.items():
-        with pytest.raises(IllegalAction, match=why):
+        with refused(why):
             check_declaration(0, hand, [[_c(c) for c in text.split()]])
-    with pytest.raises(IllegalAction, match="one announcement at most"):
+    with refused("one announcement at most"):
         check_declaration(0, hand, [[_c(c) for c in ["JC", "JD", "JH", "JS"]],
                                     [_c(c) for c in ["7H", "8H", "9H", "TH", "JH"]]])
     sevens = cset("7C 7D 7H 7S 8C")
-    with pytest.raises(IllegalAction, match="four 7s or four 8s"):
+    with refused("four 7s or four 8s"):
         check_declaration(0, sevens, [[_c(c) for c in ["7C", "7D", "7H", "7S"]]])
 
 
 def test_declare_on_the_first_card_only_and_in_a_deal() -> None:
     hands = fill(["7H 8H 9H TH JH JC JD JS", "", "", ""])
     g = Game("bulgarian", dealer=3).new_deal(hands).do("bid S", "pass", "pass", "pass")
-    with pytest.raises(IllegalAction, match="must be a whole run"):
+    with refused("must be a whole run"):
         g.play("JC", declare=[["7H", "8H", "9H"]])
     g.play("JC", declare=[["JC", "JD", "JH", "JS"]])  # the carré only: the quarte is given up
     assert _points(g.deal.announcements) == [("carré of jacks", 200)]
@@ -213,7 +212,7 @@ def test_actions_after_the_match_are_refused() -> None:
     from game.actions import Pass
     from game.errors import GameOver
 
-    with pytest.raises(GameOver, match="the match is over"):
+    with refused("the match is over", GameOver):
         g.match.apply(Pass())
     with pytest.raises(GameOver):
         g.match.start_deal(list(range(32)))
@@ -224,7 +223,7 @@ def test_not_your_turn() -> None:
     from game.errors import NotYourTurn
 
     g = Game("coinche", dealer=3).new_deal(SPLIT)
-    with pytest.raises(NotYourTurn, match="it is not your turn"):
+    with refused("it is not your turn", NotYourTurn):
         g.match.apply(Pass(), seat=2)
 
 

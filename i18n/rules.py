@@ -1,0 +1,114 @@
+"""The rules' refusals in words: ``rule_text(err, language)`` for a player, ``rule_reason`` for
+the command line. The rules core says why as a code and game values (cards, suits, bids); this
+module turns each value into text as the language writes it (``cards.po``) and the code into the
+message ``rule.<code>`` (``rules.po``). The CLI and the bot both word refusals here."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import reduce
+from typing import TYPE_CHECKING
+
+from game.actions import (
+    CAPOT,
+    CoincheBid,
+    ContractBid,
+    Contre,
+    Double,
+    Pass,
+    Play,
+    Redouble,
+    Surcontre,
+    Take,
+)
+from game.cards import Card, Rank, Suit
+from game.errors import Cards, IllegalAction, word_reasons_with
+from game.rules import Trump
+
+from .catalogue import DEFAULT_LANGUAGE, Words, words
+
+if TYPE_CHECKING:
+    from game.errors import RuleParam
+
+_JOINS = {"or": "cards.either", "list": "cards.list", "run": "cards.run"}
+
+
+def _name(value: IntEnum) -> str:
+    return value.name.lower()
+
+
+def card_text(card: Card, language: str = DEFAULT_LANGUAGE) -> str:
+    """A card as the language writes it: ``JH`` in English."""
+    w = words(language)
+    return w("cards.card", rank=w(f"cards.rank.{_name(Rank(card & 7))}"),
+             suit=w(f"cards.suit.{_name(Suit(card >> 3))}"))
+
+
+def cards_text(cards: Cards, language: str = DEFAULT_LANGUAGE) -> str:
+    """Cards joined as their parameter says: ``QH or KH``, ``QH, KH``, ``7H 8H 9H``."""
+    w = words(language)
+    join = _JOINS[cards.joined]
+    return reduce(lambda first, then: w(join, first=first, then=then),
+                  (card_text(c, language) for c in cards.cards))
+
+
+def trump_text(trump: Trump | Suit, language: str = DEFAULT_LANGUAGE) -> str:
+    """A contract's trump (or a suit named as one): ``hearts``, ``no trumps``."""
+    return words(language)(f"cards.trump.{_name(Trump(trump))}")
+
+
+def bid_text(bid: object, language: str = DEFAULT_LANGUAGE) -> str:
+    """A bid as the language says it: ``80 hearts``, ``capot spades``, ``pass``."""
+    w = words(language)
+    match bid:
+        case CoincheBid(value=value, suit=suit):
+            trump = trump_text(suit, language)
+            return w("cards.bid.capot", trump=trump) if value == CAPOT else \
+                w("cards.bid.value", value=w.number(value), trump=trump)
+        case Take(suit=None):
+            return w("cards.bid.take")
+        case Take(suit=suit):
+            assert suit is not None
+            return w("cards.bid.take_suit", trump=trump_text(suit, language))
+        case ContractBid(contract=contract):
+            return w("cards.bid.contract", trump=trump_text(contract, language))
+        case Pass():
+            return w("cards.bid.pass")
+        case Contre():
+            return w("cards.bid.contre")
+        case Surcontre():
+            return w("cards.bid.surcontre")
+        case Double():
+            return w("cards.bid.double")
+        case Redouble():
+            return w("cards.bid.redouble")
+        case Play(card=card):
+            return card_text(card, language)
+    raise TypeError(f"not a bid: {bid!r}")
+
+
+def _param_text(value: RuleParam, w: Words) -> str:
+    if isinstance(value, Cards):
+        return cards_text(value, w.language)
+    if isinstance(value, Suit):
+        return w(f"cards.suit_name.{_name(value)}")
+    if isinstance(value, Trump):
+        return trump_text(value, w.language)
+    if isinstance(value, int):
+        return w.number(value)
+    return bid_text(value, w.language)
+
+
+def rule_reason(err: IllegalAction, language: str = DEFAULT_LANGUAGE) -> str:
+    """Why the rules refused, as a clause: ``you must follow suit: play QH or KH``."""
+    w = words(language)
+    return w(f"rule.{err.code}", **{k: _param_text(v, w) for k, v in err.params.items()})
+
+
+def rule_text(err: IllegalAction, language: str = DEFAULT_LANGUAGE) -> str:
+    """Why the rules refused, as the sentence a player reads: ``You must follow suit: ...``."""
+    reason = rule_reason(err, language)
+    return reason[:1].upper() + reason[1:] + "."
+
+
+word_reasons_with(rule_reason)  # logs, and callers not yet worded here, read English reasons
