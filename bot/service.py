@@ -24,9 +24,9 @@ from game.choices import first_card, may_call_belote
 from game.errors import IllegalAction, InvalidOptions
 from game.match import Match
 from game.players import Player
-from game.rating import match_ratings
 from game.record import ReplayError, action_to_json, replay
 from game.rules import Options, Variant
+from game.tally import tally
 from game.view import TableView, table_view
 
 from .computers import available_levels, computer_name, make_player, seat_seed
@@ -707,8 +707,7 @@ class TableService:
         return {"table_id": live.id, "guild_id": live.row.guild_id,
                 "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
-                "players": players,
-                "rate": lambda stored: match_ratings(players, stored, winner)}
+                "players": players, "tally": tally(match)}
 
     def _finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         """The match's result is stored (and the table closed there): close it here too."""

@@ -74,7 +74,7 @@ async def to_the_last_card(service: TableService, table_id: int) -> tuple[int, P
 
 async def ratings(db: Database) -> dict[int, int]:
     """Matches counted per user."""
-    rows = await db.fetchall("SELECT user_id, matches FROM ratings")
+    rows = await db.fetchall("SELECT user_id, matches FROM skills WHERE kind = 0")
     return {r[0]: r[1] for r in rows}
 
 
@@ -85,7 +85,7 @@ async def check_whole(db: Database, table_id: int, user: int, card: Play) -> str
     service = TableService(db, listener=rec)
     was_open = (await db.tables.get(table_id)).status == "playing"
     await service.restore()
-    results = (await db.fetchone("SELECT COUNT(*) FROM results WHERE table_id = ?",
+    results = (await db.fetchone("SELECT COUNT(*) FROM matches WHERE table_id = ?",
                                  (table_id,)))[0]
     row = await db.tables.get(table_id)
     if results == 0:
