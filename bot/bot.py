@@ -26,7 +26,8 @@ from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.belote", "cogs.lobby", "cogs.play", "cogs.channels", "cogs.fallback")
+COGS = ("cogs.belote", "cogs.stats", "cogs.lobby", "cogs.play", "cogs.channels",
+        "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.

@@ -1,4 +1,5 @@
-"""The /belote commands: new, invite, hand, leave, rules, end, leaderboard."""
+"""The /belote commands: new, invite, hand, leave, rules, end (leaderboard, stats, history and
+replay join this group from cogs/stats.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import images, messages
+from bot import messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.messages import timer_text
 from bot.outbox import is_transient
 from bot.service import TURN_TIMERS, LiveTable, NewTable
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
-from rendering import LeaderboardRow
 
 from .channels import Channels
 from .common import display_name, reply_privately
@@ -243,29 +243,6 @@ class Belote(commands.GroupCog, group_name="belote", group_description="Play Bel
         await interaction.response.send_message(
             f"Table #{live.id} was ended by {interaction.user.mention}.",
             allowed_mentions=messages.NO_MENTIONS)
-
-    @app_commands.command(name="leaderboard", description="The best players of this server")
-    @app_commands.describe(variant="Which Belote (default: classic)")
-    @app_commands.choices(variant=VARIANTS)
-    async def leaderboard(self, interaction: discord.Interaction[Any],
-                          variant: app_commands.Choice[str] | None = None) -> None:
-        assert interaction.guild_id is not None
-        v = Variant(variant.value) if variant else Variant.CLASSIC
-        rows = await self.bot.service.db.results.leaderboard(interaction.guild_id, v.value)
-        title = f"{messages.VARIANT_TITLES[v]} leaderboard"
-        if not rows:
-            await interaction.response.send_message(f"**{title}**: no finished match yet.")
-            return
-        await interaction.response.defer(thinking=True)
-        names = await self.bot.service.db.tables.names([r.user_id for r in rows])
-        board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
-                                r.matches, r.wins) for i, r in enumerate(rows)]
-        lines = [f"**{title}**"] + [
-            f"{b.rank}. <@{r.user_id}> — {b.rating:.0f} ({b.wins} won of {b.games})"
-            for b, r in zip(board, rows, strict=True)]
-        await interaction.followup.send("\n".join(lines),
-                                        file=await images.leaderboard_image(board, title),
-                                        allowed_mentions=messages.NO_MENTIONS)
 
 
 async def setup(bot: BeloteBot) -> None:
