@@ -24,7 +24,7 @@ from bot import images, messages
 from bot.bot import BeloteBot
 from bot.translator import text
 from db.log import to_record
-from db.results import MatchRow, Period, RatingRow
+from db.results import PAIR_MIN, MatchRow, Period, RatingRow
 from game.match import Match
 from game.record import ReplayError, replay
 from game.rules import Variant
@@ -77,6 +77,11 @@ class Board:
             ("" if self.period == Period.ALL else f"_{self.period}")
         return W(key, variant=variant_name(self.variant))
 
+    def empty(self) -> str:
+        if self.pairs and self.period == Period.ALL:
+            return W("stats.board.empty_pairs", title=self.title(), n=PAIR_MIN)
+        return W("stats.board.empty", title=self.title())
+
 
 def _signed(value: float, period: str) -> str:
     return f"{value:+.0f}" if period != Period.ALL else f"{value:.0f}"
@@ -90,7 +95,7 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
                                      board.period, board.pairs)
     title = board.title()
     if not rows:
-        return W("stats.board.empty", title=title), [], None
+        return board.empty(), [], None
     size = await results.board_size(guild_id, board.variant, board.period, board.pairs)
     pages = max(1, -(-size // PAGE))
     mine = await results.rank_of(guild_id, board.variant, user_id, board.period, board.pairs)
@@ -290,7 +295,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
         rows = await results.leaderboard(interaction.guild_id, board.variant, PAGE, 0,
                                          board.period, board.pairs)
         if not rows:
-            await interaction.response.send_message(W("stats.board.empty", title=board.title()))
+            await interaction.response.send_message(board.empty())
             return
         await interaction.response.defer(thinking=True)
         content, files, view = await board_message(bot, interaction.guild_id,

@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from .connection import Database, Transaction
 
 PLAYER, PAIR = 0, 1
+# The pairs board lists pairs with this many rated matches together (the index
+# skills_pairs_board holds only those: its condition is written out in the queries).
+PAIR_MIN = 5
+_BOARD = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND matches >= {PAIR_MIN}"}
+# The board's own index, named: left to itself the planner may scan the primary key instead.
+_INDEX = {PLAYER: "skills INDEXED BY skills_board", PAIR: "skills INDEXED BY skills_pairs_board"}
+# One person's lines, by the primary key or the partner index: "+matches" keeps the planner
+# from walking the whole board's index in score order to find them.
+_OWN = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND +matches >= {PAIR_MIN}"}
 Clock = Callable[[], datetime]
 
 
@@ -194,10 +203,11 @@ class ResultRepo:
         kind = PAIR if pairs else PLAYER
         if key is None:
             rows = await self.db.fetchall(
-                "SELECT user_id, score, matches, wins, partner_id FROM skills"
-                " WHERE guild_id = ? AND variant = ? AND kind = ?"
-                " ORDER BY score DESC, user_id, partner_id LIMIT ? OFFSET ?",
-                (guild_id, variant, kind, limit, offset))
+                f"SELECT user_id, score, matches, wins, partner_id FROM {_INDEX[kind]}"
+                f" WHERE guild_id = ? AND variant = ? AND {_BOARD[kind]}"
+                f" ORDER BY score DESC, user_id{', partner_id' if pairs else ''}"
+                " LIMIT ? OFFSET ?",
+                (guild_id, variant, limit, offset))
         else:
             rows = await self.db.fetchall(
                 "SELECT user_id, gain, matches, wins, partner_id FROM period_skills"
@@ -213,8 +223,8 @@ class ResultRepo:
         kind = PAIR if pairs else PLAYER
         if key is None:
             row = await self.db.fetchone(
-                "SELECT COUNT(*) FROM skills WHERE guild_id = ? AND variant = ? AND kind = ?",
-                (guild_id, variant, kind))
+                f"SELECT COUNT(*) FROM {_INDEX[kind]}"
+                f" WHERE guild_id = ? AND variant = ? AND {_BOARD[kind]}", (guild_id, variant))
         else:
             row = await self.db.fetchone(
                 "SELECT COUNT(*) FROM period_skills WHERE guild_id = ? AND variant = ?"
@@ -227,20 +237,35 @@ class ResultRepo:
         """The user's own line (on the pairs board: their best pair), with its rank."""
         key = period_key(Period(period), self.clock())
         kind = PAIR if pairs else PLAYER
-        table, value = ("skills", "score") if key is None else ("period_skills", "gain")
-        where = "guild_id = ? AND variant = ? AND kind = ?" + \
-            ("" if key is None else " AND period = ?")
-        args: list[Any] = [guild_id, variant, kind] + ([] if key is None else [key])
-        mine = await self.db.fetchone(
-            f"SELECT user_id, {value}, matches, wins, partner_id FROM {table}"
-            f" WHERE {where} AND (user_id = ? OR partner_id = ?)"
-            f" ORDER BY {value} DESC, user_id, partner_id LIMIT 1", (*args, user_id, user_id))
-        if mine is None:
+        if key is None:
+            table, own_table, value = _INDEX[kind], "skills", "score"
+            where = f"guild_id = ? AND variant = ? AND {_BOARD[kind]}"
+            own = f"guild_id = ? AND variant = ? AND {_OWN[kind]}"
+            args: list[Any] = [guild_id, variant]
+        else:
+            table, own_table, value = "period_skills", "period_skills", "gain"
+            where = own = "guild_id = ? AND variant = ? AND kind = ? AND period = ?"
+            args = [guild_id, variant, kind, key]
+        # The user's best line: by the primary key (their rows as user_id), and for pairs also
+        # by the partner index (their rows as partner_id).
+        found = []
+        for column in ("user_id", "partner_id") if kind == PAIR else ("user_id",):
+            row = await self.db.fetchone(
+                f"SELECT user_id, {value}, matches, wins, partner_id FROM {own_table}"
+                f" WHERE {own} AND {column} = ?"
+                + ("" if kind == PAIR else " AND partner_id = 0")
+                + f" ORDER BY {value} DESC LIMIT 1", (*args, user_id))
+            if row is not None:
+                found.append(row)
+        if not found:
             return None
+        mine = min(found, key=lambda r: (-r[1], r[0], r[4]))
+        # Two counts, each a range of the board's index (an OR would scan the whole board).
         above = await self.db.fetchone(
-            f"SELECT COUNT(*) FROM {table} WHERE {where} AND ({value} > ? OR ({value} = ?"
-            f" AND (user_id < ? OR (user_id = ? AND partner_id < ?))))",
-            (*args, mine[1], mine[1], mine[0], mine[0], mine[4]))
+            f"SELECT (SELECT COUNT(*) FROM {table} WHERE {where} AND {value} > ?)"
+            f" + (SELECT COUNT(*) FROM {table} WHERE {where} AND {value} = ?"
+            f" AND (user_id < ? OR (user_id = ? AND partner_id < ?)))",
+            (*args, mine[1], *args, mine[1], mine[0], mine[0], mine[4]))
         assert above is not None
         return RatingRow(mine[0], mine[1], mine[2], mine[3], mine[4], int(above[0]) + 1)
 
@@ -386,14 +411,20 @@ async def record_in(tx: Transaction, *, table_id: int, guild_id: int, variant: s
 
 async def _skills(tx: Transaction, guild_id: int, variant: str, kind: int,
                   keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], Skill]:
-    out: dict[tuple[int, int], Skill] = {}
-    for k in keys:
-        row = await tx.fetchone(
-            "SELECT mu, sigma FROM skills WHERE guild_id = ? AND variant = ? AND kind = ?"
-            " AND user_id = ? AND partner_id = ?", (guild_id, variant, kind, k[0], k[1]))
-        if row is not None:
-            out[k] = Skill(row[0], row[1])
-    return out
+    """The stored skills of these (user, partner) keys, in one query."""
+    if not keys:
+        return {}
+    users = sorted({k[0] for k in keys})
+    partners = sorted({k[1] for k in keys})
+    # Two IN lists: primary-key lookups of every combination (at most 4), the unwanted ones
+    # dropped here.
+    rows = await tx.fetchall(
+        "SELECT user_id, partner_id, mu, sigma FROM skills WHERE guild_id = ? AND variant = ?"
+        f" AND kind = ? AND user_id IN ({','.join('?' * len(users))})"
+        f" AND partner_id IN ({','.join('?' * len(partners))})",
+        (guild_id, variant, kind, *users, *partners))
+    wanted = set(keys)
+    return {(r[0], r[1]): Skill(r[2], r[3]) for r in rows if (r[0], r[1]) in wanted}
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,8 +449,9 @@ def skill_rows(guild_id: int, variant: str, seq: int, when: datetime, mv: Moves,
             won = int(a in won_users) if kind == PLAYER else int(team_of[a] == winner_team)
             skills.append((guild_id, variant, kind, a, b, after.mu, after.sigma, after.shown,
                            won))
-            history.append((guild_id, variant, kind, a, b, seq, after.mu, after.sigma,
-                            after.shown, before.shown))
+            if kind == PLAYER:  # the charts are players'
+                history.append((guild_id, variant, kind, a, b, seq, after.mu, after.sigma,
+                                after.shown, before.shown))
             gain = after.shown - before.shown
             for key in (month, week):
                 periods.append((guild_id, variant, kind, key, a, b, gain, won))

@@ -62,10 +62,14 @@ CREATE TABLE skills (
     wins          INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (guild_id, variant, kind, user_id, partner_id)
 ) WITHOUT ROWID;
-CREATE INDEX skills_board ON skills (guild_id, variant, kind, score DESC, user_id);
-CREATE INDEX skills_partner ON skills (guild_id, variant, kind, partner_id) WHERE kind = 1;
+CREATE INDEX skills_board ON skills (guild_id, variant, score DESC, user_id) WHERE kind = 0;
+-- The pairs board lists pairs with at least 5 rated matches together (db/results.PAIR_MIN):
+-- with people pairing at random there are as many pairs as pairs of people.
+CREATE INDEX skills_pairs_board ON skills (guild_id, variant, score DESC, user_id, partner_id)
+    WHERE kind = 1 AND matches >= 5;
+CREATE INDEX skills_partner ON skills (guild_id, variant, partner_id) WHERE kind = 1;
 
--- A rating after each rated match (players and pairs), for the charts.
+-- A player's rating after each rated match, for the charts.
 CREATE TABLE skill_history (
     guild_id      INTEGER NOT NULL,
     variant       TEXT    NOT NULL,

@@ -14,7 +14,7 @@ import pytest
 from db import Database, MatchPlayer
 from db.migrate import _statements, migration_files
 from db.rebuild import rebuild_ratings
-from db.results import Ending
+from db.results import PAIR_MIN, Ending
 from game.tally import Tally
 
 GUILD = 10
@@ -62,9 +62,15 @@ async def test_winners_go_up_and_losers_down_and_the_board_ranks_them(db: Databa
     assert [r.user_id for r in board] == [1, 3, 2, 4]
     assert [r.rank for r in board] == [1, 2, 3, 4]
     assert (board[0].matches, board[0].wins, board[3].wins) == (2, 2, 0)
+    # Pairs join their board after PAIR_MIN rated matches together.
+    assert await db.results.leaderboard(GUILD, "classic", pairs=True) == []
+    for _ in range(PAIR_MIN - 2):
+        await play(db, people(1, 2, 3, 4), 0)
     pairs = await db.results.leaderboard(GUILD, "classic", pairs=True)
     assert [(r.user_id, r.partner_id) for r in pairs] == [(1, 3), (2, 4)]
     assert pairs[0].rating > pairs[1].rating
+    mine = await db.results.rank_of(GUILD, "classic", 4, pairs=True)
+    assert mine is not None and (mine.rank, mine.user_id, mine.partner_id) == (2, 2, 4)
 
 
 async def test_one_lucky_newcomer_does_not_top_a_steady_winner(db: Database) -> None:
@@ -146,7 +152,7 @@ async def test_stats_count_contracts_sweeps_belotes_and_the_best_partner(db: Dat
     s = await db.results.stats(GUILD, 1, "classic")
     assert (s.matches, s.wins, s.taken, s.made, s.sweeps, s.belotes) == (3, 2, 4, 2, 2, 2)
     assert s.win_rate == pytest.approx(2 / 3)
-    assert (s.best_partner, s.partner_wins, s.partner_matches) == (3, 2, 2)
+    assert (s.best_partner, s.partner_wins, s.partner_matches) == (3, 2, 2)  # any pair counts
     assert s.rating is not None
     chart = await db.results.rating_history(GUILD, "classic", 1)
     assert chart[0] == 1000.0 and len(chart) == 4 and chart[-1] == s.rating

@@ -64,7 +64,10 @@ async def test_a_match_played_to_the_end_moves_the_board_and_the_stats(world: Wo
         assert "Rating: " in stats.text and "none yet" not in stats.text
         assert [a.filename.split(".")[0] for a in stats.messages[-1].attachments] == ["rating"]
     pairs = await fake.slash(bot, ana, world.channel, "belote leaderboard", pairs=True)
-    assert pairs.text.count(" & ") == 2
+    assert "no pair has played 5 rated matches together yet" in pairs.text
+    week = await fake.slash(bot, ana, world.channel, "belote leaderboard", pairs=True,
+                            period="week")
+    assert week.text.count(" & ") == 2 and "of pairs: rating gained this week" in week.text
     history = await fake.slash(bot, ana, world.channel, "belote history")
     assert f"#{table_id} · " in history.text and ("· won" in history.text) == (winner == 0)
     opened = await fake.click(bot, world.members[1], history.message, f"rk:rp:{table_id}:0")
