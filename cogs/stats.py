@@ -45,8 +45,9 @@ def variant_name(variant: str) -> str:
     return W(f"image.variant.{variant}")
 
 
-def _variant_choices(command: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
+def _variant_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=text(f"commands.leaderboard.variant.{v.value}"),
+                                value=v.value)
             for v in Variant]
 
 
@@ -282,7 +283,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.describe(variant=text("commands.leaderboard.variant"),
                            period=text("commands.leaderboard.period"),
                            pairs=text("commands.leaderboard.pairs"))
-    @app_commands.choices(variant=_variant_choices("leaderboard"), period=PERIODS)
+    @app_commands.choices(variant=_variant_choices(), period=PERIODS)
     async def leaderboard(interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None,
                           period: app_commands.Choice[str] | None = None,
@@ -307,7 +308,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
                           description=text("commands.stats.description"))
     @app_commands.describe(member=text("commands.stats.member"),
                            variant=text("commands.stats.variant"))
-    @app_commands.choices(variant=_variant_choices("stats"))
+    @app_commands.choices(variant=_variant_choices())
     async def stats(interaction: discord.Interaction[Any], member: discord.Member | None = None,
                     variant: app_commands.Choice[str] | None = None) -> None:
         bot = bot_of(interaction)
