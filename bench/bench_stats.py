@@ -155,7 +155,7 @@ async def measure(path: Path, players: int, runs: int, when: datetime) -> None:
         await results.stats(GUILD, user, "classic")
         await results.rating_history(GUILD, "classic", user)
 
-    table = 10**9
+    table = 10**9 + int(time.time())  # new table ids on every run of a kept database
 
     async def record() -> None:
         nonlocal table

@@ -29,9 +29,9 @@ PAIR_MIN = 5
 _BOARD = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND matches >= {PAIR_MIN}"}
 # The board's own index, named: left to itself the planner may scan the primary key instead.
 _INDEX = {PLAYER: "skills INDEXED BY skills_board", PAIR: "skills INDEXED BY skills_pairs_board"}
-# One person's lines, by the primary key or the partner index: "+matches" keeps the planner
-# from walking the whole board's index in score order to find them.
-_OWN = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND +matches >= {PAIR_MIN}"}
+# One person's lines: a player's by the primary key, a pair's by the indexes of its members
+# (skills_pair_user, skills_pair_partner), named in the query.
+_OWN = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND matches >= {PAIR_MIN}"}
 Clock = Callable[[], datetime]
 
 
@@ -250,8 +250,11 @@ class ResultRepo:
         # by the partner index (their rows as partner_id).
         found = []
         for column in ("user_id", "partner_id") if kind == PAIR else ("user_id",):
+            source = own_table
+            if key is None and kind == PAIR:
+                source = f"skills INDEXED BY skills_pair_{column.split('_')[0]}"
             row = await self.db.fetchone(
-                f"SELECT user_id, {value}, matches, wins, partner_id FROM {own_table}"
+                f"SELECT user_id, {value}, matches, wins, partner_id FROM {source}"
                 f" WHERE {own} AND {column} = ?"
                 + ("" if kind == PAIR else " AND partner_id = 0")
                 + f" ORDER BY {value} DESC LIMIT 1", (*args, user_id))

@@ -68,6 +68,11 @@ CREATE INDEX skills_board ON skills (guild_id, variant, score DESC, user_id) WHE
 CREATE INDEX skills_pairs_board ON skills (guild_id, variant, score DESC, user_id, partner_id)
     WHERE kind = 1 AND matches >= 5;
 CREATE INDEX skills_partner ON skills (guild_id, variant, partner_id) WHERE kind = 1;
+-- A person's best pair on the board, as either member.
+CREATE INDEX skills_pair_user ON skills (guild_id, variant, user_id, score DESC)
+    WHERE kind = 1 AND matches >= 5;
+CREATE INDEX skills_pair_partner ON skills (guild_id, variant, partner_id, score DESC)
+    WHERE kind = 1 AND matches >= 5;
 
 -- A player's rating after each rated match, for the charts.
 CREATE TABLE skill_history (
