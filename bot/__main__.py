@@ -1,9 +1,10 @@
-"""`belote-bot` (or `python -m bot`): run the bot, print its invite link, or back up its
-database."""
+"""`belote-bot` (or `python -m bot`): run the bot, print its invite link, back up its
+database, or rebuild its ratings from the stored matches."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import binascii
 import logging
@@ -16,6 +17,8 @@ import aiohttp
 import discord
 
 from db.backup import BackupError, backup_database
+from db.connection import Database
+from db.rebuild import rebuild_ratings
 
 from .bot import NEEDED_PERMISSIONS, create_bot
 from .logs import quiet_voice_warnings, setup_logging
@@ -58,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                      "token or DISCORD_APPLICATION_ID)")
     backup = sub.add_parser("backup", help="copy the database, safely while the bot runs")
     backup.add_argument("output", metavar="OUT.sqlite3", help="the new file to write")
+    sub.add_parser("rebuild-ratings", help="compute every rating again from the stored "
+                   "matches, in order (stop the bot first)")
     return parser
 
 
@@ -84,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "backup":
         return _backup(settings.database_path, args.output)
+    if args.command == "rebuild-ratings":
+        return _rebuild(settings.database_path)
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
@@ -128,6 +135,26 @@ def _backup(database: str, output: str) -> int:
         print(f"belote-bot: backup failed: {e}", file=sys.stderr)
         return 2
     print(f"backed up {database} to {Path(output).resolve()} ({size} bytes)")
+    return 0
+
+
+def _rebuild(database: str) -> int:
+    if not Path(database).is_file():
+        print(f"belote-bot: no database at {database}", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        db = await Database.open(database)
+        try:
+            return await rebuild_ratings(db)
+        finally:
+            await db.close()
+    try:
+        rated = asyncio.run(run())
+    except sqlite3.Error as e:
+        print(f"belote-bot: cannot rebuild the ratings in {database}: {e}", file=sys.stderr)
+        return 1
+    print(f"rebuilt the ratings of {database} from {rated} rated match(es)")
     return 0
 
 

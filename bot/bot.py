@@ -31,8 +31,9 @@ from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-# cogs.admin after cogs.belote: its commands join the /belote group.
-COGS = ("cogs.belote", "cogs.admin", "cogs.lobby", "cogs.channels", "cogs.fallback")
+# cogs.admin and cogs.stats after cogs.belote: their commands join the /belote group.
+COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
+        "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.

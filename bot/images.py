@@ -89,3 +89,7 @@ async def match_image(result: rendering.MatchResult) -> discord.File:
 
 async def leaderboard_image(rows: Sequence[rendering.LeaderboardRow], title: str) -> discord.File:
     return _file(await OTHERS.run(rendering.render_leaderboard, rows, title), "leaderboard")
+
+
+async def rating_chart_image(values: Sequence[float], title: str) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_rating_chart, values, title), "rating")

@@ -1,4 +1,5 @@
-"""The /belote commands: new, invite, hand, leave, rules, end, leaderboard."""
+"""The /belote commands: new, invite, hand, leave, rules, end (leaderboard, stats, history and
+replay join this group from cogs/stats.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import audit, images, messages
+from bot import audit, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.replies import send_hand
@@ -19,7 +20,6 @@ from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
 from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import words
-from rendering import LeaderboardRow
 
 from .channels import Channels
 from .common import PUBLIC, display_name, member_words, reply_privately
@@ -304,33 +304,6 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         await interaction.response.send_message(
             PUBLIC("commands.end.done", table=live.id, user=interaction.user.mention),
             allowed_mentions=messages.NO_MENTIONS)
-
-    @app_commands.command(name=text("commands.leaderboard.name"),
-                          description=text("commands.leaderboard.description"))
-    @app_commands.rename(**_names("leaderboard", ("variant",)))
-    @app_commands.describe(**_descriptions("leaderboard", ("variant",)))
-    @app_commands.choices(variant=VARIANTS)
-    async def leaderboard(self, interaction: discord.Interaction[Any],
-                          variant: app_commands.Choice[str] | None = None) -> None:
-        assert interaction.guild_id is not None
-        v = Variant(variant.value) if variant else Variant.CLASSIC
-        rows = await self.bot.service.leaderboard(interaction.guild_id, v.value)
-        title = PUBLIC("commands.leaderboard.title", variant=messages.VARIANT_TITLES[v])
-        if not rows:
-            await interaction.response.send_message(
-                PUBLIC("commands.leaderboard.empty", title=title))
-            return
-        await interaction.response.defer(thinking=True)
-        names = await self.bot.service.player_names([r.user_id for r in rows])
-        board = [LeaderboardRow(i + 1, names.get(r.user_id, str(r.user_id)), r.rating,
-                                r.matches, r.wins) for i, r in enumerate(rows)]
-        lines = [f"**{title}**"] + [
-            PUBLIC("commands.leaderboard.line", rank=b.rank, player=f"<@{r.user_id}>",
-                   rating=f"{b.rating:.0f}", wins=b.wins, games=b.games)
-            for b, r in zip(board, rows, strict=True)]
-        await interaction.followup.send("\n".join(lines),
-                                        file=await images.leaderboard_image(board, title),
-                                        allowed_mentions=messages.NO_MENTIONS)
 
 
 async def setup(bot: BeloteBot) -> None:

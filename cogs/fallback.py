@@ -11,6 +11,7 @@ from bot.bot import BeloteBot
 from bot.controls import UNKNOWN_CONTROL, is_ours
 
 from .common import reply_privately
+from .stats import StatsButton
 
 
 class Fallback(commands.Cog):
@@ -25,7 +26,8 @@ class Fallback(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id", "")
-        if not is_ours(str(custom_id)):
+        if not is_ours(str(custom_id)) and \
+                not StatsButton.__discord_ui_compiled_template__.fullmatch(str(custom_id)):
             await reply_privately(interaction, UNKNOWN_CONTROL)
 
 

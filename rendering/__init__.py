@@ -13,6 +13,7 @@ from game.rules import Variant
 from game.scoring import DealResult
 from game.view import TableView
 
+from .chart import draw_rating_chart
 from .encode import Format, Kind, encode, encode_for
 from .hand import draw_hand
 from .layout import Layout
@@ -34,6 +35,7 @@ __all__ = [
     "draw_hand",
     "draw_leaderboard",
     "draw_match_result",
+    "draw_rating_chart",
     "draw_table",
     "encode",
     "encode_for",
@@ -42,6 +44,7 @@ __all__ = [
     "render_hand",
     "render_leaderboard",
     "render_match_result",
+    "render_rating_chart",
     "render_table",
 ]
 
@@ -69,3 +72,7 @@ def render_match_result(result: MatchResult, style: Style = DEFAULT_STYLE) -> tu
 def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
                        style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
     return encode_for(draw_leaderboard(rows, title, style)[0], Kind.BOARD)
+
+
+def render_rating_chart(values: Sequence[float], title: str) -> tuple[bytes, str]:
+    return encode_for(draw_rating_chart(values, title)[0], Kind.BOARD)

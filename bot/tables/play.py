@@ -17,8 +17,8 @@ from game.cards import card_str
 from game.choices import first_card, may_call_belote
 from game.errors import IllegalAction
 from game.match import Match
-from game.rating import match_ratings
 from game.record import action_to_json, replay
+from game.tally import tally
 
 from ..uncancelled import to_the_end
 from .core import Tables
@@ -189,8 +189,7 @@ class Playing:
         return {"table_id": live.id, "guild_id": live.row.guild_id,
                 "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
-                "players": players,
-                "rate": lambda stored: match_ratings(players, stored, winner)}
+                "players": players, "tally": tally(match)}
 
     def finished(self, live: LiveTable, ratings: Ratings) -> None:
         """The match's result is stored (and the table closed there): close it here too."""

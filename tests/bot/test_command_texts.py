@@ -11,9 +11,13 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.audit import AuditLog
 from bot.bot import BeloteBot, create_bot
 from bot.translator import CatalogueTranslator
+from cogs.admin import Admin
 from cogs.belote import Belote
+from cogs.stats import Stats
+from db import Database
 
 # Discord's rule for command and option names (CHAT_INPUT), and its length limits.
 NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
@@ -24,6 +28,9 @@ async def _bot() -> BeloteBot:
     bot = create_bot(":memory:")
     await bot.tree.set_translator(CatalogueTranslator())
     await bot.add_cog(Belote(bot))
+    bot.audit = AuditLog(await Database.open(":memory:"))  # the admin cog listens to it
+    await bot.add_cog(Admin(bot))  # these two join the /belote group
+    await bot.add_cog(Stats(bot))
     return bot
 
 
@@ -75,7 +82,15 @@ async def test_the_names_people_type_are_unchanged() -> None:
         "new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
                 "computers", "level", "turn_timer"],
         "invite": ["player"], "hand": [], "leave": [], "show": [], "rules": ["variant"],
-        "end": ["table"], "leaderboard": ["variant"]}
+        "end": ["table"],
+        # the moderators' commands (cogs/admin.py)
+        "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
+                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
+                   "max_tables_server", "moderator_role", "log_channel", "language", "reset"],
+        "help": [], "tables": ["end"],
+        # the stats commands (cogs/stats.py); leaderboard keeps its variant option
+        "leaderboard": ["variant", "period", "pairs"], "stats": ["member", "variant"],
+        "history": ["member"], "replay": ["match"]}
     new = next(c for c in group["options"] if c["name"] == "new")
     timer = next(o for o in new["options"] if o["name"] == "turn_timer")
     assert [c["name"] for c in timer["choices"]] == ["off", "30 s", "1 min", "2 min", "5 min"]

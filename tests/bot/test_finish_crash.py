@@ -76,7 +76,7 @@ async def to_the_last_card(service: TableService, table_id: int) -> tuple[int, P
 
 async def ratings(db: Database) -> dict[int, int]:
     """Matches counted per user."""
-    rows = await db.fetchall("SELECT user_id, matches FROM ratings")
+    rows = await db.fetchall("SELECT user_id, matches FROM skills WHERE kind = 0")
     return {r[0]: r[1] for r in rows}
 
 
@@ -87,7 +87,7 @@ async def check_whole(db: Database, table_id: int, user: int, card: Play) -> str
     service = TableService(db, listener=rec)
     was_open = await status_of(db, table_id) == "playing"
     await service.restore()
-    counted = await db.fetchone("SELECT COUNT(*) FROM results WHERE table_id = ?", (table_id,))
+    counted = await db.fetchone("SELECT COUNT(*) FROM matches WHERE table_id = ?", (table_id,))
     assert counted is not None
     results = counted[0]
     row = await db.tables.get(table_id)

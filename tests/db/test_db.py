@@ -17,7 +17,6 @@ import pytest
 
 from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from db.migrate import migration_files
-from game.rating import match_ratings
 from game.record import replay
 
 
@@ -123,18 +122,14 @@ async def test_log_makes_a_replayable_record(db: Database) -> None:
 async def test_results_update_ratings_and_close_the_table(db: Database) -> None:
     t = await new_table(db)
     players = [MatchPlayer(0, 1, None), MatchPlayer(1, 2, None), MatchPlayer(2, 3, None),
-               MatchPlayer(3, None, "easy")]
-
-    def rate(stored: dict[int, float]) -> dict[int, tuple[float, float]]:
-        return match_ratings(players, stored, 0)  # db stores what the rating module computes
-
+               MatchPlayer(3, 4, None)]
     changes = await db.results.record_match(table_id=t.id, guild_id=10, variant="classic",
                                             winner=0, totals=(520, 300), deals=4,
-                                            players=players, rate=rate)
-    assert changes[1][1] > changes[1][0] == 1500.0
-    assert changes[2][1] < 1500.0
+                                            players=players)
+    assert changes[1][1] > changes[1][0] == 1000.0  # a newcomer shows 1000
+    assert changes[2][1] < 1000.0
     board = await db.results.leaderboard(10, "classic")
-    assert [r.user_id for r in board] == [1, 3, 2]
+    assert [r.user_id for r in board] == [1, 3, 2, 4]
     assert (board[0].matches, board[0].wins) == (1, 1)
     finished = await db.tables.get(t.id)
     assert finished is not None and finished.status == "finished"
@@ -142,8 +137,7 @@ async def test_results_update_ratings_and_close_the_table(db: Database) -> None:
     assert await db.results.leaderboard(11, "classic") == []
     with pytest.raises(sqlite3.IntegrityError):  # a match is recorded once
         await db.results.record_match(table_id=t.id, guild_id=10, variant="classic",
-                                      winner=1, totals=(0, 0), deals=1, players=players,
-                                      rate=lambda s: match_ratings(players, s, 1))
+                                      winner=1, totals=(0, 0), deals=1, players=players)
     assert (await db.results.leaderboard(10, "classic"))[0].matches == 1
 
 

@@ -62,7 +62,8 @@ async def test_the_host_adds_computers_and_people_may_take_their_seats(
     assert live.match.players[1] == "⚙ Remy"  # the names the table image draws
     assert await play_out(w, table_id, seed=1) > 0
     rows = await bot.service.db.fetchall(
-        "SELECT seat, user_id, computer FROM result_players WHERE table_id = ? ORDER BY seat",
+        "SELECT seat, user_id, computer FROM match_players p JOIN matches m ON m.seq = p.seq"
+        " WHERE m.table_id = ? ORDER BY seat",
         (table_id,))
     assert [(r[0], r[2]) for r in rows] == [(0, None), (1, "easy"), (2, None), (3, "easy")]
 

@@ -1,0 +1,417 @@
+"""/belote leaderboard, stats, history and replay: what the stored matches and ratings show.
+
+The commands join the ``belote`` group of cogs/belote.py (a GroupCog): they are made here per
+cog and added to that group when this cog loads, so people type ``/belote leaderboard`` as
+before. Their page buttons are persistent DynamicItems with their own prefix (``rk:``), so a
+board or a replay posted before a restart still turns its pages.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import images, messages
+from bot.bot import BeloteBot
+from bot.translator import text
+from db.log import to_record
+from db.results import PAIR_MIN, MatchRow, Period, RatingRow
+from game.match import Match
+from game.record import ReplayError, replay
+from game.rules import Variant
+from i18n import words
+from rendering import LeaderboardRow
+
+from .common import bot_of
+
+log = logging.getLogger(__name__)
+
+PAGE = 10
+PREFIX = "rk"
+_TEMPLATE = PREFIX + r":(?P<kind>lb|rp):(?P<args>[0-9a-z:]{1,80})"
+W = words()
+
+
+def variant_name(variant: str) -> str:
+    return W(f"image.variant.{variant}")
+
+
+def _variant_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=text(f"commands.leaderboard.variant.{v.value}"),
+                                value=v.value)
+            for v in Variant]
+
+
+PERIODS = [app_commands.Choice(name=text(f"commands.leaderboard.period.{p.value}"),
+                               value=p.value) for p in Period]
+
+
+# ---- the leaderboard -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Which board and page a message shows (its buttons carry it)."""
+
+    variant: str
+    period: str
+    pairs: bool
+    page: int  # from 0
+
+    def custom_id(self, page: int) -> str:
+        return f"{PREFIX}:lb:{self.variant}:{self.period}:{int(self.pairs)}:{page}"
+
+    @staticmethod
+    def parse(args: str) -> Board:
+        variant, period, pairs, page = args.split(":")
+        return Board(Variant(variant).value, Period(period).value, pairs == "1", int(page))
+
+    def title(self) -> str:
+        key = "stats.board.title" + ("_pairs" if self.pairs else "") + \
+            ("" if self.period == Period.ALL else f"_{self.period}")
+        return W(key, variant=variant_name(self.variant))
+
+    def empty(self) -> str:
+        if self.pairs and self.period == Period.ALL:
+            return W("stats.board.empty_pairs", title=self.title(), n=PAIR_MIN)
+        return W("stats.board.empty", title=self.title())
+
+
+def _signed(value: float, period: str) -> str:
+    return f"{value:+.0f}" if period != Period.ALL else f"{value:.0f}"
+
+
+async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board
+                        ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+    """The content, image and page buttons of one page of a board."""
+    results = bot.service.db.results
+    rows = await results.leaderboard(guild_id, board.variant, PAGE, board.page * PAGE,
+                                     board.period, board.pairs)
+    title = board.title()
+    if not rows:
+        return board.empty(), [], None
+    size = await results.board_size(guild_id, board.variant, board.period, board.pairs)
+    pages = max(1, -(-size // PAGE))
+    mine = await results.rank_of(guild_id, board.variant, user_id, board.period, board.pairs)
+    ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
+    if mine is not None:
+        ids |= {mine.user_id, mine.partner_id} - {0}
+    names = await bot.service.db.tables.names(sorted(ids))
+
+    def name(uid: int) -> str:
+        return names.get(uid, str(uid))
+
+    def who(r: RatingRow, mention: bool) -> str:
+        one = (lambda u: f"<@{u}>") if mention else name
+        if not r.partner_id:
+            return one(r.user_id)
+        return W("stats.board.pair", first=one(r.user_id), second=one(r.partner_id))
+
+    lines = [f"**{title}**"] + [
+        W("stats.board.line", rank=r.rank, who=who(r, True),
+          rating=_signed(r.rating, board.period), wins=r.wins, games=r.matches) for r in rows]
+    if pages > 1:
+        lines.append(W("stats.board.page", page=board.page + 1, pages=pages))
+    shown = {r.rank for r in rows}
+    if mine is None:
+        lines.append(W("stats.board.you_unranked", who=f"<@{user_id}>"))
+    elif mine.rank not in shown:
+        lines.append(W("stats.board.you", who=who(mine, True), rank=mine.rank,
+                       rating=_signed(mine.rating, board.period)))
+    files: list[discord.File] = []
+    try:
+        files.append(await images.leaderboard_image(
+            [LeaderboardRow(r.rank, who(r, False), r.rating, r.matches, r.wins) for r in rows],
+            title))
+    except Exception:  # the text says it all: the image is a nicety
+        log.exception("leaderboard image failed; sending the text alone")
+    view = None
+    if pages > 1:
+        view = discord.ui.View(timeout=None)
+        view.add_item(StatsButton(board.custom_id(board.page - 1), W("stats.button.previous"),
+                                  disabled=board.page == 0))
+        view.add_item(StatsButton(board.custom_id(board.page + 1), W("stats.button.next"),
+                                  disabled=board.page + 1 >= pages))
+    return "\n".join(lines), files, view
+
+
+# ---- the replay ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Replay:
+    row: MatchRow
+    record: dict[str, Any]
+    match: Match
+    players: list[str]
+
+
+async def load_replay(bot: BeloteBot, guild_id: int, table_id: int) -> Replay | None:
+    db = bot.service.db
+    row = await db.results.match(guild_id, table_id)
+    table = await db.tables.get(table_id)
+    if row is None or table is None:
+        return None
+    seats = {s.seat: s for s in await db.tables.seats(table_id)}
+    players = [seats[i].name if i in seats else str(i) for i in range(4)]
+    record = to_record(row.variant, table.options, players, await db.log.entries(table_id))
+    try:
+        match = replay(record)
+    except ReplayError:
+        log.exception("match #%s: its record does not replay", table_id)
+        return None
+    return Replay(row, record, match, players)
+
+
+def record_file(rp: Replay) -> discord.File:
+    data = json.dumps(rp.record, indent=1).encode()
+    return discord.File(io.BytesIO(data), filename=f"belote-{rp.row.table_id}.json")
+
+
+async def replay_message(rp: Replay, deal: int
+                         ) -> tuple[str, list[discord.File], discord.ui.View | None]:
+    """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons."""
+    results = rp.match.results
+    table = rp.row.table_id
+    if not results:
+        return (W("stats.replay.no_deals", table=table, variant=variant_name(rp.row.variant)),
+                [record_file(rp)], None)
+    deal = min(max(deal, 1), len(results))
+    content = W("stats.replay.title", table=table, variant=variant_name(rp.row.variant),
+                deal=deal, deals=len(results), score=f"{rp.row.totals[0]}–{rp.row.totals[1]}")
+    sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal)
+    view = discord.ui.View(timeout=None)
+    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal - 1}", W("stats.button.previous"),
+                              disabled=deal <= 1))
+    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal + 1}", W("stats.button.next"),
+                              disabled=deal >= len(results)))
+    return content, [sheet, record_file(rp)], view
+
+
+# ---- the buttons ---------------------------------------------------------------------------
+class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
+    """A page button of a board or a replay (or a history's "open"): persistent, so it works
+    on messages posted before a restart."""
+
+    def __init__(self, custom_id: str, label: str = "", *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.kind, self.args = custom_id.split(":", 2)[1:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> StatsButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return
+        if self.kind == "lb":
+            try:
+                board = Board.parse(self.args)
+            except ValueError:
+                return
+            await interaction.response.defer()
+            content, files, view = await board_message(bot, guild_id, interaction.user.id,
+                                                       board)
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=view,
+                allowed_mentions=messages.NO_MENTIONS)
+            return
+        table, deal = (int(x) for x in self.args.split(":"))
+        rp = await load_replay(bot, guild_id, table)
+        if rp is None:
+            await interaction.response.send_message(W("stats.replay.gone"), ephemeral=True)
+            return
+        opened = deal == 0  # a history's "open": a new message, the history stays
+        if opened:
+            await interaction.response.defer(thinking=True)
+        else:
+            await interaction.response.defer()
+        content, files, view = await replay_message(rp, max(deal, 1))
+        if opened:
+            await interaction.followup.send(content, files=files,
+                                            view=view or discord.utils.MISSING)
+        else:
+            await interaction.edit_original_response(content=content, attachments=files,
+                                                     view=view)
+
+
+# ---- the commands --------------------------------------------------------------------------
+def _percent(part: int, whole: int) -> int:
+    return round(100 * part / whole) if whole else 0
+
+
+def history_line(row: MatchRow, user_id: int, names: dict[int, str]) -> str:
+    me = next(p for p in row.players if p.user_id == user_id)
+
+    def who(seat: int) -> str:
+        p = next((q for q in row.players if q.seat == seat), None)
+        if p is None:
+            return "?"
+        if p.user_id is None:
+            return W("stats.computer", level=p.computer or "?")
+        return names.get(p.user_id, str(p.user_id))
+
+    partner = who(me.seat ^ 2)
+    opponents = W("stats.board.pair", first=who((me.seat + 1) & 3), second=who((me.seat + 3) & 3))
+    mine, theirs = row.totals[me.seat & 1], row.totals[1 - (me.seat & 1)]
+    if me.seat in row.left:
+        result = W("stats.result.left")
+    elif row.ending != "played":
+        result = W(f"stats.result.{row.ending}")
+    else:
+        result = W("stats.result.won" if row.won(me.seat) else "stats.result.lost")
+    return W("stats.history.line", table=row.table_id, date=row.finished_at[:10],
+             variant=variant_name(row.variant), partner=partner, opponents=opponents,
+             score=f"{mine}–{theirs}", result=result)
+
+
+def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
+    """Fresh commands for one cog (a command has one parent group: one set per bot)."""
+
+    @app_commands.command(name=text("commands.leaderboard.name"),
+                          description=text("commands.leaderboard.description"))
+    @app_commands.describe(variant=text("commands.leaderboard.variant"),
+                           period=text("commands.leaderboard.period"),
+                           pairs=text("commands.leaderboard.pairs"))
+    @app_commands.choices(variant=_variant_choices(), period=PERIODS)
+    async def leaderboard(interaction: discord.Interaction[Any],
+                          variant: app_commands.Choice[str] | None = None,
+                          period: app_commands.Choice[str] | None = None,
+                          pairs: bool = False) -> None:
+        bot = bot_of(interaction)
+        assert interaction.guild_id is not None
+        board = Board(variant.value if variant else Variant.CLASSIC.value,
+                      period.value if period else Period.ALL.value, pairs, 0)
+        results = bot.service.db.results
+        rows = await results.leaderboard(interaction.guild_id, board.variant, PAGE, 0,
+                                         board.period, board.pairs)
+        if not rows:
+            await interaction.response.send_message(board.empty())
+            return
+        await interaction.response.defer(thinking=True)
+        content, files, view = await board_message(bot, interaction.guild_id,
+                                                   interaction.user.id, board)
+        await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING,
+                                        allowed_mentions=messages.NO_MENTIONS)
+
+    @app_commands.command(name=text("commands.stats.name"),
+                          description=text("commands.stats.description"))
+    @app_commands.describe(member=text("commands.stats.member"),
+                           variant=text("commands.stats.variant"))
+    @app_commands.choices(variant=_variant_choices())
+    async def stats(interaction: discord.Interaction[Any], member: discord.Member | None = None,
+                    variant: app_commands.Choice[str] | None = None) -> None:
+        bot = bot_of(interaction)
+        assert interaction.guild_id is not None
+        user = member or interaction.user
+        v = variant.value if variant else Variant.CLASSIC.value
+        results = bot.service.db.results
+        s = await results.stats(interaction.guild_id, user.id, v)
+        await interaction.response.defer(thinking=True)
+        lines = [W("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v)),
+                 W("stats.stats.matches", matches=s.matches, wins=s.wins,
+                   rate=_percent(s.wins, s.matches)),
+                 W("stats.stats.contracts", taken=s.taken, made=s.made),
+                 W("stats.stats.sweeps", sweeps=s.sweeps, belotes=s.belotes)]
+        lines.append(W("stats.stats.unrated") if s.rating is None
+                     else W("stats.stats.rating", rating=f"{s.rating:.0f}"))
+        if s.best_partner is not None:
+            lines.append(W("stats.stats.partner", who=f"<@{s.best_partner}>",
+                           wins=s.partner_wins, games=s.partner_matches))
+        if s.left:
+            lines.append(W("stats.stats.left", left=s.left))
+        chart = await results.rating_history(interaction.guild_id, v, user.id)
+        files: list[discord.File] = []
+        if len(chart) >= 2:
+            name = getattr(user, "display_name", None) or user.name
+            try:
+                files.append(await images.rating_chart_image(
+                    chart, W("stats.stats.chart", who=name, variant=variant_name(v))))
+            except Exception:
+                log.exception("rating chart failed; sending the text alone")
+        await interaction.followup.send("\n".join(lines), files=files,
+                                        allowed_mentions=messages.NO_MENTIONS)
+
+    @app_commands.command(name=text("commands.history.name"),
+                          description=text("commands.history.description"))
+    @app_commands.describe(member=text("commands.history.member"))
+    async def history(interaction: discord.Interaction[Any],
+                      member: discord.Member | None = None) -> None:
+        bot = bot_of(interaction)
+        assert interaction.guild_id is not None
+        user = member or interaction.user
+        rows = await bot.service.db.results.history(interaction.guild_id, user.id, PAGE)
+        if not rows:
+            await interaction.response.send_message(
+                W("stats.history.none", who=f"<@{user.id}>"),
+                allowed_mentions=messages.NO_MENTIONS)
+            return
+        ids = sorted({p.user_id for r in rows for p in r.players if p.user_id is not None})
+        names = await bot.service.db.tables.names(ids)
+        lines = [W("stats.history.title", who=f"<@{user.id}>")] + [
+            history_line(r, user.id, names) for r in rows]
+        view = discord.ui.View(timeout=None)
+        for r in rows:
+            view.add_item(StatsButton(f"{PREFIX}:rp:{r.table_id}:0",
+                                      W("stats.button.open", table=r.table_id)))
+        await interaction.response.send_message("\n".join(lines), view=view,
+                                                allowed_mentions=messages.NO_MENTIONS)
+
+    @app_commands.command(name=text("commands.replay.name"),
+                          description=text("commands.replay.description"))
+    @app_commands.describe(match=text("commands.replay.match"))
+    async def replay_cmd(interaction: discord.Interaction[Any],
+                         match: app_commands.Range[int, 1]) -> None:
+        bot = bot_of(interaction)
+        assert interaction.guild_id is not None
+        rp = await load_replay(bot, interaction.guild_id, match)
+        if rp is None:
+            await interaction.response.send_message(W("stats.replay.none", table=match),
+                                                    ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        content, files, view = await replay_message(rp, 1)
+        await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING)
+
+    return [leaderboard, stats, history, replay_cmd]
+
+
+def _belote_group(bot: BeloteBot) -> app_commands.Group:
+    group = bot.tree.get_command("belote")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.stats loads after cogs.belote (its /belote group)")
+    return group
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+        self.added: Sequence[app_commands.Command[Any, Any, Any]] = ()
+
+    async def cog_load(self) -> None:
+        group = _belote_group(self.bot)
+        self.added = make_commands()
+        for command in self.added:
+            group.add_command(command, override=True)
+        self.bot.add_dynamic_items(StatsButton)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("belote")
+        if isinstance(group, app_commands.Group):
+            for command in self.added:
+                group.remove_command(command.name)
+        self.bot.remove_dynamic_items(StatsButton)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Stats(bot))
