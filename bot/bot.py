@@ -17,6 +17,7 @@ from discord.ext import commands
 from db import Database
 
 from . import images
+from .budget import meter
 from .components import Router, TableButton, TableSelect
 from .delivery import Delivery
 from .errors import answer_error, tell
@@ -62,6 +63,8 @@ class BeloteBot(commands.Bot):
         self.settings = settings
         self.router = Router()
         self.delivery = Delivery(self)
+        # Every REST call takes its turn in the global budget (interaction answers excepted).
+        meter(self.http, self.delivery.jobs.budget)
         self.db: Database | None = None
 
     async def setup_hook(self) -> None:
