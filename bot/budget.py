@@ -1,8 +1,11 @@
 """The global request budget: every REST call the bot makes counts against Discord's global
 limit (50 requests per second per bot), and waits here for its turn rather than being told 429.
 
-A token bucket (``RATE`` per second, at most ``BURST`` at once: never more than 50 in any one
-second, whatever the phase of Discord's window) shared by every call of the process. When calls
+A sliding window (at most ``LIMIT`` calls in any ``PER`` seconds: under Discord's 50, whatever
+the phase of Discord's own window) shared by every call of the process. A window rather than a
+steady rate: a busy event loop that woke late sends what the window still allows at once,
+instead of losing the time it slept (a token bucket small enough to stay under 50 in any second
+would have held a loaded bot to a few calls per wake-up). When calls
 wait, the most urgent goes first: what the acting player needs (their hand, a command's own
 call), then the table messages people watch, then the rest (other hands, deal sheets, posts).
 The priority is the one of the Outbox job making the call (a context variable, set by the
@@ -24,6 +27,7 @@ import enum
 import heapq
 import itertools
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
@@ -31,10 +35,9 @@ from typing import Any
 import discord
 from discord.http import HTTPClient, Route
 
-# Discord's global limit is 50 per second; 46 a second with 4 at once never puts more than 50
-# in any one-second window, with a little room for a call discord.py itself sends again.
-RATE, BURST = 46.0, 4.0
-EPSILON = 1e-9
+# Discord's global limit is 50 per second; 48 leaves a little room for a call discord.py
+# itself sends again, and for calls that leave close together arriving closer still.
+LIMIT, PER = 48, 1.0
 OUTSIDE = ("/interactions/", "/webhooks/")  # token routes: outside the global limit
 
 
@@ -50,13 +53,12 @@ PRIORITY: ContextVar[Priority] = ContextVar("belote_priority", default=Priority.
 
 
 class Budget:
-    def __init__(self, rate: float = RATE, burst: float = BURST, *,
+    def __init__(self, limit: int = LIMIT, per: float = PER, *,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-        self.rate, self.burst = rate, burst
+        self.limit, self.per = limit, per
         self.clock, self.sleep = clock, sleep
-        self._tokens = burst
-        self._at: float | None = None
+        self._sent: deque[float] = deque()  # when the calls of the last ``per`` seconds went
         self._held_until = 0.0
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -69,21 +71,21 @@ class Budget:
         now = self.clock()
         if now < self._held_until:
             return False
-        if self._at is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens < 1.0 - EPSILON:  # (a float's rounding must not leave it short forever)
+        sent = self._sent
+        while sent and sent[0] <= now - self.per:
+            sent.popleft()
+        if len(sent) >= self.limit:
             return False
-        self._tokens = max(0.0, self._tokens - 1.0)
+        sent.append(now)
         self.taken += 1
         return True
 
     def _wait_for(self) -> float:
-        """Seconds until the next call may go."""
+        """Seconds until the next call may go (the oldest call leaves the window)."""
         now = self.clock()
         if now < self._held_until:
             return self._held_until - now
-        return max(EPSILON, (1.0 - self._tokens) / self.rate)
+        return max(0.0, self._sent[0] + self.per - now) if self._sent else 0.0
 
     async def take(self, priority: Priority = Priority.ACTING) -> None:
         """Return once one more call may go now (and count it): at once while the budget lasts
@@ -113,7 +115,6 @@ class Budget:
         """Discord said the global limit was hit: no call goes for ``seconds``."""
         self.held += 1
         self._held_until = max(self._held_until, self.clock() + seconds)
-        self._tokens = 0.0
 
     def waiting(self) -> int:
         return sum(1 for _, _, f in self._waiting if not f.done())
