@@ -289,21 +289,21 @@ async def open_tables(fake: FakeDiscord, remote: RemoteBot, guild: Any, channels
         people = [guild.add_member(f"p{t}_{i}") for i in range(4 - cpus)]
         await fake.slash(remote, people[0], channel, "belote new",  # type: ignore[arg-type]
                          variant=VARIANTS[t % 3], wait=False)
-        await remote.settle()
+        await remote.settle(600)
         lobby = next(m for th in fake.threads(channel) for m in fake.messages(th)
                      if any(c.startswith("bt:sit:") for c in m.custom_ids))
         table_id = int(next(c for c in lobby.custom_ids if c.startswith("bt:sit:")).split(":")[2])
         for seat, who in enumerate(people[1:], start=1):
             await fake.click(remote, who, lobby, f"bt:sit:{table_id}:{seat}",  # type: ignore
                              wait=False)
-            await remote.settle()
+            await remote.settle(600)
         for seat in range(4 - cpus, 4):
             await fake.click(remote, people[0], lobby, f"bt:cpu:{table_id}:{seat}",  # type: ignore
                              wait=False)
-            await remote.settle()
+            await remote.settle(600)
         await fake.click(remote, people[0], lobby, f"bt:start:{table_id}",  # type: ignore
                          wait=False)
-        await remote.settle()
+        await remote.settle(600)
         table = Table(table_id, lobby.id, people)
         for m in people:
             dms = [d for d in fake.dm_messages(m) if any(
@@ -382,7 +382,7 @@ async def run(args: argparse.Namespace) -> None:
         load = (f"realistic: think time uniform {args.think[0]:g}-{args.think[1]:g} s, "
                 f"{args.seconds:g} s")
     clicked_for = time.perf_counter() - started
-    await remote.settle()
+    await remote.settle(600)
     measured_for = time.perf_counter() - started
     stop_watching.set()
     await watcher
