@@ -66,6 +66,11 @@ class Budget:
         self.taken = 0  # calls let through
         self.waited = 0  # of them, calls that had to wait for their turn
         self.held = 0  # global 429s that held the budget
+        # Requests Discord answered (a success, or a 4xx: not a 5xx, not a dropped
+        # connection), counted by ``meter``: the Outbox tells from it whether a job that
+        # succeeded reached Discord at all (one that had nothing to send did not).
+        self.metered = False
+        self.answered = 0
 
     def _take_now(self) -> bool:
         now = self.clock()
@@ -152,16 +157,21 @@ def meter(http: HTTPClient, budget: Budget) -> None:
     """Make every REST call of ``http`` that counts against the global limit take its turn
     from ``budget`` first, at the priority of the job that makes it."""
     request = http.request
+    budget.metered = True
 
     async def budgeted(route: Route, **kwargs: Any) -> Any:
         if counts_globally(route):
             await budget.take(PRIORITY.get())
         try:
-            return await request(route, **kwargs)
+            result = await request(route, **kwargs)
         except discord.HTTPException as e:
+            if 0 < e.status < 500:
+                budget.answered += 1
             wait = global_retry_after(e)
             if wait is not None:
                 budget.hold(wait)
             raise
+        budget.answered += 1
+        return result
 
     setattr(http, "request", budgeted)  # noqa: B010 (an instance's method, replaced)

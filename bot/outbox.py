@@ -295,6 +295,7 @@ class Outbox:
                        bucket: Hashable | None) -> bool | float | None:
         """Send once: True sent, False refused or broken (not retried), None transient, a
         float: Discord answered 429 and asked to wait that long (then the newest state goes)."""
+        answered = self.budget.answered
         try:
             await job()
         except Exception as e:
@@ -311,7 +312,7 @@ class Outbox:
                     log.warning("delivery %s: Discord refused (%s); not sent", key, describe(e))
                 else:
                     log.exception("delivery %s failed", key)
-                self.succeeded()  # Discord answered, even if no
+                self._reached(answered)  # Discord answered, even if no
                 return False
             was_down = self.down
             if not self.failed(key, e) and not was_down:
@@ -321,8 +322,17 @@ class Outbox:
         finally:
             if probing:
                 self._probe.release()
-        self.succeeded()
+        self._reached(answered)
         return True
+
+    def _reached(self, answered: int) -> None:
+        """A job ended without a transient failure: Discord is up if it answered a request
+        since ``answered`` (the budget counts them). A job that had nothing to send proves
+        nothing: taken as an answer, it would end an outage on no evidence, and every held
+        message would be sent into it. (Without a metered HTTP client, as in tests of the
+        Outbox alone, every job is taken as having reached Discord.)"""
+        if not self.budget.metered or self.budget.answered != answered:
+            self.succeeded()
 
     async def _run(self, key: Hashable, job: Job, bucket: Hashable | None) -> None:
         attempt = 0
