@@ -7,7 +7,8 @@ The bot runs in a process of its own (as in production, where Discord's servers 
 it gets its gateway events over a loopback socket and makes its REST calls to the fake over HTTP
 (tests/fakediscord/remote.py). The fake Discord and the users' clicks run in this process.
 
-Realistic load: every table has four people. When a player's DM shows their controls enabled
+Realistic load: every table has four people (with --mixed, every other table has one person
+and three computers). When a player's DM shows their controls enabled
 (their turn), they think for a uniform random time (--think, 1 to 4 s) and click a random enabled
 control (a card, a bid button, a value in a bid menu). With --computers N, N seats per table are
 computers at their normal delay (COMPUTER_DELAY, 1 s). Burst (--burst): every table's player
@@ -22,7 +23,14 @@ Reports, over the measured period:
 - CPU time per action of the bot process, of its render worker processes and of this process
   (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper);
 - memory per live table: its state (tracemalloc while restoring every table from the database)
-  and the hand images the bot keeps for its seats.
+  and the hand images the bot keeps for its seats;
+- calls counted against the global limit per second (mean and the busiest second), 429
+  answers, and the bot's global budget (bot/budget.py): how many calls waited for their turn;
+- from a click to the table message showing a change (the players' process watches it every
+  20 ms), and to the next person's hand showing their controls (tables of four people only:
+  elsewhere the next person comes after computers), p50/p99.
+A click deferred by the bot (interaction callback type 6: acknowledged, its answer completed
+through the token) counts as answered, not refused.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
 """
@@ -101,9 +109,11 @@ class Probe:
         self.stop.set()
         if self.task is not None:
             await self.task
+        budget = bot.delivery.jobs.budget
         return {"lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
-                "workers": workers}
+                "workers": workers, "budget_taken": budget.taken,
+                "budget_waited": budget.waited, "budget_held": budget.held}
 
 
 def process_cpu(pid: int) -> float:
@@ -168,6 +178,8 @@ class Table:
         self.humans = humans
         self.hand_message: dict[int, int] = {}  # member id -> their DM hand message
         self.last_seq = -1
+        self.clicked_at: float | None = None  # the last click, and the table message then
+        self.table_before: str | None = None
 
 
 def controls(message: FakeMessage, table_id: int) -> list[dict[str, Any]]:
@@ -186,6 +198,8 @@ class Players:
         self.as_bot = cast(discord.Client, remote)
         self.rng = random.Random(seed)
         self.clicks: list[tuple[InteractionResult, str]] = []
+        self.to_table: list[float] = []  # click -> the table message changed
+        self.to_hand: list[float] = []  # click -> the next person's controls (4 people)
         # Each hand message's controls, kept until an edit replaces its components: players
         # look every 20 ms, and walking 800 messages' components that often took a third of
         # this process's CPU, which the bot's process shares on a small machine.
@@ -217,6 +231,9 @@ class Players:
         while time.perf_counter() < until:
             found = self.turn(table)
             if found is not None:
+                if table.clicked_at is not None and len(table.humans) == 4:
+                    self.to_hand.append(time.perf_counter() - table.clicked_at)
+                table.clicked_at = None
                 return found
             if self.over(table):
                 return None
@@ -226,6 +243,8 @@ class Players:
     async def click(self, table: Table, member: FakeMember, mid: int, seq: int) -> None:
         """A random enabled control: a card, a bid button, or a value in a bid menu."""
         table.last_seq = seq
+        table.clicked_at = time.perf_counter()
+        table.table_before = self.fake.message(table.message_id).content
         message = self.fake.message(mid)
         choice = self.rng.choice(controls(message, table.id))
         if choice["type"] == 3:
@@ -237,6 +256,17 @@ class Players:
             r = await self.fake.click(self.as_bot, member, message, choice["custom_id"],
                                       wait=False)
             self.clicks.append((r, "card" if ":play." in choice["custom_id"] else "bid"))
+
+    async def watch_tables(self, tables: list[Table], stop: asyncio.Event) -> None:
+        """Every 20 ms: the table messages that changed since their last click."""
+        while not stop.is_set():
+            now = time.perf_counter()
+            for t in tables:
+                if t.table_before is not None and t.clicked_at is not None and \
+                        self.fake.message(t.message_id).content != t.table_before:
+                    self.to_table.append(now - t.clicked_at)
+                    t.table_before = None
+            await asyncio.sleep(0.02)
 
     async def realistic(self, table: Table, until: float, think: tuple[float, float]) -> None:
         while True:
@@ -258,28 +288,29 @@ class Players:
 
 
 async def open_tables(fake: FakeDiscord, remote: RemoteBot, guild: Any, channels: list[Any],
-                      computers: int) -> list[Table]:
+                      computers: int, mixed: bool = False) -> list[Table]:
     """/belote new, sit, (computers), start: through the bot, 20 tables at a time."""
     async def one(t: int) -> Table:
         channel = channels[t]
-        people = [guild.add_member(f"p{t}_{i}") for i in range(4 - computers)]
+        cpus = 3 if mixed and t % 2 else computers
+        people = [guild.add_member(f"p{t}_{i}") for i in range(4 - cpus)]
         await fake.slash(remote, people[0], channel, "belote new",  # type: ignore[arg-type]
                          variant=VARIANTS[t % 3], wait=False)
-        await remote.settle()
+        await remote.settle(600)
         lobby = next(m for th in fake.threads(channel) for m in fake.messages(th)
                      if any(c.startswith("bt:sit:") for c in m.custom_ids))
         table_id = int(next(c for c in lobby.custom_ids if c.startswith("bt:sit:")).split(":")[2])
         for seat, who in enumerate(people[1:], start=1):
             await fake.click(remote, who, lobby, f"bt:sit:{table_id}:{seat}",  # type: ignore
                              wait=False)
-            await remote.settle()
-        for seat in range(4 - computers, 4):
+            await remote.settle(600)
+        for seat in range(4 - cpus, 4):
             await fake.click(remote, people[0], lobby, f"bt:cpu:{table_id}:{seat}",  # type: ignore
                              wait=False)
-            await remote.settle()
+            await remote.settle(600)
         await fake.click(remote, people[0], lobby, f"bt:start:{table_id}",  # type: ignore
                          wait=False)
-        await remote.settle()
+        await remote.settle(600)
         table = Table(table_id, lobby.id, people)
         for m in people:
             dms = [d for d in fake.dm_messages(m) if any(
@@ -327,9 +358,11 @@ async def run(args: argparse.Namespace) -> None:
         argv += ["--profile", args.profile]
     remote = await RemoteBot.spawn(fake, argv)
     t0 = time.perf_counter()
-    tables = await open_tables(fake, remote, guild, channels, args.computers)
-    print(f"{len(tables)} tables open and dealt in {time.perf_counter() - t0:.0f} s "
-          f"({4 - args.computers} people per table)", flush=True)
+    tables = await open_tables(fake, remote, guild, channels, args.computers, args.mixed)
+    mix = "half of four people, half of one person and three computers" if args.mixed \
+        else f"{4 - args.computers} people per table"
+    print(f"{len(tables)} tables open and dealt in {time.perf_counter() - t0:.0f} s ({mix})",
+          flush=True)
 
     players = Players(fake, remote, seed=1)
     cards_before = await remote.call("cards")
@@ -345,6 +378,8 @@ async def run(args: argparse.Namespace) -> None:
     await remote.call("start")
     started = time.perf_counter()
     here = time.process_time()
+    stop_watching = asyncio.Event()
+    watcher = asyncio.create_task(players.watch_tables(tables, stop_watching))
     if args.burst:
         await players.burst(tables, args.rounds)
         load = f"burst: every table clicks at once, {args.rounds} rounds"
@@ -354,7 +389,10 @@ async def run(args: argparse.Namespace) -> None:
         load = (f"realistic: think time uniform {args.think[0]:g}-{args.think[1]:g} s, "
                 f"{args.seconds:g} s")
     clicked_for = time.perf_counter() - started
-    await remote.settle()
+    await remote.settle(600)
+    measured_for = time.perf_counter() - started
+    stop_watching.set()
+    await watcher
     probe = await remote.call("finish")
     here = time.process_time() - here
     gc.enable()
@@ -367,13 +405,17 @@ async def run(args: argparse.Namespace) -> None:
     actions = sum(played.values())
     acked = [r.latency for r, _ in players.clicks if r.latency is not None]
     lost = len(players.clicks) - len(acked)
-    refused = sum(1 for r, _ in players.clicks if r.callback_type not in (7, None))
+    # 7 answered with the new hand; 6 deferred (acknowledged in time, answer completed via
+    # the token): both answered. Anything else is the bot saying no.
+    refused = sum(1 for r, _ in players.clicks if r.callback_type not in (6, 7, None))
+    deferred = sum(1 for r, _ in players.clicks if r.callback_type == 6)
     rest = len(requests)
     glob = sum(1 for r in requests if r.counts_against_global_limit)
     print(f"load: {load}; {len(tables)} tables")
     print(f"clicks: {len(players.clicks)} in {clicked_for:.1f} s "
           f"({len(players.clicks) / clicked_for:.0f}/s); actions applied: {actions} "
-          f"(cards {cards}, new deals {deals}); unanswered {lost}, refused {refused}")
+          f"(cards {cards}, new deals {deals}); unanswered {lost}, refused {refused}, "
+          f"deferred {deferred}")
     if acked:
         print(f"click-to-ack: p50 {pct(acked, .5) * 1000:.1f} ms, "
               f"p99 {pct(acked, .99) * 1000:.1f} ms, max {max(acked) * 1000:.1f} ms")
@@ -382,6 +424,21 @@ async def run(args: argparse.Namespace) -> None:
     print(f"REST calls per action (a card or a bid): {rest / max(1, actions):.2f} "
           f"({glob / max(1, actions):.2f} against the global limit); all calls over cards "
           f"played only: {rest / max(1, cards):.2f} ({glob / max(1, cards):.2f} global)")
+    seconds = Counter(int(r.at) for r in requests if r.counts_against_global_limit)
+    print(f"global-limited calls per second: {glob / max(1e-9, measured_for):.1f} mean over "
+          f"{measured_for:.0f} s, {max(seconds.values(), default=0)} in the busiest second "
+          f"(Discord's limit: 50); 429 answers: "
+          f"{sum(1 for r in requests if r.status == 429)}; the bot's budget let "
+          f"{probe['budget_taken']} calls through, {probe['budget_waited']} of them after "
+          f"waiting their turn, {probe['budget_held']} global 429s held it")
+    if players.to_table:
+        print(f"click to the table message showing it: p50 "
+              f"{pct(players.to_table, .5) * 1000:.0f} ms, p99 "
+              f"{pct(players.to_table, .99) * 1000:.0f} ms ({len(players.to_table)} clicks)")
+    if players.to_hand:
+        print(f"click to the next person's hand showing their controls: p50 "
+              f"{pct(players.to_hand, .5) * 1000:.0f} ms, p99 "
+              f"{pct(players.to_hand, .99) * 1000:.0f} ms ({len(players.to_hand)} clicks)")
     by_kind = Counter(kind_of(fake, r) for r in requests)
     for key, n in by_kind.most_common():
         print(f"    {n / max(1, cards):.3f} per card, {n / max(1, actions):.3f} per action"
@@ -425,6 +482,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30, help="rounds of the burst")
     parser.add_argument("--computers", type=int, default=0, choices=range(4),
                         help="computer seats per table")
+    parser.add_argument("--mixed", action="store_true",
+                        help="every other table: one person and three computers")
     parser.add_argument("--computer-delay", type=float, default=1.0)
     parser.add_argument("--rate-limits", action="store_true",
                         help="apply Discord's rate limits in the fake")

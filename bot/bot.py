@@ -20,6 +20,7 @@ from i18n import words
 
 from . import images
 from .audit import AuditLog
+from .budget import meter
 from .controls import CONTROLS
 from .delivery import Delivery
 from .errors import answer_error, tell
@@ -81,6 +82,8 @@ class BeloteBot(commands.Bot):
                          tree_cls=BeloteTree)
         self.settings = settings
         self.delivery = Delivery(self)
+        # Every REST call takes its turn in the global budget (interaction answers excepted).
+        meter(self.http, self.delivery.jobs.budget)
         self.db: Database | None = None
         self.limits = MemberLimits()
 

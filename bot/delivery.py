@@ -29,8 +29,9 @@ from i18n import words
 from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
+from .budget import Priority
 from .digests import digest
-from .outbox import Outbox, describe, is_transient
+from .outbox import Outbox, describe, is_transient, nonce
 from .tables import LiveTable, TableService
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class Delivery:
 
     def table_changed(self, live: LiveTable) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live),
-                          bucket=edits_in(live))
+                          bucket=edits_in(live), priority=Priority.TABLE)
         self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
@@ -189,8 +190,10 @@ class Delivery:
             s = live.seats.get(seat)
             if s is None or s.user_id is None:
                 continue
+            acting = live.match is not None and live.match.to_act == seat
             self.jobs.request(("hand", live.id, seat), functools.partial(
-                self.update_hand, live, seat))
+                self.update_hand, live, seat),
+                priority=Priority.ACTING if acting else Priority.BACKGROUND)
 
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:
@@ -202,7 +205,7 @@ class Delivery:
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason),
-                          bucket=edits_in(live))
+                          bucket=edits_in(live), priority=Priority.TABLE)
         self._note_over(live)
 
     def _note_over(self, live: LiveTable) -> None:
@@ -356,7 +359,7 @@ class Delivery:
         Discord fails, in the background."""
         async def job() -> None:
             await send()
-        self.jobs.request(key, job)
+        self.jobs.request(key, job, priority=Priority.ACTING)
 
     def hand_answered(self, live: LiveTable, seat: int) -> None:
         """An interaction reply on the DM has just shown this hand as it is now."""
@@ -435,7 +438,9 @@ class Delivery:
             channel = await self.bot.create_dm(discord.Object(user_id))
             payload = await self.hand_payload(live, seat, background=True)
             files = payload.pop("attachments")
-            sent = await channel.send(files=files or discord.utils.MISSING, **payload)
+            sent = await channel.send(files=files or discord.utils.MISSING, **payload,
+                                      nonce=nonce("hand", live.id, seat, user_id,
+                                                  hand_key(live, view)))
         except discord.Forbidden as e:
             if e.code != DMS_CLOSED:
                 raise
@@ -479,11 +484,17 @@ class Delivery:
 
     # ---- posts in the thread ----------------------------------------------------------------
     async def notice(self, live: LiveTable, text: str, *, mention: int | None = None,
-                     files: list[discord.File] | None = None) -> None:
+                     files: list[discord.File] | None = None,
+                     once: Hashable | None = None) -> None:
+        """Post in the table's thread. ``once``: what makes this post one logical message
+        (default: this text at this point of the table's log); tried again after its answer
+        was lost, it is not posted twice (a nonce Discord enforces)."""
         channel = self.bot.get_partial_messageable(live.row.home_id)
         mentions = discord.AllowedMentions(users=[discord.Object(mention)]) \
             if mention is not None else messages.NO_MENTIONS
-        await channel.send(text, allowed_mentions=mentions, files=files or discord.utils.MISSING)
+        await channel.send(text, allowed_mentions=mentions, files=files or discord.utils.MISSING,
+                           nonce=nonce("notice", live.id, *(
+                               (once,) if once is not None else (live.seq, text))))
 
     async def post_deal_sheet(self, live: LiveTable, index: int) -> None:
         match = live.match
@@ -491,7 +502,8 @@ class Delivery:
             return
         result = match.results[index]
         image = await images.deal_sheet_image(result, match.variant, live.names(), index + 1)
-        await self.notice(live, messages.deal_sheet_text(live, index, result), files=[image])
+        await self.notice(live, messages.deal_sheet_text(live, index, result), files=[image],
+                          once=("deal", index))
 
     async def post_match_result(self, live: LiveTable,
                                 ratings: dict[int, tuple[float, float]]) -> None:
@@ -503,7 +515,7 @@ class Delivery:
         image = await images.match_image(summary)
         text = messages.match_text(live, match.winner, (match.totals[0], match.totals[1]),
                                    ratings)
-        await self.notice(live, text, files=[image])
+        await self.notice(live, text, files=[image], once="match")
 
     def forget(self, live: LiveTable) -> None:
         self.invalidate(live.id)

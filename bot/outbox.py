@@ -19,12 +19,16 @@ brought up to date. ``on_outage`` / ``on_recovery`` let the bot pause and give b
 
 The clock, the sleep and the random jitter are injected, so tests move through backoffs and
 outages without waiting. Pacing and priorities (what the acting player needs first) belong here
-too, being the one place that decides when a send goes.
+too, being the one place that decides when a send goes: each message's edits at the pace of its
+channel (bot/pacing.py), and every call under the global budget (bot/budget.py) at the priority
+its message asks, so a recovery after an outage goes out as fast as Discord allows, and no
+faster.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import time
@@ -36,6 +40,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from .budget import PRIORITY, Budget, Priority
+from .digests import canonical
 from .pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -68,6 +74,14 @@ def retry_after(exc: BaseException) -> float | None:
         return 1.0
 
 
+def nonce(*what: Hashable) -> str:
+    """The nonce of one logical message (a deal sheet, a notice, a new hand DM): the same for
+    every try of it, in every process. Sent with ``enforce_nonce``, a POST tried again after
+    its answer was lost gets back the message the first try made instead of a second one
+    (Discord keeps nonces for a few minutes, per author). 20 hex digits: Discord takes 25."""
+    return hashlib.sha256(canonical(what).encode()).hexdigest()[:20]
+
+
 def describe(exc: BaseException) -> str:
     """A failure in a few words, for a log line."""
     if isinstance(exc, discord.HTTPException):
@@ -96,12 +110,16 @@ class Outbox:
     def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None, backoff: Backoff | None = None,
-                 pacer: Pacer | None = None) -> None:
+                 pacer: Pacer | None = None, budget: Budget | None = None) -> None:
         self.sleep = sleep
         self.clock = clock
         self.rng = rng or random.Random()
         self.backoff = backoff or Backoff()
         self.pacer = pacer or Pacer()
+        # On this Outbox's clock and sleep, looked up at each use (tests replace them).
+        self.budget = budget or Budget(clock=lambda: self.clock(),
+                                       sleep=lambda delay: self.sleep(delay))
+        self._priority: dict[Hashable, Priority] = {}
         self.limited = 0  # 429 answers absorbed (sent again once the bucket allowed)
         self._dirty: dict[Hashable, bool] = {}
         # Running workers, referenced so none is collected mid-way, and cancelled by close.
@@ -123,13 +141,16 @@ class Outbox:
         self.on_recovery: Callable[[float], None] | None = None
 
     # ---- requests ---------------------------------------------------------------------
-    def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None) -> None:
+    def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None,
+                priority: Priority = Priority.BACKGROUND) -> None:
         """Send ``key``'s newest state (``job`` sends it and records it), now or after the
         send on its way. ``bucket``: the rate limit it counts against (a channel's message
         edits): the send waits until the bucket allows it, and sends the newest state then,
-        so a burst of changes becomes fewer sends."""
+        so a burst of changes becomes fewer sends. ``priority``: the turn its calls take in
+        the global budget (the newest request's, as who acts changes)."""
         if self._closed:
             return
+        self._priority[key] = priority
         if key in self._dirty:
             self._dirty[key] = True
             return
@@ -183,6 +204,7 @@ class Outbox:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.budget.close()
 
     # ---- health -----------------------------------------------------------------------
     def succeeded(self) -> None:
@@ -273,6 +295,7 @@ class Outbox:
                        bucket: Hashable | None) -> bool | float | None:
         """Send once: True sent, False refused or broken (not retried), None transient, a
         float: Discord answered 429 and asked to wait that long (then the newest state goes)."""
+        answered = self.budget.answered
         try:
             await job()
         except Exception as e:
@@ -289,7 +312,7 @@ class Outbox:
                     log.warning("delivery %s: Discord refused (%s); not sent", key, describe(e))
                 else:
                     log.exception("delivery %s failed", key)
-                self.succeeded()  # Discord answered, even if no
+                self._reached(answered)  # Discord answered, even if no
                 return False
             was_down = self.down
             if not self.failed(key, e) and not was_down:
@@ -299,8 +322,17 @@ class Outbox:
         finally:
             if probing:
                 self._probe.release()
-        self.succeeded()
+        self._reached(answered)
         return True
+
+    def _reached(self, answered: int) -> None:
+        """A job ended without a transient failure: Discord is up if it answered a request
+        since ``answered`` (the budget counts them). A job that had nothing to send proves
+        nothing: taken as an answer, it would end an outage on no evidence, and every held
+        message would be sent into it. (Without a metered HTTP client, as in tests of the
+        Outbox alone, every job is taken as having reached Discord.)"""
+        if not self.budget.metered or self.budget.answered != answered:
+            self.succeeded()
 
     async def _run(self, key: Hashable, job: Job, bucket: Hashable | None) -> None:
         attempt = 0
@@ -310,6 +342,7 @@ class Outbox:
                 await self._pace(bucket)
                 self._dirty[key] = False  # what changes from now on is sent after this
                 probing = await self._turn()
+                PRIORITY.set(self._priority.get(key, Priority.BACKGROUND))
                 outcome = await self._attempt(key, job, probing, bucket)
                 if isinstance(outcome, float):
                     self._dirty[key] = True  # not shown: the newest state goes, paced
@@ -330,6 +363,7 @@ class Outbox:
                     return
         finally:
             del self._dirty[key]
+            self._priority.pop(key, None)
             self._done(key, sent)
             if bucket is not None:
                 self.pacer.forget(bucket, self.clock())

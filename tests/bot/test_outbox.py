@@ -179,3 +179,53 @@ async def test_close_cancels_parked_sends() -> None:
     assert box.pending() == 0 and not box.working()
     box.request("m", job)  # nothing starts after close
     assert box.pending() == 0
+
+
+async def test_a_probe_that_sent_nothing_does_not_end_an_outage(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """During an outage, a message whose job finds it already shows its state (it sends
+    nothing) is no sign that Discord answered: the outage goes on, probes stay one at a time,
+    and it ends only when a request really got an answer."""
+    from discord.http import Route
+
+    from bot.budget import meter
+
+    clock = Clock()
+    box = outbox(clock)
+    down = {"v": True}
+    http_calls: list[str] = []
+
+    class HTTP:
+        async def request(self, route: Route, **kwargs: object) -> object:
+            http_calls.append(route.path)
+            if down["v"]:
+                raise aiohttp.ServerDisconnectedError()
+            return {}
+
+    http = HTTP()
+    meter(http, box.budget)  # type: ignore[arg-type]
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
+                  message_id=2)
+
+    async def edit() -> None:
+        await http.request(route)
+
+    async def nothing_to_send() -> None:
+        return None
+
+    caplog.set_level(logging.INFO)
+    for n in range(5):
+        box.request(("edit", n), edit)
+    await turn()
+    assert box.down
+    box.request("shown already", nothing_to_send)
+    for _ in range(10):
+        await clock.advance(2)
+    assert box.down  # still down: nothing answered
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert sum("Discord is failing" in w for w in warnings) == 1
+    down["v"] = False
+    for _ in range(5):
+        await clock.advance(2)
+    assert not box.down and box.pending() == 0
+    await box.close()

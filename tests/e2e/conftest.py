@@ -25,10 +25,14 @@ def _render_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
 def _unpaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot's Outbox paces table edits on real seconds (5 per 5 s in a channel); tests that
     play whole matches in a moment would wait through them. tests/e2e/test_pacing.py puts the
-    real pace back, on an injected clock."""
+    real pace back, on an injected clock. The same for the global budget (48 calls a second):
+    tests/bot/test_budget.py tests it on its own clock."""
     import bot.outbox
+    from bot.budget import Budget
     from bot.pacing import Pacer
     monkeypatch.setattr(bot.outbox, "Pacer", lambda: Pacer(10**9, 5.0))
+    monkeypatch.setattr(bot.outbox, "Budget",
+                        lambda **clocks: Budget(10**9, 1.0, **clocks))
 
 
 @pytest.fixture

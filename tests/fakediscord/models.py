@@ -168,6 +168,7 @@ class FakeMessage:
     edited_at: str | None = None
     deleted: bool = False
     versions: list[MessageVersion] = field(default_factory=list)
+    nonce: str | None = None  # the sender's nonce, when it gave one
 
     @property
     def ephemeral(self) -> bool:
@@ -254,6 +255,8 @@ class FakeMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

@@ -97,6 +97,9 @@ class FakeDiscord(Driver):
         self._channels: dict[int, FakeChannel] = {}
         self._dm_channels: dict[int, FakeChannel] = {}
         self._messages: dict[int, FakeMessage] = {}
+        # Messages sent with enforce_nonce: (author, nonce) -> (message id, when), as Discord
+        # keeps them for a few minutes to answer a repeated send with the message it made.
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._commands: dict[int | None, dict[tuple[str, int], dict[str, Any]]] = {}
@@ -885,7 +888,25 @@ class FakeDiscord(Driver):
             and not channel.effective_bot_permissions().embed_links
         ):
             body["embeds"] = []  # Discord drops a bot's embeds where it lacks Embed Links
-        return 200, self._new_message(channel, body, req.files).payload()
+        nonce = body.pop("nonce", None)
+        enforce = bool(body.pop("enforce_nonce", False)) and nonce is not None
+        if nonce is not None and len(str(nonce)) > NONCE_LENGTH:
+            raise ApiError(400, 50035, "Invalid Form Body: nonce: Must be 25 or fewer in length.")
+        now = time.monotonic()
+        if enforce:
+            # Discord: the same nonce from the same author within a few minutes answers with
+            # the message the first send made, and makes no new one.
+            seen = self._nonces.get((self.bot_user.id, str(nonce)))
+            if seen is not None and now - seen[1] < NONCE_WINDOW:
+                first = self._messages.get(seen[0])
+                if first is not None and not first.deleted:
+                    return 200, first.payload()
+        message = self._new_message(channel, body, req.files)
+        if nonce is not None:
+            message.nonce = str(nonce)
+        if enforce:
+            self._nonces[(self.bot_user.id, str(nonce))] = (message.id, now)
+        return 200, message.payload()
 
     def _channel_message(self, req: Req) -> tuple[FakeChannel, FakeMessage]:
         channel = self._live_channel(req)
@@ -1296,6 +1317,10 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         return json.loads(raw), []
     except ValueError:
         return raw.decode("utf-8", "replace"), []
+
+
+NONCE_LENGTH = 25  # Discord's longest nonce
+NONCE_WINDOW = 300.0  # "the past few minutes" in which Discord enforces a nonce
 
 
 def _token_route(template: str) -> bool:

@@ -1,0 +1,177 @@
+"""The global request budget: every REST call the bot makes counts against Discord's global
+limit (50 requests per second per bot), and waits here for its turn rather than being told 429.
+
+A sliding window (at most ``LIMIT`` calls in any ``PER`` seconds: under Discord's 50, whatever
+the phase of Discord's own window) shared by every call of the process. A window rather than a
+steady rate: a busy event loop that woke late sends what the window still allows at once,
+instead of losing the time it slept (a token bucket small enough to stay under 50 in any second
+would have held a loaded bot to a few calls per wake-up). When calls
+wait, the most urgent goes first: what the acting player needs (their hand, a command's own
+call), then the table messages people watch, then the rest (other hands, deal sheets, posts).
+The priority is the one of the Outbox job making the call (a context variable, set by the
+Outbox worker), so nothing between the job and the HTTP call has to pass it along.
+
+Interaction callbacks and the follow-ups sent with an interaction's token are outside the
+global limit on Discord (and discord.py sends them through its webhook adapter, not its
+HTTPClient): they never wait here, so a click's answer is never late for its 3 seconds.
+
+discord.py keeps each route's X-RateLimit-* headers to itself and paces each route on them; the
+budget plans the global limit from Discord's documented figure, and a 429 that still says
+"global" (X-RateLimit-Scope / X-RateLimit-Global) holds every call for its Retry-After.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import heapq
+import itertools
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any
+
+import discord
+from discord.http import HTTPClient, Route
+
+# Discord's global limit is 50 per second; 48 leaves a little room for a call discord.py
+# itself sends again, and for calls that leave close together arriving closer still.
+LIMIT, PER = 48, 1.0
+OUTSIDE = ("/interactions/", "/webhooks/")  # token routes: outside the global limit
+
+
+class Priority(enum.IntEnum):
+    ACTING = 0  # the acting player's hand or answer, a command's own call
+    TABLE = 1  # a table message people are looking at
+    BACKGROUND = 2  # other hands, deal sheets, notices, match results
+
+
+# The priority of the calls made here and now: set by the Outbox worker around its job. A call
+# made by no job (a command's handler awaiting Discord) is someone waiting for it.
+PRIORITY: ContextVar[Priority] = ContextVar("belote_priority", default=Priority.ACTING)
+
+
+class Budget:
+    def __init__(self, limit: int = LIMIT, per: float = PER, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.limit, self.per = limit, per
+        self.clock, self.sleep = clock, sleep
+        self._sent: deque[float] = deque()  # when the calls of the last ``per`` seconds went
+        self._held_until = 0.0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._server: asyncio.Task[None] | None = None
+        self.taken = 0  # calls let through
+        self.waited = 0  # of them, calls that had to wait for their turn
+        self.held = 0  # global 429s that held the budget
+        # Requests Discord answered (a success, or a 4xx: not a 5xx, not a dropped
+        # connection), counted by ``meter``: the Outbox tells from it whether a job that
+        # succeeded reached Discord at all (one that had nothing to send did not).
+        self.metered = False
+        self.answered = 0
+
+    def _take_now(self) -> bool:
+        now = self.clock()
+        if now < self._held_until:
+            return False
+        sent = self._sent
+        while sent and sent[0] <= now - self.per:
+            sent.popleft()
+        if len(sent) >= self.limit:
+            return False
+        sent.append(now)
+        self.taken += 1
+        return True
+
+    def _wait_for(self) -> float:
+        """Seconds until the next call may go (the oldest call leaves the window)."""
+        now = self.clock()
+        if now < self._held_until:
+            return self._held_until - now
+        return max(0.0, self._sent[0] + self.per - now) if self._sent else 0.0
+
+    async def take(self, priority: Priority = Priority.ACTING) -> None:
+        """Return once one more call may go now (and count it): at once while the budget lasts
+        and nobody waits; otherwise after every more urgent, or as urgent and earlier, call."""
+        if not self._waiting and self._take_now():
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (int(priority), next(self._order), future))
+        self.waited += 1
+        if self._server is None or self._server.done():
+            self._server = asyncio.get_running_loop().create_task(
+                self._serve(), name="belote-budget")
+        await future  # cancelled with its caller: the server skips it
+
+    async def _serve(self) -> None:
+        """Hand out the calls as the budget refills, the most urgent waiting call first."""
+        while self._waiting:
+            if self._waiting[0][2].done():  # its caller gave up (cancelled)
+                heapq.heappop(self._waiting)
+                continue
+            if self._take_now():
+                heapq.heappop(self._waiting)[2].set_result(None)
+                continue
+            await self.sleep(self._wait_for())
+
+    def hold(self, seconds: float) -> None:
+        """Discord said the global limit was hit: no call goes for ``seconds``."""
+        self.held += 1
+        self._held_until = max(self._held_until, self.clock() + seconds)
+
+    def waiting(self) -> int:
+        return sum(1 for _, _, f in self._waiting if not f.done())
+
+    async def close(self) -> None:
+        server, self._server = self._server, None
+        for _, _, future in self._waiting:
+            future.cancel()
+        self._waiting.clear()
+        if server is not None:
+            server.cancel()
+            await asyncio.gather(server, return_exceptions=True)
+
+
+def counts_globally(route: Route) -> bool:
+    return not route.path.startswith(OUTSIDE)
+
+
+def global_retry_after(exc: discord.HTTPException) -> float | None:
+    """The wait a 429 asked for when it was the global limit (else None)."""
+    response = exc.response
+    headers = getattr(response, "headers", None)
+    if exc.status != 429 or headers is None:
+        return None
+    if headers.get("X-RateLimit-Scope") != "global" and \
+            headers.get("X-RateLimit-Global", "").lower() != "true":
+        return None
+    try:
+        return max(0.0, float(headers.get("Retry-After", 1.0)))
+    except (TypeError, ValueError):
+        return 1.0
+
+
+def meter(http: HTTPClient, budget: Budget) -> None:
+    """Make every REST call of ``http`` that counts against the global limit take its turn
+    from ``budget`` first, at the priority of the job that makes it."""
+    request = http.request
+    budget.metered = True
+
+    async def budgeted(route: Route, **kwargs: Any) -> Any:
+        if counts_globally(route):
+            await budget.take(PRIORITY.get())
+        try:
+            result = await request(route, **kwargs)
+        except discord.HTTPException as e:
+            if 0 < e.status < 500:
+                budget.answered += 1
+            wait = global_retry_after(e)
+            if wait is not None:
+                budget.hold(wait)
+            raise
+        budget.answered += 1
+        return result
+
+    setattr(http, "request", budgeted)  # noqa: B010 (an instance's method, replaced)

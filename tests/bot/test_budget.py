@@ -1,0 +1,213 @@
+"""The global request budget on its own: never more than Discord's 50 calls in any second, the
+acting player's calls before table messages before the rest, interaction answers never waiting,
+and a global 429 holding every call. Virtual time: a sleep moves the clock at once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from bot.budget import LIMIT, PRIORITY, Budget, Priority, meter
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, delay: float) -> None:
+        start = self.now
+        await asyncio.sleep(0)
+        self.now = max(self.now, start + max(0.0, delay))
+
+
+def budget(clock: Clock) -> Budget:
+    return Budget(clock=clock, sleep=clock.sleep)
+
+
+async def test_a_burst_of_calls_stays_within_fifty_in_any_second() -> None:
+    clock = Clock()
+    b = budget(clock)
+    times: list[float] = []
+
+    async def call() -> None:
+        await b.take(Priority.TABLE)
+        times.append(clock.now)
+
+    await asyncio.gather(*(call() for _ in range(400)))
+    assert len(times) == 400
+    times.sort()
+    for i, t in enumerate(times):  # the calls in the second that starts at each call
+        assert sum(1 for u in times[i:] if u < t + 1.0) <= 50
+    # And it goes as fast as that allows: 400 calls in well under 10 s.
+    assert times[-1] <= 400 / LIMIT
+    assert b.taken == 400
+
+
+async def test_the_acting_player_goes_first_then_tables_then_the_rest() -> None:
+    clock = Clock()
+    b = budget(clock)
+    for _ in range(LIMIT):  # the budget spent
+        await b.take()
+    order: list[str] = []
+
+    async def call(name: str, priority: Priority) -> None:
+        await b.take(priority)
+        order.append(name)
+
+    tasks = [asyncio.create_task(call(name, p)) for name, p in (
+        ("deal sheet", Priority.BACKGROUND), ("table 1", Priority.TABLE),
+        ("other hand", Priority.BACKGROUND), ("table 2", Priority.TABLE),
+        ("acting hand", Priority.ACTING))]
+    await asyncio.gather(*tasks)
+    assert order == ["acting hand", "table 1", "table 2", "deal sheet", "other hand"]
+
+
+async def test_a_cancelled_wait_gives_its_turn_to_the_next() -> None:
+    clock = Clock()
+    b = budget(clock)
+    for _ in range(LIMIT):
+        await b.take()
+    gone = asyncio.create_task(b.take(Priority.ACTING))
+    kept = asyncio.create_task(b.take(Priority.BACKGROUND))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await kept
+    assert gone.cancelled() and b.waiting() == 0
+
+
+class FakeHTTP:
+    """Stands for discord.py's HTTPClient: records the routes it was asked for."""
+
+    def __init__(self, answer: BaseException | None = None) -> None:
+        self.sent: list[str] = []
+        self.answer = answer
+
+    async def request(self, route: Route, **kwargs: Any) -> Any:
+        self.sent.append(route.path)
+        if self.answer is not None:
+            raise self.answer
+        return {}
+
+
+async def test_interaction_answers_never_wait_on_the_budget() -> None:
+    clock = Clock()
+    b = budget(clock)
+    http = FakeHTTP()
+    meter(http, b)  # type: ignore[arg-type]
+    for _ in range(LIMIT):
+        await b.take()
+    edit = asyncio.create_task(http.request(
+        Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
+              message_id=2)))
+    await asyncio.sleep(0)
+    # The budget is spent and an edit waits, yet a click's answer and a follow-up go at once:
+    # Discord does not count them against the global limit.
+    now = clock.now
+    await http.request(Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
+                             interaction_id=1, interaction_token="t"))
+    await http.request(Route("POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=1,
+                             webhook_token="t"))
+    assert clock.now == now
+    assert http.sent == ["/interactions/{interaction_id}/{interaction_token}/callback",
+                         "/webhooks/{webhook_id}/{webhook_token}"]
+    await edit
+    assert http.sent[-1] == "/channels/{channel_id}/messages/{message_id}"
+
+
+async def test_calls_take_the_priority_of_the_job_that_makes_them() -> None:
+    clock = Clock()
+    b = budget(clock)
+    http = FakeHTTP()
+    meter(http, b)  # type: ignore[arg-type]
+    for _ in range(LIMIT):
+        await b.take()
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=1)
+
+    async def job(priority: Priority) -> None:
+        PRIORITY.set(priority)  # what the Outbox worker does for its message
+        await http.request(route, json={"p": int(priority)})
+
+    order: list[int] = []
+    tasks = [asyncio.create_task(job(p)) for p in (Priority.BACKGROUND, Priority.ACTING)]
+    def done(priority: Priority) -> Callable[[object], None]:
+        return lambda _: order.append(int(priority))
+
+    for t, p in zip(tasks, (Priority.BACKGROUND, Priority.ACTING), strict=True):
+        t.add_done_callback(done(p))
+    await asyncio.gather(*tasks)
+    assert order == [Priority.ACTING, Priority.BACKGROUND]
+
+
+class Response429:
+    status = 429
+    reason = "Too Many Requests"
+
+    def __init__(self, scope: str) -> None:
+        self.headers = {"Retry-After": "2.5", "X-RateLimit-Scope": scope}
+
+
+async def test_a_global_429_holds_every_call_for_what_discord_asked() -> None:
+    clock = Clock()
+    b = budget(clock)
+    limited = discord.HTTPException(Response429("global"),
+                                    {"message": "rate limited", "global": True})
+    http = FakeHTTP(limited)
+    meter(http, b)  # type: ignore[arg-type]
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=1)
+    with contextlib.suppress(discord.HTTPException):
+        await http.request(route)
+    assert b.held == 1
+    await b.take()
+    assert clock.now >= 2.5
+    # A route's own 429 (not global) holds nothing: discord.py and the pacer deal with it.
+    other = budget(clock)
+    route_limited = discord.HTTPException(Response429("user"),
+                                          {"message": "rate limited"})
+    http2 = FakeHTTP(route_limited)
+    meter(http2, other)  # type: ignore[arg-type]
+    with contextlib.suppress(discord.HTTPException):
+        await http2.request(route)
+    assert other.held == 0
+
+
+async def test_an_outbox_job_calls_at_the_priority_its_message_asked() -> None:
+    from bot.outbox import Outbox
+
+    clock = Clock()
+    jobs = Outbox(sleep=clock.sleep, clock=clock)
+    seen: list[tuple[str, Priority]] = []
+
+    def job(name: str) -> Callable[[], Awaitable[None]]:
+        async def send() -> None:
+            seen.append((name, PRIORITY.get()))
+        return send
+
+    jobs.request(("table", 1), job("table"), priority=Priority.TABLE)
+    jobs.request(("hand", 1, 0), job("hand"), priority=Priority.ACTING)
+    jobs.request(("deal", 1, 0), job("deal"))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert sorted(seen) == [("deal", Priority.BACKGROUND), ("hand", Priority.ACTING),
+                            ("table", Priority.TABLE)]
+    assert PRIORITY.get() is Priority.ACTING  # the caller's own context is left alone
+    await jobs.close()
+
+
+async def test_a_loop_that_woke_late_sends_what_the_window_allows_at_once() -> None:
+    clock = Clock()
+    b = budget(clock)
+    for _ in range(LIMIT):
+        await b.take()
+    clock.now += 5.0  # the event loop was busy for a while: the window is empty again
+    before = clock.now
+    for _ in range(LIMIT):
+        await b.take(Priority.BACKGROUND)
+    assert clock.now == before  # none of them waited

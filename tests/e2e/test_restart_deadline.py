@@ -1,0 +1,76 @@
+"""A restart after a turn's deadline passed while the bot was down: only that table is sent
+again. Its player is not run out of time by the stop (nobody could see the table): the turn
+gets a new deadline, shown on the table message and in the player's hand; the table whose
+messages are still right is neither edited nor rendered."""
+
+from __future__ import annotations
+
+import re
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import bot.tables.turns as turns_module
+from bot import create_bot
+from bot.controls import button_id
+from game.players import RandomPlayer
+
+from .table_helpers import World, make_world, open_table, play_turn, seat_everyone
+
+EIGHT = ("ana", "bo", "cy", "dee", "eve", "fay", "gus", "hal")
+DEADLINE = re.compile(r"time runs out <t:(\d+):R>")
+
+
+async def table(w: World, group: list[Any], **options: Any) -> int:
+    table_id, lobby = await open_table(w, group[0], variant="classic", target=1, **options)
+    await seat_everyone(w, table_id, lobby, group)
+    r = await w.fake.click(w.bot, group[0], lobby, button_id("start", table_id))
+    assert r.callback_type in (6, 7), r.text
+    return table_id
+
+
+def sends(w: World, mark: int) -> list[str]:
+    """Paths of message sends and edits since ``mark``."""
+    return [r.path for r in w.fake.requests_to(route=r"/channels/\{channel_id\}/messages.*",
+                                               since=mark) if r.method in ("POST", "PATCH")]
+
+
+async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
+        fake_discord: Any, database_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = await make_world(fake_discord, database_path, names=EIGHT)
+    timed = await table(w, list(w.members[:4]), turn_timer=30)
+    untimed = await table(w, list(w.members[4:]))
+    for n in range(2):
+        for table_id in (timed, untimed):
+            await play_turn(w, table_id, RandomPlayer(n))
+    await w.fake.settle()
+    live = w.bot.service.live[timed]
+    old_deadline, acting = live.deadline, live.match.to_act
+    assert old_deadline is not None
+    shown = DEADLINE.search(w.fake.message(live.row.message_id).content)
+    assert shown is not None and int(shown.group(1)) == int(old_deadline)
+    await w.fake.disconnect(w.bot)
+
+    # The bot comes back an hour later: the turn's 30 seconds ran out while it was down.
+    later = time.time() + 3600
+    monkeypatch.setattr(turns_module, "time", SimpleNamespace(time=lambda: later))
+    mark = w.fake.mark()
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+
+    live = w.bot.service.live[timed]
+    assert live.match.to_act == acting and not live.seats[acting].timed_out
+    assert live.deadline is not None and live.deadline > later  # a new deadline, in full
+    s = live.seats[acting]
+    assert sorted(sends(w, mark)) == sorted([
+        f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
+        f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"])
+    for path in (live.row.message_id, s.dm_message_id):
+        shown = DEADLINE.search(w.fake.message(path).content)
+        assert shown is not None and int(shown.group(1)) == int(live.deadline)
+    other = w.bot.service.live[untimed]
+    assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
+    assert not any(f"/channels/{x.dm_channel_id}/" in p for x in other.seats.values()
+                   for p in sends(w, mark))
