@@ -7,9 +7,9 @@ from typing import Any
 
 import discord
 
-from cogs.answers import SlowAnswer
 from i18n import words
 
+from ..answers import SlowAnswer
 from ..errors import tell
 from ..tables import LiveTable
 from .base import bot_of

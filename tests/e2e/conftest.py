@@ -35,6 +35,14 @@ def _unpaced(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda **clocks: Budget(10**9, 1.0, **clocks))
 
 
+@pytest.fixture(autouse=True)
+def _unhurried_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer is deferred only when a test asks for it (it sets ``answers.BUDGET`` itself):
+    how busy the machine is must not change what a test sees (see fake_discord)."""
+    from bot import answers
+    monkeypatch.setattr(answers, "BUDGET", 50.0)
+
+
 @pytest.fixture
 def database_path(tmp_path: Path) -> Path:
     """Where the bot under test keeps its SQLite database (a restarted bot reuses it)."""

@@ -10,11 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot import images
+from bot import answers, images
 from bot.controls import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
 from bot.tables import Refusal
-from cogs import answers
 from db.results import RatingRow
 
 from .table_helpers import World, open_table, seat_everyone

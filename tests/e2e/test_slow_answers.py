@@ -11,9 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import images, messages
+from bot import answers, images, messages
 from bot.controls import button_id, encode_action
-from cogs import answers
 from game.players import RandomPlayer
 from game.view import table_view
 from rendering import render_hand, render_table

@@ -35,12 +35,20 @@ def _no_network() -> Iterator[None]:
     assert not attempts, f"network access was attempted: {attempts}"
 
 
+UNHURRIED_DEADLINE = 60.0
+
+
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started, installed fake Discord; connected bots are closed and the server stopped after.
     The test fails if the bot used a route the fake does not know, or if an exception escaped
     one of its handlers (fake.bot_errors; a test expecting one asserts on it and clears it)."""
-    fake = FakeDiscord().start()
+    # Discord forgets an interaction unanswered after 3 s, and the bot defers an answer not
+    # ready within 2 s (bot/answers.py). Both are real seconds: on a loaded machine an ordinary
+    # click would be deferred, or lost, and a test would see something else than on a quiet one.
+    # Here both are far away; tests/e2e/test_slow_answers.py and test_interaction_errors.py
+    # bring them back on purpose to test those paths.
+    fake = FakeDiscord(callback_deadline=UNHURRIED_DEADLINE).start()
     fake.install()
     handler = _BotErrors(fake.bot_errors)
     watched = [logging.getLogger("discord"), logging.getLogger("asyncio")]
