@@ -26,6 +26,7 @@ from .delivery import Delivery
 from .errors import answer_error, tell
 from .guild_settings import GuildSettingsStore
 from .ratelimit import MemberLimits
+from .records import Records
 from .settings import Settings
 from .tables import TableService
 from .translator import CatalogueTranslator
@@ -91,6 +92,7 @@ class BeloteBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.guild_settings = GuildSettingsStore(self.db)
         self.audit = AuditLog(self.db)
+        self.records = Records(self.db)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,
                                     computer_level=self.settings.computer_level,

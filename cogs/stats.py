@@ -22,11 +22,9 @@ from discord.ext import commands
 
 from bot import images, messages
 from bot.bot import BeloteBot
+from bot.records import Replay
 from bot.translator import text
-from db.log import to_record
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
-from game.match import Match
-from game.record import ReplayError, replay
 from game.rules import Variant
 from i18n import words
 from rendering import LeaderboardRow
@@ -91,8 +89,8 @@ def _signed(value: float, period: str) -> str:
 async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board
                         ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """The content, image and page buttons of one page of a board."""
-    results = bot.service.db.results
-    rows = await results.leaderboard(guild_id, board.variant, PAGE, board.page * PAGE,
+    results = bot.records
+    rows = await results.board(guild_id, board.variant, PAGE, board.page * PAGE,
                                      board.period, board.pairs)
     title = board.title()
     if not rows:
@@ -103,7 +101,7 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
     ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
     if mine is not None:
         ids |= {mine.user_id, mine.partner_id} - {0}
-    names = await bot.service.db.tables.names(sorted(ids))
+    names = await bot.records.names(sorted(ids))
 
     def name(uid: int) -> str:
         return names.get(uid, str(uid))
@@ -143,31 +141,6 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
 
 
 # ---- the replay ----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Replay:
-    row: MatchRow
-    record: dict[str, Any]
-    match: Match
-    players: list[str]
-
-
-async def load_replay(bot: BeloteBot, guild_id: int, table_id: int) -> Replay | None:
-    db = bot.service.db
-    row = await db.results.match(guild_id, table_id)
-    table = await db.tables.get(table_id)
-    if row is None or table is None:
-        return None
-    seats = {s.seat: s for s in await db.tables.seats(table_id)}
-    players = [seats[i].name if i in seats else str(i) for i in range(4)]
-    record = to_record(row.variant, table.options, players, await db.log.entries(table_id))
-    try:
-        match = replay(record)
-    except ReplayError:
-        log.exception("match #%s: its record does not replay", table_id)
-        return None
-    return Replay(row, record, match, players)
-
-
 def record_file(rp: Replay) -> discord.File:
     data = json.dumps(rp.record, indent=1).encode()
     return discord.File(io.BytesIO(data), filename=f"belote-{rp.row.table_id}.json")
@@ -227,7 +200,7 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
                 allowed_mentions=messages.NO_MENTIONS)
             return
         table, deal = (int(x) for x in self.args.split(":"))
-        rp = await load_replay(bot, guild_id, table)
+        rp = await bot.records.replay(guild_id, table)
         if rp is None:
             await interaction.response.send_message(W("stats.replay.gone"), ephemeral=True)
             return
@@ -292,8 +265,8 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
         assert interaction.guild_id is not None
         board = Board(variant.value if variant else Variant.CLASSIC.value,
                       period.value if period else Period.ALL.value, pairs, 0)
-        results = bot.service.db.results
-        rows = await results.leaderboard(interaction.guild_id, board.variant, PAGE, 0,
+        results = bot.records
+        rows = await results.board(interaction.guild_id, board.variant, PAGE, 0,
                                          board.period, board.pairs)
         if not rows:
             await interaction.response.send_message(board.empty())
@@ -315,7 +288,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
         assert interaction.guild_id is not None
         user = member or interaction.user
         v = variant.value if variant else Variant.CLASSIC.value
-        results = bot.service.db.results
+        results = bot.records
         s = await results.stats(interaction.guild_id, user.id, v)
         await interaction.response.defer(thinking=True)
         lines = [W("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v)),
@@ -350,14 +323,14 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
         user = member or interaction.user
-        rows = await bot.service.db.results.history(interaction.guild_id, user.id, PAGE)
+        rows = await bot.records.history(interaction.guild_id, user.id, PAGE)
         if not rows:
             await interaction.response.send_message(
                 W("stats.history.none", who=f"<@{user.id}>"),
                 allowed_mentions=messages.NO_MENTIONS)
             return
         ids = sorted({p.user_id for r in rows for p in r.players if p.user_id is not None})
-        names = await bot.service.db.tables.names(ids)
+        names = await bot.records.names(ids)
         lines = [W("stats.history.title", who=f"<@{user.id}>")] + [
             history_line(r, user.id, names) for r in rows]
         view = discord.ui.View(timeout=None)
@@ -374,7 +347,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
                          match: app_commands.Range[int, 1]) -> None:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
-        rp = await load_replay(bot, interaction.guild_id, match)
+        rp = await bot.records.replay(interaction.guild_id, match)
         if rp is None:
             await interaction.response.send_message(W("stats.replay.none", table=match),
                                                     ephemeral=True)

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from db import Database, RatingRow, SeatRow
+from db import Database, SeatRow
 from db.activity import last_activity
 from game.actions import Action, Declaration
 
@@ -146,14 +146,6 @@ class TableService:
         self.turns.release()
 
     # ---- read-only queries for the cogs ----------------------------------------------------
-    async def leaderboard(self, guild_id: int, variant: str) -> list[RatingRow]:
-        """The best rated players of a server in one variant, best first."""
-        return await self.db.results.leaderboard(guild_id, variant)
-
-    async def player_names(self, user_ids: list[int]) -> dict[int, str]:
-        """The name each user last sat under."""
-        return await self.db.tables.names(user_ids)
-
     async def last_actions(self, table_ids: Iterable[int]) -> dict[int, datetime]:
         """Per table, when a seat last acted (or when it opened, if nobody has yet)."""
         return await last_activity(self.db, table_ids)

@@ -12,6 +12,7 @@ from typing import Literal
 import pytest
 
 import bot.tables
+from bot.records import Records
 from bot.tables import NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass
@@ -173,8 +174,17 @@ async def test_every_change_waits_at_the_tables_door(db: Database) -> None:
     await service.close()
 
 
-async def test_the_cogs_read_the_leaderboard_through_the_service(db: Database) -> None:
+async def test_the_cogs_read_boards_and_names_through_records(db: Database) -> None:
     service = TableService(db)
     await service.create(NewTable(GUILD, CHANNEL, HOST, "ana", "classic", {"target": 1}))
-    assert await service.leaderboard(GUILD, "classic") == []
-    assert await service.player_names([HOST, 42]) == {HOST: "ana"}
+    records = Records(db)
+    assert await records.board(GUILD, "classic", 10, 0) == []
+    assert await records.names([HOST, 42]) == {HOST: "ana"}
+    assert await records.replay(GUILD, 12345) is None  # no such finished match
+
+
+def test_no_cog_reaches_into_the_database() -> None:
+    cogs = Path(__file__).resolve().parents[2] / "cogs"
+    for path in cogs.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert ".db." not in text and "service.db" not in text, path.name

@@ -1,0 +1,79 @@
+"""What the stats commands read about finished matches: boards, stats, history and replays.
+
+The cogs ask here and never reach into the database; nothing here writes (a match is recorded
+by the table service when it ends, in the same transaction as its closing).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from db import Database
+from db.log import to_record
+from db.results import MatchRow, Period, PlayerStats, RatingRow
+from game.match import Match
+from game.record import ReplayError, replay
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A finished match as its game record, replayed, with the names its players sat under."""
+
+    row: MatchRow
+    record: dict[str, Any]
+    match: Match
+    players: list[str]
+
+
+class Records:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def board(self, guild_id: int, variant: str, limit: int, offset: int,
+                    period: Period | str = Period.ALL, pairs: bool = False) -> list[RatingRow]:
+        """A page of a board, best first."""
+        return await self._db.results.leaderboard(guild_id, variant, limit, offset, period,
+                                                  pairs)
+
+    async def board_size(self, guild_id: int, variant: str, period: Period | str = Period.ALL,
+                         pairs: bool = False) -> int:
+        return await self._db.results.board_size(guild_id, variant, period, pairs)
+
+    async def rank_of(self, guild_id: int, variant: str, user_id: int,
+                      period: Period | str = Period.ALL, pairs: bool = False) -> RatingRow | None:
+        return await self._db.results.rank_of(guild_id, variant, user_id, period, pairs)
+
+    async def stats(self, guild_id: int, user_id: int, variant: str | None = None
+                    ) -> PlayerStats:
+        return await self._db.results.stats(guild_id, user_id, variant)
+
+    async def rating_history(self, guild_id: int, variant: str, user_id: int) -> list[float]:
+        return await self._db.results.rating_history(guild_id, variant, user_id)
+
+    async def history(self, guild_id: int, user_id: int, limit: int) -> list[MatchRow]:
+        return await self._db.results.history(guild_id, user_id, limit)
+
+    async def names(self, user_ids: list[int]) -> dict[int, str]:
+        """The name each user last sat under."""
+        return await self._db.tables.names(user_ids)
+
+    async def replay(self, guild_id: int, table_id: int) -> Replay | None:
+        """A finished match of this server, or None (not one, or its record does not replay)."""
+        row = await self._db.results.match(guild_id, table_id)
+        table = await self._db.tables.get(table_id)
+        if row is None or table is None:
+            return None
+        seats = {s.seat: s for s in await self._db.tables.seats(table_id)}
+        players = [seats[i].name if i in seats else str(i) for i in range(4)]
+        record = to_record(row.variant, table.options, players,
+                           await self._db.log.entries(table_id))
+        try:
+            match = replay(record)
+        except ReplayError:
+            log.exception("match #%s: its record does not replay", table_id)
+            return None
+        return Replay(row, record, match, players)
