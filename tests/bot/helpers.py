@@ -3,7 +3,8 @@ the service holds as Optional (a table in its lobby has no match yet)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+from typing import Literal, Protocol
 
 from db import Database
 from game.deal import Deal
@@ -39,3 +40,18 @@ async def status_of(db: Database, table_id: int) -> str:
     row = await db.tables.get(table_id)
     assert row is not None, f"no table {table_id}"
     return row.status
+
+
+class WatchedLock(asyncio.Lock):
+    """A table lock that counts the requests waiting for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = 0
+
+    async def acquire(self) -> Literal[True]:
+        self.waiting += 1
+        try:
+            return await super().acquire()
+        finally:
+            self.waiting -= 1

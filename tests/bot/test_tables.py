@@ -7,7 +7,6 @@ import ast
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Literal
 
 import pytest
 
@@ -17,6 +16,7 @@ from bot.tables import NewTable, Refusal, TableService
 from db import Database
 from game.actions import Pass
 from i18n import parameters, texts
+from tests.bot.helpers import WatchedLock
 
 GUILD, CHANNEL, HOST = 100, 200, 1
 PACKAGE = Path(bot.tables.__file__).parent
@@ -114,19 +114,6 @@ def test_only_the_door_takes_a_tables_lock() -> None:
     assert takers == ["core.py"]
 
 
-class WatchedLock(asyncio.Lock):
-    """A table lock that counts the requests waiting for it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.waiting = 0
-
-    async def acquire(self) -> Literal[True]:
-        self.waiting += 1
-        try:
-            return await super().acquire()
-        finally:
-            self.waiting -= 1
 
 
 @pytest.fixture

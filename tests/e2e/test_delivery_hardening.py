@@ -6,26 +6,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Literal
 
 import pytest
 
+from tests.bot.helpers import WatchedLock
+
 from .table_helpers import World, start_one_deal_table
-
-
-class WatchedLock(asyncio.Lock):
-    """A table lock that counts who waits for it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.waiting = 0
-
-    async def acquire(self) -> Literal[True]:
-        self.waiting += 1
-        try:
-            return await super().acquire()
-        finally:
-            self.waiting -= 1
 
 
 async def until(condition: Callable[[], object], what: str) -> None:
