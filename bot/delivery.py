@@ -236,9 +236,17 @@ class Delivery:
                 tuple((s.seat, s.user_id, s.name, s.computer, s.dm_closed)
                       for s in live.seats.values()))
 
-    def table_answered(self, live: LiveTable) -> None:
-        """An interaction reply has just shown the table message as it is now."""
-        self.table_shown[live.id] = self.table_key(live)
+    @contextlib.asynccontextmanager
+    async def table_reply(self, live: LiveTable) -> AsyncIterator[None]:
+        """Around an answer that shows the table message as it is now (a click's answer
+        editing it, or the message posted anew): once it went through, what the message shows
+        is recorded, as for an ordinary edit, so that a restart does not send it again."""
+        key = self.table_key(live)
+        self.table_shown[live.id] = key
+        yield
+        if live.row.message_id is not None and live.row.is_open and \
+                self.table_shown.get(live.id) == key:
+            await self._store(live.id, TABLE_SLOT, key, live.row.message_id)
 
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
         if live.row.message_id is None or (live.lost is not None and closed is None):

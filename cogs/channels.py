@@ -164,10 +164,10 @@ class Channels(commands.Cog):
             payload.pop("view", None)
         message = await channel.send(allowed_mentions=NO_MENTIONS, **payload)
         self.refresh(live)
-        self.bot.delivery.table_answered(live)
-        await self.bot.service.attach(
-            live.id, thread_id=thread_id, message_id=message.id,
-            channel_id=None if thread_id is not None else message.channel.id)
+        async with self.bot.delivery.table_reply(live):  # the message posted shows it now
+            await self.bot.service.attach(
+                live.id, thread_id=thread_id, message_id=message.id,
+                channel_id=None if thread_id is not None else message.channel.id)
         await channel.send(ENGLISH("belote.moved.notice", table=live.id, why=why),
                            allowed_mentions=NO_MENTIONS)
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)

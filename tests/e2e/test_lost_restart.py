@@ -36,6 +36,25 @@ async def test_a_thread_deleted_while_stopped_moves_the_table(
     await play_turn(world, table_id, RandomPlayer(1))  # and it goes on
 
 
+async def test_a_moved_table_message_is_not_edited_again_at_the_next_restart(
+    world: World,
+    database_path: Path,
+) -> None:
+    # The table message posted in the channel shows the table as it is: Discord confirmed it
+    # when it was posted, so the next restart has no edit to make of it.
+    fake = world.fake
+    table_id = await start_one_deal_table(world)
+    fake.delete_channel(fake.channel(world.bot.service.live[table_id].row.thread_id))
+    await restart(world, database_path)
+    moved = world.bot.service.live[table_id].row
+    assert moved.thread_id is None
+    mark = fake.mark()
+    await restart(world, database_path)
+    edits = [r for r in fake.requests_to(since=mark) if r.method == "PATCH"
+             and r.path == f"/channels/{moved.channel_id}/messages/{moved.message_id}"]
+    assert edits == []
+
+
 async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: World,
                                                                       database_path: Path) -> None:
     fake = world.fake

@@ -64,6 +64,23 @@ async def test_a_restart_with_unchanged_tables_sends_nothing(
         assert result.callback_type == 7, result.text
 
 
+async def test_a_lobby_shown_by_a_click_answer_is_not_edited_after_a_restart(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
+    # A seat taken by a click is shown by the click's own answer (it edits the table message
+    # through the interaction): Discord confirmed it, so a restart has nothing to send.
+    w = await make_world(fake_discord, database_path, names=EIGHT)
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
+    result = await w.fake.click(w.bot, w.members[1], lobby, button_id("sit", table_id, 1))
+    assert result.callback_type == 7, result.text
+    await w.fake.settle()
+    mark = await restart(w, database_path)
+    assert sends(w, mark) == []
+    seated = w.bot.service.live[table_id].seats
+    assert seated[1].user_id == w.members[1].id
+
+
 async def test_a_state_not_confirmed_before_the_stop_is_the_only_one_sent(
     fake_discord: FakeDiscord,
     database_path: Path,
