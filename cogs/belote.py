@@ -15,7 +15,7 @@ from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.replies import send_hand
 from bot.moderation import is_moderator, table_refusal
-from bot.outbox import is_transient
+from bot.outbox import is_transient, nonce
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
 from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
@@ -167,11 +167,13 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         home = thread if thread is not None else self.bot.get_partial_messageable(
             interaction.channel_id)
         try:
-            # Sent again if Discord fails on its way (a 5xx, a dropped connection).
+            # Sent again if Discord fails on its way (a 5xx, a dropped connection); the nonce
+            # makes a try whose answer was lost give back the message it made, not a second.
             message = await self.bot.delivery.jobs.call(
                 ("table post", live.id), lambda: home.send(
                     messages.lobby_text(live), view=messages.lobby_view(live),
-                    allowed_mentions=messages.NO_MENTIONS))
+                    allowed_mentions=messages.NO_MENTIONS,
+                    nonce=nonce("table post", live.id)))
         except Exception as e:
             if not isinstance(e, discord.HTTPException) and not is_transient(e):
                 raise

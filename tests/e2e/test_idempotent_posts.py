@@ -77,3 +77,21 @@ async def test_the_fake_answers_a_repeated_nonce_with_the_first_message(
     other = await channel.send("sheet", nonce="abd")
     assert again.id == first.id and other.id != first.id
     assert [m.content for m in world.fake.messages(world.channel)] == ["sheet", "sheet"]
+
+
+async def test_a_new_table_message_whose_answer_was_lost_is_posted_once(
+        world: World, clock: ManualClock) -> None:
+    # /belote new posts the table message in its new thread; the post reaches Discord and
+    # the connection drops before its answer. Sent again, it leaves one table message, and
+    # that message is the one the table lives in (its buttons work).
+    fake = world.fake
+    fault = fake.faults.fail("POST", POST, drop=True, after=True,
+                             path=r"/channels/\d+/messages")
+    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
+    await delivered(world, clock)
+    assert fault.hits == 1
+    live = world.bot.service.live[table_id]
+    posted = [m for m in fake.messages(live.row.home_id) if m.custom_ids]
+    assert [m.id for m in posted] == [live.row.message_id]
+    r = await fake.click(world.bot, world.members[1], lobby, button_id("sit", table_id, 1))
+    assert r.callback_type == 7, r.text
