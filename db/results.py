@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 
 PLAYER, PAIR = 0, 1
 # The pairs board lists pairs with this many rated matches together (the index
-# skills_pairs_board holds only those: its condition is written out in the queries).
+# skills_pairs_page holds only those: its condition is written out in the queries).
 PAIR_MIN = 5
 _BOARD = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND matches >= {PAIR_MIN}"}
 # The board's own index, named: left to itself the planner may scan the primary key instead.
-_INDEX = {PLAYER: "skills INDEXED BY skills_board", PAIR: "skills INDEXED BY skills_pairs_board"}
+_INDEX = {PLAYER: "skills INDEXED BY skills_board", PAIR: "skills INDEXED BY skills_pairs_page"}
 # One person's lines: a player's by the primary key, a pair's by the indexes of its members
 # (skills_pair_user, skills_pair_partner), named in the query.
 _OWN = {PLAYER: "kind = 0", PAIR: f"kind = 1 AND matches >= {PAIR_MIN}"}

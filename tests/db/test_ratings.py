@@ -219,3 +219,45 @@ async def test_elo_results_are_carried_over_and_rebuilt(tmp_path: Path) -> None:
         assert (await db.results.stats(10, 1, "classic")).wins == 1
     finally:
         await db.close()
+
+
+async def pairs_board(db: Database) -> list[tuple[int, int, int, int]]:
+    rows = await db.results.leaderboard(GUILD, "classic", 10, 0, pairs=True)
+    return [(r.user_id, r.partner_id, r.matches, r.rank) for r in rows]
+
+
+async def test_the_pairs_board_reads_the_same_after_the_upgrade_to_its_new_index(
+        tmp_path: Path) -> None:
+    # A server whose pairs board was filled under migration 0004's index: after the upgrade
+    # (0010 replaces the index), the same pairs, the same order, the same ranks.
+    path = tmp_path / "pairs.sqlite3"
+    db = await Database.open(path)
+    db.results.clock = Clock(T0)
+    for n in range(PAIR_MIN):
+        await play(db, people(1, 2, 3, 4), n % 2)
+        await play(db, people(5, 6, 7, 8), 0)
+    before = await pairs_board(db)
+    mine = await db.results.rank_of(GUILD, "classic", 7, pairs=True)
+    await db.close()
+    assert len(before) == 4 and before[0][:2] == (5, 7)  # the pair that always won
+    assert mine is not None and mine.rank == 1
+    con = sqlite3.connect(path)  # back to the database as it was before 0010
+    con.execute("DROP INDEX skills_pairs_page")
+    con.execute("CREATE INDEX skills_pairs_board ON skills (guild_id, variant, score DESC,"
+                " user_id, partner_id) WHERE kind = 1 AND matches >= 5")
+    con.execute("DELETE FROM schema_migrations WHERE version >= 10")
+    con.commit()
+    con.close()
+    db = await Database.open(path)
+    db.results.clock = Clock(T0)
+    try:
+        assert await pairs_board(db) == before
+        assert await db.results.board_size(GUILD, "classic", pairs=True) == 4
+        assert await db.results.rank_of(GUILD, "classic", 7, pairs=True) == mine
+        plan = await db.fetchall(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM skills INDEXED BY skills_pairs_page"
+            f" WHERE guild_id = ? AND variant = ? AND kind = 1 AND matches >= {PAIR_MIN}",
+            (GUILD, "classic"))
+        assert "COVERING INDEX" in " ".join(str(r[3]) for r in plan)  # reads no row
+    finally:
+        await db.close()
