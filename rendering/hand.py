@@ -15,7 +15,7 @@ from game.view import Stage, TableView
 
 from .layout import Layout
 from .paint import Run, draw_runs, draw_text, runs_width
-from .sprites import Mark, card_face, paste
+from .sprites import Mark, paste, styled_face
 from .style import ACCENT, DEFAULT_STYLE, FELT_DARK, GOLD, INK, INK_DIM, PAPER, TEXT, Style
 from .words import contract_runs
 
@@ -74,7 +74,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
         mark, lift = Mark.PLAIN, LIFT // 2
         if view.legal_cards:
             mark, lift = (Mark.LEGAL, LIFT) if c in legal else (Mark.DIM, 0)
-        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x, TOP + LIFT - lift)
+        box = paste(img, styled_face(c, w, h, style, mark), x, TOP + LIFT - lift)
         lay.add(f"card:{c}", box)
         if view.legal_cards:
             lay.add(f"{'legal' if c in legal else 'dim'}:{c}", box)

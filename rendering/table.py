@@ -17,7 +17,7 @@ from game.view import Stage, TableView
 from .chips import PAD, ChipText, line_height, place
 from .layout import Box, Layout
 from .paint import Run, draw_runs, draw_text, is_cut, runs_width
-from .sprites import SS, Mark, card_back, card_face, paste
+from .sprites import SS, Mark, card_back, paste, styled_face
 from .style import (
     ACCENT,
     DEFAULT_STYLE,
@@ -254,7 +254,7 @@ def _own_hand(img: Image.Image, view: TableView, style: Style, lay: Layout) -> N
         if view.legal_cards:
             mark = Mark.LEGAL if c in legal else Mark.DIM
             lift = 10 if c in legal else 0
-        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x + i * step, y - lift)
+        box = paste(img, styled_face(c, w, h, style, mark), x + i * step, y - lift)
         lay.add(f"hand:{c}", box)
     lay.add(f"hand:{view.viewer}", (x, y - 10, x + total, y + h))
 
@@ -317,14 +317,14 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style: St
             lay: Layout) -> None:
     w, h = TRICK_CARD
     if view.turned_card is not None:
-        box = paste(img, card_face(view.turned_card, w, h, style.suit_colours), 360, 236)
+        box = paste(img, styled_face(view.turned_card, w, h, style), 360, 236)
         lay.add("turned_card", box)
         lay.add(f"turned_card:{view.turned_card}", box)
     if view.trick is not None:
         for i, c in enumerate(view.trick.cards):
             seat = view.trick.seat_of(i)
             x, y = TRICK_AT[_position(view, seat)]
-            box = paste(img, card_face(c, w, h, style.suit_colours), x, y)
+            box = paste(img, styled_face(c, w, h, style), x, y)
             lay.add(f"trick:{seat}:{c}", box)
         lay.add("trick", (282, 172, 518, 412))
     lab = style.labels
@@ -367,7 +367,7 @@ def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style
         seat = t.seat_of(i)
         ox, oy = LAST_OFFSET[_position(view, seat)]
         mark = Mark.WINNER if seat == t.winner else Mark.PLAIN
-        paste(img, card_face(c, w, h, style.suit_colours, mark), cx + ox, cy + oy)
+        paste(img, styled_face(c, w, h, style, mark), cx + ox, cy + oy)
     lay.add("last_trick", LAST_PANEL)
     if t.winner is not None:
         lay.add(f"last_trick_winner:{t.winner}", LAST_PANEL)
