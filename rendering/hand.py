@@ -13,6 +13,7 @@ from game.cards import Card
 from game.rules import Trump
 from game.view import Stage, TableView
 
+from . import slots
 from .layout import Layout
 from .paint import Run, draw_runs, draw_text, runs_width
 from .sprites import Mark, paste, styled_face
@@ -64,8 +65,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
               bold=True, anchor="lm", width=contract_left - 30)
     if view.is_my_turn:
         prompt = lab("your_bid") if view.stage is Stage.BIDDING else lab("your_turn")
-        lay.add("turn_prompt", draw_text(d, (16, 62), prompt, 19, GOLD, bold=True,
-                                         anchor="lm", width=W - 32))
+        lay.add("turn_prompt", slots.HAND_PROMPT.draw(d, (16, 62), prompt, GOLD, anchor="lm"))
     cards = hand_order(view.hand, contract.trump if contract is not None else None)
     w, h = CARD
     x = (W - (w + STEP * (len(cards) - 1))) // 2 if cards else 0
