@@ -52,7 +52,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
     contract_left = W - 16
     contract = view.contract
     if contract is not None:
-        runs: list[Run] = [(lab("contract") + ": ", INK_DIM)]
+        runs: list[Run] = [(lab("contract_colon") + " ", INK_DIM)]
         runs += contract_runs(contract, view.variant, style, INK, ACCENT)
         # Black pips do not show on the dark felt: the contract goes on a paper chip.
         w = runs_width(runs, 18, True) + 20

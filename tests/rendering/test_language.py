@@ -31,6 +31,7 @@ from rendering.style import TWO_COLOUR, rank_text
 from rendering.words import card_runs
 
 from .positions import find, in_trick, play_until
+from .test_golden import GOLDEN, assert_close, half
 
 LANGUAGES = ("en", "fr", "bg")
 QUEEN_OF_HEARTS = Card(Suit.HEARTS * 8 + Rank.QUEEN)
@@ -116,3 +117,19 @@ def test_belote_render_refuses_a_language_it_does_not_have(
         main(["render", "-", "-o", str(tmp_path / "x.png"), "--language", "de"])
     assert exc.value.code == 2
     assert "--language" in capsys.readouterr().err and not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("language", ["fr", "bg"])
+def test_belote_render_in_a_language_draws_its_golden_image(
+        language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``belote render --language`` of a golden position (tests/rendering/test_golden.py) is
+    that position's golden image in the language, not the English one."""
+    record = GOLDEN / "classic_play_seat.json"
+    out = tmp_path / "table.png"
+    assert main(["render", str(record), "-o", str(out), "--seat", "0",
+                 "--language", language]) == 0
+    capsys.readouterr()
+    drawn = half(Image.open(out))
+    assert_close(drawn, GOLDEN / f"classic_play_seat.{language}.png")
+    with pytest.raises(AssertionError):
+        assert_close(drawn, GOLDEN / "classic_play_seat.png")
