@@ -8,11 +8,15 @@ import string
 import pytest
 from PIL import Image, ImageDraw
 
+from game.actions import CAPOT
+from game.contract import Contract
 from game.match import Match
+from game.rules import Trump, Variant
 from game.view import Stage, table_view
 from i18n import Scoped, languages, texts, words
 from rendering import Style, draw_deal_sheet, draw_hand, draw_leaderboard, draw_table
 from rendering.fonts import font
+from rendering.paint import runs_width
 from rendering.slots import (
     LONGEST_DEAL,
     SLOTS,
@@ -22,6 +26,7 @@ from rendering.slots import (
 )
 from rendering.style import PIPS
 from rendering.table import CONTRACT_PANEL, SCORE_PANEL
+from rendering.words import contract_runs
 
 from .positions import find, in_trick, play_until
 
@@ -144,3 +149,28 @@ def test_every_character_of_the_image_labels_has_a_glyph_in_the_shipped_font(
         lacking = sorted(ch for ch in used if not ch.isspace() and _glyph(ch, bold) == missing)
         assert not lacking, f"{language}: no glyph for {lacking} in the shipped font"
     assert _glyph("\ue000", False) != _glyph("Ж", False)  # the check can fail
+
+
+def _contracts() -> list[tuple[Contract, Variant]]:
+    """The widest contracts of each variant: every trump, the longest values, multiplied."""
+    out: list[tuple[Contract, Variant]] = []
+    for trump in Trump:
+        for mult in (1, 2, 4):
+            out.append((Contract(0, trump, None, mult), Variant.CLASSIC))
+            out.append((Contract(0, trump, None, mult), Variant.BULGARIAN))
+            if trump.is_suit:
+                for value in (160, CAPOT):
+                    out.append((Contract(0, trump, value, mult), Variant.COINCHE))
+    return out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_longest_contract_fits_the_contract_panel_and_the_hand(language: str) -> None:
+    """The table's panel draws a contract from 26 px down to 14 px in 220 px; the hand puts
+    'Contract: ...' beside the holder's heading, which keeps at least half the width."""
+    style = Style(language=language)
+    for contract, variant in _contracts():
+        runs = contract_runs(contract, variant, style, (0, 0, 0), (0, 0, 0))
+        assert runs_width(runs, 14, True) <= 220, (language, runs)
+        chip = [(labels(language)("contract_colon") + " ", (0, 0, 0)), *runs]
+        assert runs_width(chip, 18, True) + 20 <= 400, (language, chip)
