@@ -4,6 +4,10 @@
 Hand images answer a click (the player waits for them); table images and sheets do not, so
 they have workers of their own and a queue of table images never delays anybody's answer.
 File names never say anything about the cards.
+
+Each function takes the ``language`` its image is drawn in (en, fr, bg; default English): the
+table's language for what the table sees (the table image, the deal sheets, the result), the
+reader's for what one member sees (their hand, /belote stats and leaderboard replies).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import rendering
 from game.rules import Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
+from i18n import DEFAULT_LANGUAGE
 from rendering.keys import hand_key
 
 from .hand_images import HandImages
@@ -54,21 +59,29 @@ def _file(data: tuple[bytes, str], stem: str) -> discord.File:
     return discord.File(io.BytesIO(payload), filename=f"{stem}.{ext.lstrip('.')}")
 
 
-async def table_image(view: TableView) -> discord.File:
+def _style(language: str) -> rendering.Style:
+    return rendering.Style(language=language)
+
+
+async def table_image(view: TableView, language: str = DEFAULT_LANGUAGE) -> discord.File:
     assert view.viewer is None, "the table image is public: never a seat's view"
-    return _file(await OTHERS.run(rendering.render_table, view), "table")
+    return _file(await OTHERS.run(rendering.render_table, view, _style(language)), "table")
 
 
 async def hand_image(view: TableView, *, background: bool = False,
-                     slot: tuple[int, int] | None = None) -> discord.File:
+                     slot: tuple[int, int] | None = None,
+                     language: str = DEFAULT_LANGUAGE) -> discord.File:
     """``background`` for a DM edit nobody waits on: it queues with the table images, so the
     hand worker stays free for the hands that answer a click. ``slot`` (table, seat) keeps
-    the seat's recent images, and a picture it already has is not drawn again."""
-    key = hand_key(view)
+    the seat's recent images, and a picture it already has is not drawn again (its key,
+    rendering.keys.hand_key, includes ``language``: a member who changes language gets a new
+    picture)."""
+    style = _style(language)
+    key = hand_key(view, style)
     kept = slot is not None and view.stage is Stage.BIDDING
     data = HAND_IMAGES.get(slot, key) if slot is not None and kept else None
     if data is None:
-        data = await (OTHERS if background else HANDS).run(rendering.render_hand, view)
+        data = await (OTHERS if background else HANDS).run(rendering.render_hand, view, style)
     if slot is not None:
         if kept:
             HAND_IMAGES.put(slot, key, data)
@@ -78,18 +91,25 @@ async def hand_image(view: TableView, *, background: bool = False,
 
 
 async def deal_sheet_image(result: DealResult, variant: Variant, players: Sequence[str],
-                           deal_number: int) -> discord.File:
-    data = await OTHERS.run(rendering.render_deal_sheet, result, variant, players, deal_number)
+                           deal_number: int, language: str = DEFAULT_LANGUAGE) -> discord.File:
+    data = await OTHERS.run(rendering.render_deal_sheet, result, variant, players, deal_number,
+                            _style(language))
     return _file(data, "deal")
 
 
-async def match_image(result: rendering.MatchResult) -> discord.File:
-    return _file(await OTHERS.run(rendering.render_match_result, result), "result")
+async def match_image(result: rendering.MatchResult,
+                      language: str = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_match_result, result, _style(language)),
+                 "result")
 
 
-async def leaderboard_image(rows: Sequence[rendering.LeaderboardRow], title: str) -> discord.File:
-    return _file(await OTHERS.run(rendering.render_leaderboard, rows, title), "leaderboard")
+async def leaderboard_image(rows: Sequence[rendering.LeaderboardRow], title: str,
+                            language: str = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_leaderboard, rows, title, _style(language)),
+                 "leaderboard")
 
 
-async def rating_chart_image(values: Sequence[float], title: str) -> discord.File:
-    return _file(await OTHERS.run(rendering.render_rating_chart, values, title), "rating")
+async def rating_chart_image(values: Sequence[float], title: str,
+                             language: str = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_rating_chart, values, title, language),
+                 "rating")

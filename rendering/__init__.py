@@ -3,11 +3,17 @@
 No discord import, no I/O, safe to call from worker threads. Each ``render_*`` returns
 ``(bytes, extension)`` in the format chosen for that kind of image (see encode.py); each
 ``draw_*`` returns the Pillow image and the layout of what was drawn (for tests and tools).
+
+Every ``render_*`` takes a ``language`` (``en``, ``fr``, ``bg``; an unknown one draws English):
+every word and rank letter on the image comes from the catalogue (``i18n``) in that language.
+Given, it overrides the style's; the cache keys of images (``keys.hand_key``, the card sprites)
+include it, so a French and an English image of the same state are never confused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from game.rules import Variant
 from game.scoring import DealResult
@@ -46,33 +52,50 @@ __all__ = [
     "render_match_result",
     "render_rating_chart",
     "render_table",
+    "styled",
 ]
 
 
-def render_table(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+def styled(style: Style, language: str | None) -> Style:
+    """``style`` in ``language`` (None: the style's own, English unless it says otherwise)."""
+    return style if language is None or language == style.language else \
+        replace(style, language=language)
+
+
+def render_table(view: TableView, style: Style = DEFAULT_STYLE,
+                 language: str | None = None) -> tuple[bytes, str]:
     """The table as ``view`` shows it (public view for the channel, a seat's for that seat)."""
-    return encode_for(draw_table(view, style)[0], Kind.TABLE)
+    return encode_for(draw_table(view, styled(style, language))[0], Kind.TABLE)
 
 
-def render_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
+def render_hand(view: TableView, style: Style = DEFAULT_STYLE,
+                language: str | None = None) -> tuple[bytes, str]:
     """The viewer's own cards; for that player only."""
-    return encode_for(draw_hand(view, style)[0], Kind.HAND)
+    return encode_for(draw_hand(view, styled(style, language))[0], Kind.HAND)
 
 
 def render_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str],
-                      deal_number: int, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
-    return encode_for(draw_deal_sheet(result, variant, players, deal_number, style)[0],
-                      Kind.SHEET)
+                      deal_number: int, style: Style = DEFAULT_STYLE,
+                      language: str | None = None) -> tuple[bytes, str]:
+    return encode_for(draw_deal_sheet(result, variant, players, deal_number,
+                                      styled(style, language))[0], Kind.SHEET)
 
 
-def render_match_result(result: MatchResult, style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
-    return encode_for(draw_match_result(result, style)[0], Kind.RESULT)
+def render_match_result(result: MatchResult, style: Style = DEFAULT_STYLE,
+                        language: str | None = None) -> tuple[bytes, str]:
+    return encode_for(draw_match_result(result, styled(style, language))[0], Kind.RESULT)
 
 
 def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
-                       style: Style = DEFAULT_STYLE) -> tuple[bytes, str]:
-    return encode_for(draw_leaderboard(rows, title, style)[0], Kind.BOARD)
+                       style: Style = DEFAULT_STYLE,
+                       language: str | None = None) -> tuple[bytes, str]:
+    return encode_for(draw_leaderboard(rows, title, styled(style, language))[0], Kind.BOARD)
 
 
-def render_rating_chart(values: Sequence[float], title: str) -> tuple[bytes, str]:
+def render_rating_chart(values: Sequence[float], title: str,
+                        language: str | None = None) -> tuple[bytes, str]:
+    """The chart draws no word of its own (its title comes in the reader's language, and its
+    numbers are ratings, written alike in every language): ``language`` is accepted so that
+    every entry point is called alike."""
+    del language
     return encode_for(draw_rating_chart(values, title)[0], Kind.BOARD)

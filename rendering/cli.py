@@ -1,4 +1,5 @@
-"""``belote render FILE -o OUT.png [--seat N]``: the table after a record's last action.
+"""``belote render FILE -o OUT.png [--seat N] [--language en|fr|bg]``: the table after a
+record's last action, every word and rank letter on it in the language asked for.
 
 Registered in the ``belote.commands`` entry point group; errors come back as the other
 subcommands' JSON error objects (belote_cli/cli.py reads and replays the record).
@@ -14,6 +15,7 @@ from typing import Any
 from belote_cli.cli import load_match
 from game.record import ReplayError
 from game.view import table_view
+from i18n import DEFAULT_LANGUAGE, languages
 
 from . import render_table
 from .style import Style
@@ -32,13 +34,14 @@ def _seat(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     match = load_match(args.file)
     view = table_view(match, args.seat)
-    data, ext = render_table(view, Style(four_colour=args.four_colour, language=args.language))
+    data, ext = render_table(view, Style(four_colour=args.four_colour), language=args.language)
     try:
         with open(args.output, "wb") as f:
             f.write(data)
     except OSError as e:
         raise ReplayError(f"cannot write {args.output}: {e.strerror}", status=2) from None
-    summary = {"output": args.output, "format": ext, "bytes": len(data), "seat": args.seat}
+    summary = {"output": args.output, "format": ext, "bytes": len(data), "seat": args.seat,
+               "language": args.language}
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
 
@@ -52,5 +55,7 @@ def register(subparsers: Any) -> None:
                    help="draw it as seat N sees it, with that player's hand")
     p.add_argument("--four-colour", action="store_true",
                    help="the four-colour deck (clubs green, diamonds blue)")
-    p.add_argument("--language", default="en", help="the language of the labels (en)")
+    p.add_argument("--language", default=DEFAULT_LANGUAGE, choices=languages(),
+                   help="the language of every word and rank letter on the image "
+                        f"({', '.join(languages())}; default {DEFAULT_LANGUAGE})")
     p.set_defaults(run=run)

@@ -13,9 +13,10 @@ from game.cards import Card
 from game.rules import Trump
 from game.view import Stage, TableView
 
+from . import slots
 from .layout import Layout
 from .paint import Run, draw_runs, draw_text, runs_width
-from .sprites import Mark, card_face, paste
+from .sprites import Mark, paste, styled_face
 from .style import ACCENT, DEFAULT_STYLE, FELT_DARK, GOLD, INK, INK_DIM, PAPER, TEXT, Style
 from .words import contract_runs
 
@@ -51,7 +52,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
     contract_left = W - 16
     contract = view.contract
     if contract is not None:
-        runs: list[Run] = [(lab("contract") + ": ", INK_DIM)]
+        runs: list[Run] = [(lab("contract_colon") + " ", INK_DIM)]
         runs += contract_runs(contract, view.variant, style, INK, ACCENT)
         # Black pips do not show on the dark felt: the contract goes on a paper chip.
         w = runs_width(runs, 18, True) + 20
@@ -64,8 +65,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
               bold=True, anchor="lm", width=contract_left - 30)
     if view.is_my_turn:
         prompt = lab("your_bid") if view.stage is Stage.BIDDING else lab("your_turn")
-        lay.add("turn_prompt", draw_text(d, (16, 62), prompt, 19, GOLD, bold=True,
-                                         anchor="lm", width=W - 32))
+        lay.add("turn_prompt", slots.HAND_PROMPT.draw(d, (16, 62), prompt, GOLD, anchor="lm"))
     cards = hand_order(view.hand, contract.trump if contract is not None else None)
     w, h = CARD
     x = (W - (w + STEP * (len(cards) - 1))) // 2 if cards else 0
@@ -74,7 +74,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
         mark, lift = Mark.PLAIN, LIFT // 2
         if view.legal_cards:
             mark, lift = (Mark.LEGAL, LIFT) if c in legal else (Mark.DIM, 0)
-        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x, TOP + LIFT - lift)
+        box = paste(img, styled_face(c, w, h, style, mark), x, TOP + LIFT - lift)
         lay.add(f"card:{c}", box)
         if view.legal_cards:
             lay.add(f"{'legal' if c in legal else 'dim'}:{c}", box)

@@ -15,6 +15,7 @@ from game.rules import Variant
 from game.scoring import DealResult, Outcome
 from i18n import Scoped
 
+from . import slots
 from .layout import Layout
 from .paint import Run, draw_runs, draw_text, is_cut
 from .style import (
@@ -149,28 +150,26 @@ def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str]
         lay.add(row.name, (24, y, W - 24, y + ROW))
         y += ROW
     if result.hanging:
-        box = draw_text(d, (28, y + 16), lab("held", n=result.hanging), 18, NEUTRAL, bold=True,
-                        anchor="lm")
+        box = slots.SHEET_HELD.draw(d, (28, y + 16), lab("held", n=result.hanging), NEUTRAL,
+                                    anchor="lm")
         lay.add("hanging", box)
     return img, lay
 
 
 def _title(d: ImageDraw.ImageDraw, r: DealResult, variant: Variant, players: Sequence[str],
            deal_number: int, style: Style, lab: Scoped, lay: Layout) -> None:
-    if r.outcome is Outcome.PASSED:
-        lay.add("title", draw_text(d, (28, 36), lab("sheet.passed_title", n=deal_number), 28,
-                                   INK, bold=True, anchor="lm"))
-    else:
-        lay.add("title", draw_text(d, (28, 36), lab("sheet.title", n=deal_number), 28, INK,
-                                   bold=True, anchor="lm"))
-    # the outcome badge, top right
+    # the outcome badge, top right, first: the title takes the room it leaves
     word = lab(f"result.{r.outcome.value}")
     colour = OUTCOME_COLOUR[r.outcome]
-    f_box = draw_text(d, (W - 40, 36), word, 26, PAPER, bold=True, anchor="rm")
+    size = (slots.SHEET_BADGE.fit(word) or (slots.SHEET_BADGE.smallest, ()))[0]
+    f_box = draw_text(d, (W - 40, 36), word, size, PAPER, bold=True, anchor="rm")
     badge = (f_box[0] - 16, 14, W - 24, 58)
     d.rounded_rectangle(badge, 12, fill=colour)
-    draw_text(d, (W - 40, 36), word, 26, PAPER, bold=True, anchor="rm")
+    draw_text(d, (W - 40, 36), word, size, PAPER, bold=True, anchor="rm")
     lay.add(f"outcome:{r.outcome.value}", badge)
+    key = "sheet.passed_title" if r.outcome is Outcome.PASSED else "sheet.title"
+    title = slots.SHEET_TITLE.with_width(badge[0] - 16 - 28)
+    lay.add("title", title.draw(d, (28, 36), lab(key, n=deal_number), INK, anchor="lm"))
     c = r.contract
     if c is None:
         return

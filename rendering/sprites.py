@@ -17,11 +17,12 @@ from PIL import Image, ImageDraw, ImageFilter
 from game.cards import Card
 
 from .fonts import font
-from .style import GOLD, PAPER, PIPS, RGB
+from .style import GOLD, PAPER, PIPS, RGB, Style, rank_text
 
 SS: Final = 4  # supersampling factor
 PAD: Final = 6  # room around a card for its shadow or glow, on every side
-RANK_TEXT: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")
+# The English ranks; a card drawn for another language gets its own (Style.ranks).
+RANK_TEXT: Final = rank_text()
 BACK: Final[RGB] = (150, 30, 45)
 BACK_LINE: Final[RGB] = (190, 70, 80)
 
@@ -80,7 +81,8 @@ def _frame(w: int, h: int, body: Image.Image, mark: Mark) -> Image.Image:
     return out.resize((w + 2 * PAD, h + 2 * PAD), Image.Resampling.LANCZOS)
 
 
-def _face_body(c: Card, w: int, h: int, colour: RGB, dim: bool) -> Image.Image:
+def _face_body(c: Card, w: int, h: int, colour: RGB, dim: bool,
+               ranks: tuple[str, ...]) -> Image.Image:
     # Cards 50 px wide or more have their rank in the corner (they may overlap in a fan);
     # smaller ones (the last trick) show rank over pip, as big as they fit.
     W, H = w * SS, h * SS
@@ -92,13 +94,15 @@ def _face_body(c: Card, w: int, h: int, colour: RGB, dim: bool) -> Image.Image:
                         width=SS)
     ink: RGB = ((colour[0] + 380) // 3, (colour[1] + 380) // 3, (colour[2] + 380) // 3) \
         if dim else colour
-    rank, pip = RANK_TEXT[c & 7], PIPS[c >> 3]
+    rank, pip = ranks[c & 7], PIPS[c >> 3]
     if w >= 50:
         rs = int(H * 0.27)
         f = font(rs, True)
         x = int(W * 0.08)
         d.text((x, int(H * 0.04)), rank, font=f, fill=ink, anchor="la")
-        rank_cx = x + f.getlength(rank) / 2 if rank != "10" else x + f.getlength("1")
+        # the pip goes under the rank's first glyph when the rank is two ("10"): centred under
+        # both it would stray toward the middle of the card
+        rank_cx = x + f.getlength(rank) / 2 if len(rank) == 1 else x + f.getlength(rank[0])
         _glyph_centre(d, pip, int(H * 0.2), rank_cx, H * 0.44, ink)
         _glyph_centre(d, pip, int(H * 0.56), W * 0.63, H * 0.68, ink)
     else:
@@ -108,11 +112,18 @@ def _face_body(c: Card, w: int, h: int, colour: RGB, dim: bool) -> Image.Image:
 
 
 def card_face(c: Card, w: int, h: int, colours: tuple[RGB, RGB, RGB, RGB],
-              mark: Mark = Mark.PLAIN) -> Image.Image:
-    """The face of card ``c``, ``w`` x ``h`` pixels, with PAD pixels of shadow/glow around."""
-    return _cached(("face", c, w, h, colours, mark),
-                   lambda: _frame(w, h, _face_body(c, w, h, colours[c >> 3], mark is Mark.DIM),
-                                  mark))
+              mark: Mark = Mark.PLAIN, ranks: tuple[str, ...] = RANK_TEXT) -> Image.Image:
+    """The face of card ``c``, ``w`` x ``h`` pixels, with PAD pixels of shadow/glow around;
+    ``ranks`` are the rank letters of the image's language (in the cache key: a French
+    queen, D, is not the English one, Q)."""
+    return _cached(("face", c, w, h, colours, mark, ranks),
+                   lambda: _frame(w, h, _face_body(c, w, h, colours[c >> 3], mark is Mark.DIM,
+                                                   ranks), mark))
+
+
+def styled_face(c: Card, w: int, h: int, style: Style, mark: Mark = Mark.PLAIN) -> Image.Image:
+    """``card_face`` in a style's colours and language."""
+    return card_face(c, w, h, style.suit_colours, mark, style.ranks)
 
 
 def _back_body(w: int, h: int) -> Image.Image:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
-from i18n import Scoped, words
+from game.cards import Rank
+from i18n import DEFAULT_LANGUAGE, Scoped, words
 
 RGB = tuple[int, int, int]
 
@@ -37,12 +39,21 @@ BAD: Final[RGB] = (200, 40, 40)
 NEUTRAL: Final[RGB] = (180, 130, 20)
 
 
+@cache
+def rank_text(language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
+    """The eight ranks, seven to ace, as ``language`` prints them on a card (``image.rank.*``
+    in the catalogue: cards.po's letters, with "10" for the ten): ``7 8 9 10 J Q K A`` in
+    English and Bulgarian, ``7 8 9 10 V D R A`` in French."""
+    w = words(language)
+    return tuple(w(f"image.rank.{rank.name.lower()}") for rank in Rank)
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """``four_colour`` for colour-blind players; ``language`` one of i18n.languages()."""
 
     four_colour: bool = False
-    language: str = "en"
+    language: str = DEFAULT_LANGUAGE
 
     @property
     def suit_colours(self) -> tuple[RGB, RGB, RGB, RGB]:
@@ -55,6 +66,11 @@ class Style:
     def labels(self) -> Scoped:
         """The image words (``image.*`` in the catalogue) in this style's language."""
         return words(self.language).scope("image")
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The rank letters drawn on cards and in card runs, in this style's language."""
+        return rank_text(self.language)
 
 
 DEFAULT_STYLE: Final = Style()

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from game.rules import Variant
 from game.scoring import DealResult
 
+from . import slots
 from .layout import Layout
 from .paint import draw_text
 from .style import (
@@ -70,18 +71,18 @@ def draw_match_result(result: MatchResult,
     d = ImageDraw.Draw(img)
     lay = Layout((W, height))
     p = result.players
-    lay.add("title", draw_text(d, (W // 2, 40), lab("match.over"), 30, TEXT, bold=True,
-                               anchor="mm"))
-    draw_text(d, (W // 2, 76), f"{lab(f'variant.{result.variant.value}')} · "
-              f"{lab('target', n=result.target)}", 16, TEXT_DIM, anchor="mm")
+    lay.add("title", slots.RESULT_TITLE.draw(d, (W // 2, 40), lab("match.over"), TEXT,
+                                             anchor="mm"))
+    slots.RESULT_SUBTITLE.draw(d, (W // 2, 76), f"{lab(f'variant.{result.variant.value}')} · "
+                               f"{lab('target', n=result.target)}", TEXT_DIM, anchor="mm")
     if result.winner is not None:
         t = result.winner
         line = lab("match.wins", team=lab("team", a=p[t], b=p[t + 2]))
         lay.add(f"winner:{t}", draw_text(d, (W // 2, 118), line, 28, TEAM[t], bold=True,
                                          anchor="mm", width=W - 60))
     else:
-        lay.add("winner:none", draw_text(d, (W // 2, 118), lab("match.draw"), 28, TEXT,
-                                         bold=True, anchor="mm"))
+        lay.add("winner:none", slots.RESULT_DRAW.draw(d, (W // 2, 118), lab("match.draw"), TEXT,
+                                                      anchor="mm"))
     for team in (0, 1):
         cx = W // 2 + (-170 if team == 0 else 170)
         box = (cx - 150, 150, cx + 150, 232)
@@ -94,7 +95,7 @@ def draw_match_result(result: MatchResult,
         lay.add(f"total:{team}", box)
     if deals:
         y0 = 262
-        draw_text(d, (40, y0), lab("match.deals"), 16, TEXT_DIM, anchor="lm")
+        slots.RESULT_DEALS.draw(d, (40, y0), lab("match.deals"), TEXT_DIM, anchor="lm")
         for i, (a, b) in enumerate(deals):
             col, row = divmod(i, rows)
             x = 40 + col * 380
@@ -116,13 +117,16 @@ def draw_leaderboard(rows: Sequence[LeaderboardRow], title: str,
     lay = Layout((W, height))
     lay.add("title", draw_text(d, (32, 38), title, 28, TEXT, bold=True, anchor="lm",
                                width=W - 64))
-    cols = (("board.rank", 56, "mm"), ("board.name", 100, "lm"), ("board.rating", 540, "rm"),
-            ("board.games", 650, "rm"), ("board.wins", 760, "rm"))
-    for key, x, anchor in cols:
-        draw_text(d, (x, 96), lab(key), 16, TEXT_DIM, bold=True, anchor=anchor)
+    cols = (("board.rank", 56, "mm", slots.BOARD_RANK), ("board.name", 100, "lm",
+                                                          slots.BOARD_NAME),
+            ("board.rating", 540, "rm", slots.BOARD_NUMBER),
+            ("board.games", 650, "rm", slots.BOARD_NUMBER),
+            ("board.wins", 760, "rm", slots.BOARD_NUMBER))
+    for key, x, anchor, slot in cols:
+        lay.add(f"heading:{key}", slot.draw(d, (x, 96), lab(key), TEXT_DIM, anchor=anchor))
     if not rows:
-        lay.add("empty", draw_text(d, (W // 2, 118 + row_h // 2), lab("board.empty"), 20, TEXT,
-                                   anchor="mm"))
+        lay.add("empty", slots.BOARD_EMPTY.draw(d, (W // 2, 118 + row_h // 2), lab("board.empty"),
+                                                TEXT, anchor="mm"))
     medal = {1: GOLD, 2: (200, 205, 212), 3: (205, 127, 50)}
     y = 118
     for i, r in enumerate(rows):

@@ -14,10 +14,12 @@ from PIL import Image, ImageDraw
 
 from game.view import Stage, TableView
 
+from . import slots
 from .chips import PAD, ChipText, line_height, place
+from .fonts import font
 from .layout import Box, Layout
-from .paint import Run, draw_runs, draw_text, is_cut, runs_width
-from .sprites import SS, Mark, card_back, card_face, paste
+from .paint import Run, draw_runs, draw_text, fit, is_cut, runs_width
+from .sprites import SS, Mark, card_back, paste, styled_face
 from .style import (
     ACCENT,
     DEFAULT_STYLE,
@@ -109,22 +111,29 @@ def _contract_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: 
     lab = style.labels
     x0, y0, x1, _ = CONTRACT_PANEL
     width = x1 - x0 - 24
-    title = f"{lab(f'variant.{view.variant.value}')}"
-    if view.deal_number:
-        lay.add("deal_number", draw_text(d, (x0 + 12, y0 + 10), lab("deal", n=view.deal_number),
-                                         16, INK, bold=True))
-        title = "  ·  " + title
-        x = lay.box("deal_number")[2]
+    deal = lab("deal", n=view.deal_number) if view.deal_number else None
+    if deal is not None:
+        lay.add("deal_number", slots.PANEL_DEAL.draw(d, (x0 + 12, y0 + 10), deal, INK))
+        x = lay.box("deal_number")[2] + slots.PANEL_GAP
     else:
         x = x0 + 12
-    draw_text(d, (x, y0 + 11), title, 14, INK_DIM, width=x1 - 12 - x)
+    # The variant's name takes what the deal number leaves: smaller, or on two lines, in a
+    # language whose words are long ("Класически белот"), never cut.
+    slot, title = slots.panel_variant_text(lab, view.variant.value, deal, x1 - 12 - x)
+    fitted = slot.fit(title)
+    if fitted is None or len(fitted[1]) == 1:
+        box = slot.draw(d, (x, y0 + 11), title, INK_DIM)
+    else:  # two lines, centred on the deal number's line
+        box = slot.draw(d, (x, y0 + 19), title, INK_DIM, anchor="lm")
+    lay.add("variant", box)
     contract = view.contract if view.contract is not None else view.high_bid
     if contract is None:
         if view.stage is Stage.BIDDING:
-            draw_text(d, (x0 + 12, y0 + 40), lab("bidding"), 22, INK, bold=True)
+            lay.add("bidding", slots.PANEL_BIDDING.draw(d, (x0 + 12, y0 + 40), lab("bidding"),
+                                                        INK))
         return
     key = "contract" if view.contract is not None else "high_bid"
-    draw_text(d, (x0 + 12, y0 + 30), lab(key), 13, INK_DIM)
+    slots.PANEL_LABEL.draw(d, (x0 + 12, y0 + 30), lab(key), INK_DIM)
     runs = contract_runs(contract, view.variant, style, INK, ACCENT)
     size = 26
     while size > 14 and runs_width(runs, size, True) > width:
@@ -155,12 +164,12 @@ def _score_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Lay
         lay.add(f"score:{team}", sbox)
         if is_cut(names, 16, room):
             lay.add(f"cut:team:{team}", nbox)
-    foot = draw_text(d, (x0 + 24, y0 + 92), lab("target", n=view.target), 14, TEXT_DIM,
-                     anchor="lm")
+    foot = slots.TARGET.draw(d, (x0 + 24, y0 + 92), lab("target", n=view.target), TEXT_DIM,
+                             anchor="lm")
     lay.add("target", foot)
     if view.hanging:
-        held = draw_text(d, (x1 - 12, y0 + 92), lab("held", n=view.hanging), 15, GOLD,
-                         bold=True, anchor="rm")
+        held = slots.HELD.draw(d, (x1 - 12, y0 + 92), lab("held", n=view.hanging), GOLD,
+                               anchor="rm")
         lay.add("hanging", held)
 
 
@@ -185,15 +194,21 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, 
         r = 13
         dx = box[2] - 8 - r
         d.ellipse((dx - r, cy - r, dx + r, cy + r), fill=PAPER, outline=INK, width=2)
-        draw_text(d, (dx, cy + 1), style.labels("dealer"), 16, INK, bold=True, anchor="mm")
+        slots.DEALER.draw(d, (dx, cy + 1), style.labels("dealer"), INK, anchor="mm")
         lay.add(f"dealer:{seat}", (dx - r, cy - r, dx + r, cy + r))
         right = dx - r - 6
     name = view.players[seat]
-    if view.viewer == seat:
-        name = f"{name} ({style.labels('you')})"
-    room = right - box[0] - 20
-    nbox = draw_text(d, (box[0] + 20, cy), name, 19, INK if acting else TEXT, bold=True,
-                     anchor="lm", width=room)
+    # "(you)" after the viewer's own name is a label: a long name is cut to leave it room.
+    you = f" ({style.labels('you')})" if view.viewer == seat else ""
+    f = font(19, True)
+    room = right - box[0] - 20 - (int(f.getbbox(you)[2]) if you else 0)
+    ink = INK if acting else TEXT
+    nbox = draw_text(d, (box[0] + 20, cy), name, 19, ink, bold=True, anchor="lm", width=room)
+    if you:
+        after = box[0] + 20 + f.getlength(fit(name, f, room))
+        ybox = slots.YOU.draw(d, (after, cy), you, ink, anchor="lm")
+        lay.add(f"you:{seat}", ybox)
+        nbox = (nbox[0], min(nbox[1], ybox[1]), ybox[2], max(nbox[3], ybox[3]))
     lay.add(f"seat:{seat}", box)
     lay.add(f"name:{seat}", nbox)
     if is_cut(name, 19, room, bold=True):
@@ -254,7 +269,7 @@ def _own_hand(img: Image.Image, view: TableView, style: Style, lay: Layout) -> N
         if view.legal_cards:
             mark = Mark.LEGAL if c in legal else Mark.DIM
             lift = 10 if c in legal else 0
-        box = paste(img, card_face(c, w, h, style.suit_colours, mark), x + i * step, y - lift)
+        box = paste(img, styled_face(c, w, h, style, mark), x + i * step, y - lift)
         lay.add(f"hand:{c}", box)
     lay.add(f"hand:{view.viewer}", (x, y - 10, x + total, y + h))
 
@@ -317,14 +332,14 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style: St
             lay: Layout) -> None:
     w, h = TRICK_CARD
     if view.turned_card is not None:
-        box = paste(img, card_face(view.turned_card, w, h, style.suit_colours), 360, 236)
+        box = paste(img, styled_face(view.turned_card, w, h, style), 360, 236)
         lay.add("turned_card", box)
         lay.add(f"turned_card:{view.turned_card}", box)
     if view.trick is not None:
         for i, c in enumerate(view.trick.cards):
             seat = view.trick.seat_of(i)
             x, y = TRICK_AT[_position(view, seat)]
-            box = paste(img, card_face(c, w, h, style.suit_colours), x, y)
+            box = paste(img, styled_face(c, w, h, style), x, y)
             lay.add(f"trick:{seat}:{c}", box)
         lay.add("trick", (282, 172, 518, 412))
     lab = style.labels
@@ -347,7 +362,7 @@ def _banner(d: ImageDraw.ImageDraw, title: str, line: str | None, colour: tuple[
             lay: Layout, name: str) -> None:
     box = (230, 240, 570, 240 + (104 if line else 64))
     d.rounded_rectangle(box, 14, fill=PAPER, outline=GOLD, width=3)
-    draw_text(d, (400, box[1] + 32), title, 24, INK, bold=True, anchor="mm", width=320)
+    slots.BANNER_TITLE.draw(d, (400, box[1] + 32), title, INK, anchor="mm")
     if line:
         draw_text(d, (400, box[1] + 72), line, 22, colour, bold=True, anchor="mm", width=320)
     lay.add(name, box)
@@ -360,14 +375,14 @@ def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style
         return
     x0, y0, _, _ = LAST_PANEL
     d.rounded_rectangle(LAST_PANEL, 12, fill=PANEL, outline=PANEL_LINE, width=2)
-    draw_text(d, (x0 + 12, y0 + 8), style.labels("last_trick"), 14, TEXT_DIM)
+    slots.LAST_TRICK.draw(d, (x0 + 12, y0 + 8), style.labels("last_trick"), TEXT_DIM)
     w, h = LAST_CARD
     cx, cy = LAST_CENTRE
     for i, c in enumerate(t.cards):
         seat = t.seat_of(i)
         ox, oy = LAST_OFFSET[_position(view, seat)]
         mark = Mark.WINNER if seat == t.winner else Mark.PLAIN
-        paste(img, card_face(c, w, h, style.suit_colours, mark), cx + ox, cy + oy)
+        paste(img, styled_face(c, w, h, style, mark), cx + ox, cy + oy)
     lay.add("last_trick", LAST_PANEL)
     if t.winner is not None:
         lay.add(f"last_trick_winner:{t.winner}", LAST_PANEL)

@@ -20,7 +20,6 @@ from game.rules import Trump, Variant
 from i18n import Scoped
 
 from .paint import Run
-from .sprites import RANK_TEXT
 from .style import PIPS, RGB, Style
 
 
@@ -77,7 +76,7 @@ def card_runs(cards: tuple[Card, ...], style: Style) -> list[Run]:
     """Cards as text: '7♠ 8♠ 9♠', each in its suit's colour."""
     runs: list[Run] = []
     for i, c in enumerate(cards):
-        runs.append(((" " if i else "") + RANK_TEXT[c & 7] + PIPS[c >> 3],
+        runs.append(((" " if i else "") + style.ranks[c & 7] + PIPS[c >> 3],
                      style.suit_colour(c >> 3)))
     return runs
 

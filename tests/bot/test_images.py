@@ -246,3 +246,18 @@ async def test_every_kind_of_image_is_made_in_a_worker_process() -> None:
         assert pool.in_processes and pool.restarts == 0
     finally:
         pool.shutdown()
+
+
+async def test_the_bot_asks_for_images_in_a_language_and_keeps_each_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A French hand and an English hand of the same seat and state are two pictures: the
+    French one has French words and ranks, and the kept English one is not shown instead."""
+    monkeypatch.setenv("BELOTE_RENDER_THREADS", "1")
+    monkeypatch.setattr(images, "HAND_IMAGES", HandImages())
+    public, seat = mid_deal_view()
+    french = await images.hand_image(seat, slot=(7, 0), language="fr")
+    english = await images.hand_image(seat, slot=(7, 0))
+    assert french.fp.read() == render_hand(seat, language="fr")[0]
+    assert english.fp.read() == render_hand(seat)[0] != render_hand(seat, language="fr")[0]
+    table = await images.table_image(public, language="bg")
+    assert table.fp.read() == render_table(public, language="bg")[0] != render_table(public)[0]
