@@ -23,7 +23,7 @@ from .audit import AuditLog
 from .budget import meter
 from .controls import CONTROLS
 from .delivery import Delivery
-from .errors import answer_error, tell
+from .errors import answer_error, language, tell
 from .guild_settings import GuildSettingsStore
 from .ratelimit import MemberLimits
 from .records import Records
@@ -55,7 +55,8 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
         again = self.client.limits.commands.take((interaction.guild_id, interaction.user.id))
         if again is not None:
             raise app_commands.CheckFailure(
-                words()("admin.limit.commands", when=f"<t:{math.ceil(again)}:R>"))
+                words(language(interaction))("admin.limit.commands",
+                                             when=f"<t:{math.ceil(again)}:R>"))
         return True
 
     async def on_error(self, interaction: discord.Interaction[BeloteBot],

@@ -25,9 +25,10 @@ NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without noti
 APOLOGY: Final = words(DEFAULT_LANGUAGE)("errors.apology")  # in English
 
 
-def language(interaction: discord.Interaction[Any]) -> str:
-    """The language to answer a member in: their Discord client's, when we speak it."""
-    return language_of(interaction.locale) or DEFAULT_LANGUAGE
+def language(interaction: discord.Interaction[Any], otherwise: str = DEFAULT_LANGUAGE) -> str:
+    """The language to answer a member in: their Discord client's when we speak it, else
+    ``otherwise`` (the table's or the server's language)."""
+    return language_of(interaction.locale) or otherwise
 
 
 def apology(interaction: discord.Interaction[Any]) -> str:
@@ -49,7 +50,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     """Answer an interaction whose handler raised ``error`` (``where``: what it was, for the
     log). Never raises: a failure to answer is logged in one line."""
     if isinstance(error, Refusal):
-        text = error.text()  # worded by the catalogue (English for now)
+        text = error.text(language(interaction))  # in the words of who clicked or typed
     elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
         # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
         log.warning("%s was answered too late (user %s)", where, interaction.user.id)

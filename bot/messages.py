@@ -28,12 +28,22 @@ from game.actions import (
     Take,
 )
 from game.announcements import Announcement
-from game.cards import Card
+from game.cards import Card, Suit
 from game.choices import announce_choices, best_of, choice_code, holds_belote, may_announce
-from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, TRUMP_NAMES, Options, Variant
+from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, Options, Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
-from i18n import DEFAULT_LANGUAGE, Words, words
+from i18n import (
+    DEFAULT_LANGUAGE,
+    Level,
+    Seat,
+    Team,
+    Words,
+    announcement_text,
+    contract_text,
+    trump_text,
+    words,
+)
 
 from .computers import available_levels, computer_label
 from .controls import (
@@ -51,7 +61,7 @@ from .controls import (
     TakeBackButton,
     encode_action,
 )
-from .tables import SEAT_NAMES, TEAM_NAMES, LiveTable, SeatChoice
+from .tables import LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # message ids: controls.rank.*
@@ -111,18 +121,19 @@ def deadline_text(live: LiveTable) -> str:
     return f"<t:{int(live.deadline)}:R>" if live.deadline is not None else ""
 
 
-def seat_label(live: LiveTable, seat: int) -> str:
+def seat_label(live: LiveTable, seat: int, language: str = EN) -> str:
     """Who sits at ``seat`` as the lobby and the rules card say it: a computer with its level
     ("⚙ Remy (hard)"); the images and the deal sheets name it without ("⚙ Remy")."""
     s = live.seats.get(seat)
     if s is not None and s.computer is not None and s.user_id is None:
-        return computer_label(seat, s.computer)
-    return live.names()[seat]
+        return computer_label(seat, Level(s.computer).text(words(language)))
+    return live.names(language)[seat]
 
 
 def _seat_line(live: LiveTable, seat: int, w: Words) -> str:
-    who = seat_label(live, seat) if live.seats.get(seat) is not None else w("lobby.empty")
-    return w("table.seat", seat=SEAT_NAMES[seat], who=who)
+    who = seat_label(live, seat, w.language) if live.seats.get(seat) is not None \
+        else w("lobby.empty")
+    return w("table.seat", seat=Seat(seat), who=who)
 
 
 # ---- the table message -------------------------------------------------------------------
@@ -130,11 +141,11 @@ def lobby_text(live: LiveTable, language: str = EN) -> str:
     w = words(language)
     lines = [header(live, language), w("lobby.host", host=f"<@{live.row.host_id}>")]
     for team, seats in ((0, (0, 2)), (1, (1, 3))):
-        lines.append(w("lobby.team", team=TEAM_NAMES[team],
+        lines.append(w("lobby.team", team=Team(team),
                        seats=" · ".join(_seat_line(live, s, w) for s in seats)))
     lines.append(options_line(live.variant, live.options, language))
     lines.append(w("lobby.timer", timer=timer_text(live.row.turn_timer, language),
-                   level=live.level))
+                   level=Level(live.level)))
     lines.append(w("lobby.help"))
     return "\n".join(lines)
 
@@ -144,7 +155,7 @@ def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for seat in range(4):
         s = live.seats.get(seat)
-        label = _seat_line(live, seat, w) if s else w("controls.sit", seat=SEAT_NAMES[seat])
+        label = _seat_line(live, seat, w) if s else w("controls.sit", seat=Seat(seat))
         style = discord.ButtonStyle.primary if s is None else discord.ButtonStyle.secondary
         view.add_item(SitButton(live.id, seat, Look(label[:80], style, row=0)))
     view.add_item(StartButton(live.id, Look(w("controls.start"), discord.ButtonStyle.success,
@@ -158,7 +169,8 @@ def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
     for row, level in enumerate(levels[:3], start=2):
         for seat in range(4):
             if seat not in live.seats:
-                label = w("controls.computer", level=level.title(), seat=SEAT_NAMES[seat])
+                label = w("controls.computer", level=w(f"controls.level.{level}"),
+                          seat=Seat(seat))
                 view.add_item(ComputerButton(live.id, seat,
                                              None if level == live.level else level,
                                              Look(label, emoji="🤖", row=row)))
@@ -186,7 +198,7 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     title = header(live, language)
     lines = [w("table.title", header=title, deal=view.deal_number) if view.deal_number
              else title]
-    lines.append(" · ".join(w("table.seat", seat=SEAT_NAMES[i], who=names[i])
+    lines.append(" · ".join(w("table.seat", seat=Seat(i), who=names[i])
                             for i in range(4)))
     if view.stage is Stage.BIDDING:
         bids = ", ".join(w("table.bid", name=names[s], bid=action_label(a, language).lower())
@@ -198,19 +210,19 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
             lines.append(w("table.bidding", bids=bids))
     if view.contract is not None:
         c = view.contract
-        lines.append(w("table.contract", contract=c.describe(), name=names[c.seat],
-                       team=TEAM_NAMES[c.team]))
+        lines.append(w("table.contract", contract=contract_text(c, language),
+                       name=names[c.seat], team=Team(c.team)))
     if view.trick is not None and view.trick.cards:
         played = ", ".join(w("table.bid", name=names[view.trick.seat_of(i)],
                              bid=card_label(c, language))
                            for i, c in enumerate(view.trick.cards))
         lines.append(w("table.trick", cards=played))
-    scores = {"team0": TEAM_NAMES[0], "score0": view.totals[0], "team1": TEAM_NAMES[1],
+    scores = {"team0": Team(0), "score0": view.totals[0], "team1": Team(1),
               "score1": view.totals[1]}
     lines.append(w.plural("table.score_held", view.hanging, held=view.hanging, **scores)
                  if view.hanging else w("table.score", **scores))
     if view.winner is not None:
-        lines.append(w("table.winner", team=TEAM_NAMES[view.winner],
+        lines.append(w("table.winner", team=Team(view.winner),
                        won=view.totals[view.winner], lost=view.totals[1 - view.winner]))
     elif live.paused:
         lines.append(w("table.paused"))
@@ -239,8 +251,8 @@ def table_view_controls(live: LiveTable, language: str = EN) -> discord.ui.View 
 def announcement_label(a: Announcement, language: str = EN) -> str:
     w = words(language)
     if a.carre_rank is not None:
-        return w("hand.carre", name=a.name(), points=a.points)
-    return w("hand.sequence", name=a.name(), suit=SUIT_SYMBOLS[a.suit or 0],
+        return w("hand.carre", name=announcement_text(a, language), points=a.points)
+    return w("hand.sequence", name=announcement_text(a, language), suit=SUIT_SYMBOLS[a.suit or 0],
              top=w(f"controls.rank.{RANKS[a.top]}"), points=a.points)
 
 
@@ -334,7 +346,8 @@ def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
     for suit, bids in sorted(by_suit.items()):
         options = [discord.SelectOption(label=action_label(b, language), value=encode_action(b))
                    for b in bids]
-        placeholder = w("controls.bid_in", symbol=SUIT_SYMBOLS[suit], suit=TRUMP_NAMES[suit])
+        placeholder = w("controls.bid_in", symbol=SUIT_SYMBOLS[suit],
+                        suit=trump_text(Suit(suit), language))
         out.add_item(BidSelect(live.id, seq, suit, placeholder=placeholder,
                                options=options[:25], row=row))
         row += 1
@@ -399,7 +412,7 @@ def options_line(variant: Variant, options: Options, language: str = EN) -> str:
     if "must_undertrump" in OPTION_NAMES[variant]:
         parts.append(w("table.options.undertrump_on" if options.must_undertrump
                        else "table.options.undertrump_off"))
-    parts.append(w("table.options.shuffle", shuffle=options.shuffle.value))
+    parts.append(w("table.options.shuffle", shuffle=w(f"table.shuffle.{options.shuffle.value}")))
     return w("table.options", options=", ".join(parts))
 
 
@@ -419,17 +432,21 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
     if "must_undertrump" in OPTION_NAMES[v]:
         lines.append(w("undertrump_yes" if o.must_undertrump else "undertrump_no"))
     lines.append(w("shuffle_cut" if o.shuffle.value == "cut" else "shuffle_fresh",
-                   shuffle=o.shuffle.value))
+                   shuffle=words(language)(f"table.shuffle.{o.shuffle.value}")))
     lines.append(w("seats_private" if live.row.private else "seats_open"))
     if live.row.turn_timer:
         lines.append(w("timer", timer=timer_text(live.row.turn_timer, language)))
     else:
         lines.append(w("timer_off"))
-    others = [f"{SEAT_NAMES[s.seat]} {s.computer}" for s in live.seats.values()
+    level = Level(live.level)
+    others = [words(language)("rules_card.computer_at", seat=Seat(s.seat),
+                              level=Level(s.computer))
+              for s in live.seats.values()
               if s.computer is not None and s.user_id is None and s.computer != live.level]
-    lines.append(w("computers_others", level=live.level, others=", ".join(others)) if others
-                 else w("computers", level=live.level))
-    computers = [seat_label(live, s.seat) for s in sorted(live.seats.values(), key=lambda s: s.seat)
+    lines.append(w("computers_others", level=level, others=", ".join(others)) if others
+                 else w("computers", level=level))
+    computers = [seat_label(live, s.seat, language)
+                 for s in sorted(live.seats.values(), key=lambda s: s.seat)
                  if s.computer is not None and s.user_id is None]
     if computers:
         lines.append(w("at_table", computers=", ".join(computers)))
@@ -447,14 +464,14 @@ def variant_rules(variant: Variant, language: str = EN) -> str:
 def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
                     language: str = EN) -> str:
     w = words(language)
-    names = live.names()
+    names = live.names(language)
     if result.contract is None:
         return w("deal.passed", deal=index + 1, table=live.id)
     c = result.contract
-    lines = [w("deal.title", deal=index + 1, table=live.id, contract=c.describe(),
-               name=names[c.seat], outcome=result.outcome.value)]
-    lines.append(w("deal.card_points", team0=TEAM_NAMES[0], points0=result.card_points[0],
-                   team1=TEAM_NAMES[1], points1=result.card_points[1]))
+    lines = [w("deal.title", deal=index + 1, table=live.id, contract=contract_text(c, language),
+               name=names[c.seat], outcome=w(f"deal.outcome.{result.outcome.value}"))]
+    lines.append(w("deal.card_points", team0=Team(0), points0=result.card_points[0],
+                   team1=Team(1), points1=result.card_points[1]))
     score = {"score0": result.score[0], "score1": result.score[1],
              "total0": result.totals[0], "total1": result.totals[1]}
     lines.append(w.plural("deal.score_held", result.hanging, held=result.hanging, **score)
@@ -465,7 +482,7 @@ def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
 def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
                ratings: dict[int, tuple[float, float]], language: str = EN) -> str:
     w = words(language)
-    lines = [w("match.won", table=live.id, team=TEAM_NAMES[winner], won=totals[winner],
+    lines = [w("match.won", table=live.id, team=Team(winner), won=totals[winner],
                lost=totals[1 - winner])]
     for user_id, (before, after) in ratings.items():
         lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",

@@ -9,7 +9,7 @@ answers, any other keeps the English default.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import discord
 from discord import app_commands
@@ -38,6 +38,34 @@ def text(message_id: str, **params: object) -> app_commands.locale_str:
     fill the message's named parameters in every language."""
     return app_commands.locale_str(words(DEFAULT_LANGUAGE)(message_id, **params), id=message_id,
                                    params=params)
+
+
+def in_language(string: app_commands.locale_str, language: str) -> str:
+    """A command text as a client in ``language`` shows it (the English default when the
+    language has no catalogue of ours or the text no id)."""
+    message_id = string.extras.get("id")
+    if not isinstance(message_id, str) or message_id not in texts(language):
+        return string.message
+    return words(language)(message_id, **(string.extras.get("params") or {}))
+
+
+def command_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group,
+                 language: str) -> str:
+    """A command's full name as a client in ``language`` shows it: ``belote nouvelle``."""
+    parts: list[str] = []
+    node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
+    while node is not None:
+        # discord.py keeps the locale_str a command was named with (its extras hold our id).
+        name: app_commands.locale_str | None = getattr(node, "_locale_name", None)
+        parts.append(in_language(name, language) if name is not None else node.name)
+        node = node.parent
+    return " ".join(reversed(parts))
+
+
+def command_description(command: app_commands.Command[Any, ..., Any] | app_commands.Group,
+                        language: str) -> str:
+    described: app_commands.locale_str | None = getattr(command, "_locale_description", None)
+    return in_language(described, language) if described is not None else command.description
 
 
 class CatalogueTranslator(app_commands.Translator):

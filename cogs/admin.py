@@ -1,71 +1,37 @@
 """Server administration under /belote: config (moderators), help (everyone), tables
 (moderators); and the audit log's posts to the server's log channel.
 
-These commands are subcommands of the /belote group that cogs/belote.py's GroupCog owns:
-:class:`BeloteSubcommands` moves a cog's slash commands into that group when it loads.
+These commands are subcommands of the /belote group that cogs/belote.py's GroupCog owns: they
+join it as every cog's do (cogs/common.py's :class:`BeloteSubcommands`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import audit
 from bot.bot import BeloteBot
 from bot.computers import available_levels
+from bot.errors import language as reader_language
 from bot.guild_settings import KEYS, GuildSettings, label, show
 from bot.messages import NO_MENTIONS, timer_text
 from bot.moderation import is_moderator
 from bot.tables import TURN_TIMERS, LiveTable
-from bot.translator import text
+from bot.translator import command_description, command_name, text
 from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
 
-from .common import reply_privately
+from .common import BeloteSubcommands, reply_privately
 
 log = logging.getLogger(__name__)
 
 # Subcommands only moderators may use (and see in /belote help).
 MODERATOR_COMMANDS = frozenset({"config", "tables"})
-
-
-class BeloteSubcommands(commands.Cog):
-    """A cog whose slash commands join the /belote group (cogs/belote.py) instead of being
-    top-level commands: Discord allows a command name once, and /belote is one group."""
-
-    GROUP: ClassVar[str] = "belote"
-
-    def __init__(self, bot: BeloteBot) -> None:
-        self.bot = bot
-        self._joined: list[str] = []
-
-    def belote_group(self) -> app_commands.Group:
-        group = self.bot.tree.get_command(self.GROUP)
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load cogs.belote (the /belote group) before this cog")
-        return group
-
-    async def cog_load(self) -> None:
-        group = self.belote_group()
-        for command in self.__cog_app_commands__:
-            # Already a copy bound to this cog; under the group it is "/belote <name>".
-            command.parent = group
-            group.add_command(command)
-            self._joined.append(command.name)
-        # What is left here is added to the tree as top-level commands after cog_load.
-        self.__cog_app_commands__ = []
-
-    async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command(self.GROUP)
-        if isinstance(group, app_commands.Group):
-            for name in self._joined:
-                group.remove_command(name)
-        self._joined.clear()
 
 
 def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
@@ -162,7 +128,8 @@ class Admin(BeloteSubcommands):
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         if is_moderator(interaction.user, settings):
             return settings
-        await reply_privately(interaction, words(settings.language)("admin.not_moderator"))
+        w = words(reader_language(interaction, settings.language))
+        await reply_privately(interaction, w("admin.not_moderator"))
         return None
 
     # ---- /belote config --------------------------------------------------------------------
@@ -189,7 +156,7 @@ class Admin(BeloteSubcommands):
         if settings is None:
             return
         assert interaction.guild_id is not None
-        w = words(settings.language)
+        w = words(reader_language(interaction, settings.language))
         given: dict[str, Any] = {
             "variant": variant, "target": target, "turn_timer": turn_timer, "level": level,
             "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
@@ -223,7 +190,7 @@ class Admin(BeloteSubcommands):
                 interaction.guild_id, audit.CONFIG, actor_id=interaction.user.id,
                 details={"changes": {c.key: [_plain(c.before), _plain(c.after)]
                                      for c in changes}})
-        w = words(after.language)
+        w = words(reader_language(interaction, after.language))
         done = w("admin.config.done") if changes else w("admin.config.unchanged")
         await reply_privately(interaction, done + "\n" + settings_text(
             after, w, frozenset(c.key for c in changes)))
@@ -234,13 +201,13 @@ class Admin(BeloteSubcommands):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        w = words(settings.language)
+        w = words(reader_language(interaction, settings.language))
         moderator = is_moderator(interaction.user, settings)
         group = self.belote_group()
         everyone, theirs = [], []
         for command in sorted(group.commands, key=lambda c: c.name):
-            line = w("admin.help.command", name=command.qualified_name,
-                     description=command.description)
+            line = w("admin.help.command", name=command_name(command, w.language),
+                     description=command_description(command, w.language))
             if command.name in MODERATOR_COMMANDS:
                 theirs.append(line)
             else:
@@ -262,7 +229,7 @@ class Admin(BeloteSubcommands):
         if settings is None:
             return
         assert interaction.guild_id is not None
-        w = words(settings.language)
+        w = words(reader_language(interaction, settings.language))
         here = sorted((t for t in self.bot.service.live.values()
                        if t.row.guild_id == interaction.guild_id), key=lambda t: t.id)
         if end is not None:

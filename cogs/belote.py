@@ -19,7 +19,7 @@ from bot.outbox import is_transient, nonce
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
 from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
-from i18n import words
+from i18n import Message, Permissions
 
 from .channels import Channels
 from .common import PUBLIC, display_name, member_words, reply_privately
@@ -59,10 +59,6 @@ def _descriptions(command: str,
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
 # Without these the table goes in the channel instead of its own thread.
 FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
-
-
-def permission_name(flag: str) -> str:
-    return flag.replace("_", " ").title().replace("In ", "in ")
 
 
 @app_commands.guild_only()
@@ -106,7 +102,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         v = Variant(variant.value if variant is not None else settings.variant)
         target = target if target is not None else settings.target
-        say = member_words(interaction)
+        say = member_words(interaction, settings.language)
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
                                  "shuffle": shuffle.value if shuffle else None}
@@ -115,32 +111,33 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 del given[key]
             elif key not in OPTION_NAMES[v]:
                 await reply_privately(interaction, say("commands.new.no_option",
-                                                       variant=messages.VARIANT_TITLES[v],
-                                                       option=key))
+                                                       variant=messages.variant_title(
+                                                           v, say.language),
+                                                       option=say(f"commands.new.{key}.name")))
                 return
         perms = interaction.app_permissions
-        missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
+        missing = [p for p in REQUIRED if not getattr(perms, p)]
         if missing:
             await reply_privately(interaction, say("commands.new.missing_permissions",
-                                                   permissions=", ".join(missing)))
+                                                   permissions=Permissions(missing)))
             return
         channel = interaction.channel
         refused = table_refusal(
             settings, self.bot.service.live.values(), guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
-            w=words(settings.language))
+            w=say)
         if refused is not None:
             await reply_privately(interaction, refused)
             return
         limit_key = (interaction.guild_id, interaction.user.id)
         again = self.bot.limits.tables.take(limit_key)
         if again is not None:
-            await reply_privately(interaction, words(settings.language)(
+            await reply_privately(interaction, say(
                 "admin.limit.tables", when=f"<t:{math.ceil(again)}:R>"))
             return
         in_thread = isinstance(channel, discord.Thread)
-        no_thread = [permission_name(p) for p in FOR_THREADS if not getattr(perms, p)]
+        no_thread = [p for p in FOR_THREADS if not getattr(perms, p)]
         try:
             live = await self.bot.service.create(NewTable(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
@@ -188,7 +185,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                       user=interaction.user.mention, table=live.id,
                       variant=messages.VARIANT_TITLES[v], target=live.options.target,
                       thread=thread.mention if thread else "",
-                      permissions=", ".join(no_thread))
+                      permissions=Permissions(no_thread))
         # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
         self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
             text, allowed_mentions=messages.NO_MENTIONS))
@@ -238,8 +235,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         if live is None:
             await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
-        await reply_privately(interaction,
-                              await self.bot.service.leave(live.id, interaction.user.id))
+        said = await self.bot.service.leave(live.id, interaction.user.id)
+        await reply_privately(interaction, member_words(interaction)(said))
 
     @app_commands.command(name=text("commands.show.name"),
                           description=text("commands.show.description"))
@@ -254,19 +251,19 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                                    channel=f"<#{live.row.home_id}>"))
             return
         perms = interaction.app_permissions
-        missing = [permission_name(p) for p in REQUIRED if not getattr(perms, p)]
+        missing = [p for p in REQUIRED if not getattr(perms, p)]
         if missing or isinstance(interaction.channel, discord.Thread) or \
                 interaction.channel is None:
             await reply_privately(interaction, say(
-                "commands.show.missing_permissions", permissions=", ".join(missing))
+                "commands.show.missing_permissions", permissions=Permissions(missing))
                 if missing else say("commands.show.not_here"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
-        await channels.move_to(live, channel, PUBLIC("commands.show.moved_by",
-                                                      name=display_name(interaction.user)))
+        await channels.move_to(live, channel, Message.of(
+            "commands.show.moved_by", name=display_name(interaction.user)))
         await interaction.followup.send(say("commands.show.done", table=live.id),
                                         ephemeral=True)
 

@@ -16,25 +16,25 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
 from bot.tables import LiveTable
-from i18n import DEFAULT_LANGUAGE, words
+from i18n import DEFAULT_LANGUAGE, Message, Permissions, words
 
 log = logging.getLogger(__name__)
 
 # What the table needs where it lives: see its message, post deal sheets with images.
 NEEDED = ("view_channel", "send_messages", "attach_files")
 UNKNOWN_MESSAGE = 10008
-# What the table's players read of its moves and losses: in its channel and in every seat's
-# hand, so in the server's language (English until servers choose one). The lost reason is
-# also matched on "permission" below.
-ENGLISH = words(DEFAULT_LANGUAGE)
+# Why a table is lost because of a permission: given back, the table is shown again.
+PERMISSION_LOSSES = frozenset({"belote.lost.permissions", "belote.lost.no_view_channel"})
 
 
-def lost_permissions(live: LiveTable, missing: list[str]) -> str:
-    return ENGLISH("belote.lost.permissions", permissions=", ".join(missing), table=live.id)
+def lost_permissions(live: LiveTable, missing: list[str]) -> Message:
+    return Message.of("belote.lost.permissions", permissions=Permissions(missing),
+                      table=live.id)
 
 
 def missing_permissions(channel: Any) -> list[str]:
-    """The permissions the table needs that the bot lacks in ``channel`` (a thread or not)."""
+    """The permissions (Discord's flag names) the table needs that the bot lacks in
+    ``channel`` (a thread or not)."""
     guild = getattr(channel, "guild", None)
     if guild is None or guild.me is None:
         return []
@@ -42,8 +42,7 @@ def missing_permissions(channel: Any) -> list[str]:
     needed = list(NEEDED)
     if isinstance(channel, discord.Thread):
         needed[1] = "send_messages_in_threads"
-    return [p.replace("_", " ").title().replace("In ", "in ") for p in needed
-            if not getattr(perms, p)]
+    return [p for p in needed if not getattr(perms, p)]
 
 
 class Channels(commands.Cog):
@@ -58,7 +57,7 @@ class Channels(commands.Cog):
         """Show the table and hands again whatever they showed last (edits may have failed)."""
         self.bot.delivery.invalidate(live.id)
 
-    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+    def set_lost(self, live: LiveTable, reason: Message | None) -> None:
         self.refresh(live)
         self.bot.service.set_lost(live, reason)
 
@@ -89,7 +88,7 @@ class Channels(commands.Cog):
             home = self.bot.get_partial_messageable(live.row.home_id,
                                                     guild_id=live.row.guild_id)
             try:
-                await self.move_to(live, home, ENGLISH("belote.moved.message_deleted"),
+                await self.move_to(live, home, Message.of("belote.moved.message_deleted"),
                                    thread_id=live.row.thread_id)
                 return
             except discord.HTTPException as e:
@@ -99,8 +98,8 @@ class Channels(commands.Cog):
         except discord.HTTPException as e:
             log.info("table %s: could not check its channel (%s)", live.id, e)
         if live.lost is None and live.row.message_id is not None:
-            self.set_lost(live, ENGLISH("belote.lost.cannot_show", table=live.id,
-                                        error=error.text or error.status))
+            self.set_lost(live, Message.of("belote.lost.cannot_show", table=live.id,
+                                           error=error.text or error.status))
 
     async def check_home(self, live: LiveTable) -> None:
         """Mark the table lost (or move it out of a deleted thread) when its home is gone or
@@ -115,16 +114,16 @@ class Channels(commands.Cog):
             except discord.NotFound:
                 home = None
             except discord.Forbidden:
-                self.set_lost(live, ENGLISH("belote.lost.no_view_channel", table=live.id))
+                self.set_lost(live, Message.of("belote.lost.no_view_channel", table=live.id))
                 return
         if home is None and live.row.thread_id is not None:
             parent = guild.get_channel(live.row.channel_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
-                await self.move_to(live, parent, ENGLISH("belote.moved.thread_deleted"))
+                await self.move_to(live, parent, Message.of("belote.moved.thread_deleted"))
             else:
-                self.set_lost(live, ENGLISH("belote.lost.thread_deleted", table=live.id))
+                self.set_lost(live, Message.of("belote.lost.thread_deleted", table=live.id))
         elif home is None:
-            self.set_lost(live, ENGLISH("belote.lost.channel_deleted", table=live.id))
+            self.set_lost(live, Message.of("belote.lost.channel_deleted", table=live.id))
         elif missing := missing_permissions(home):
             self.set_lost(live, lost_permissions(live, missing))
 
@@ -135,14 +134,14 @@ class Channels(commands.Cog):
                 continue
             parent = self.bot.get_channel(payload.parent_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
-                await self.move_to(live, parent, ENGLISH("belote.moved.thread_deleted"))
+                await self.move_to(live, parent, Message.of("belote.moved.thread_deleted"))
             else:
-                self.set_lost(live, ENGLISH("belote.lost.thread_deleted", table=live.id))
+                self.set_lost(live, Message.of("belote.lost.thread_deleted", table=live.id))
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         for live in self.tables_in(channel.id):
-            self.set_lost(live, ENGLISH("belote.lost.channel_deleted", table=live.id))
+            self.set_lost(live, Message.of("belote.lost.channel_deleted", table=live.id))
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: Any, after: Any) -> None:
@@ -151,11 +150,11 @@ class Channels(commands.Cog):
             missing = missing_permissions(home)
             if missing:
                 self.set_lost(live, lost_permissions(live, missing))
-            elif live.lost is not None and "permission" in live.lost:
+            elif live.lost is not None and live.lost.message_id in PERMISSION_LOSSES:
                 self.set_lost(live, None)  # given back: show the table as it is now
 
     async def move_to(self, live: LiveTable, channel: discord.abc.Messageable,
-                      why: str, *, thread_id: int | None = None) -> discord.Message:
+                      why: Message, *, thread_id: int | None = None) -> discord.Message:
         """Post the table message in ``channel`` and make it the table's home (``thread_id``:
         the table's thread, when ``channel`` is that thread)."""
         payload = await self.bot.delivery.table_payload(live)
@@ -168,7 +167,8 @@ class Channels(commands.Cog):
             await self.bot.service.attach(
                 live.id, thread_id=thread_id, message_id=message.id,
                 channel_id=None if thread_id is not None else message.channel.id)
-        await channel.send(ENGLISH("belote.moved.notice", table=live.id, why=why),
+        # Posted for everybody: in the server's language (English until tables choose one).
+        await channel.send(words(DEFAULT_LANGUAGE)("belote.moved.notice", table=live.id, why=why),
                            allowed_mentions=NO_MENTIONS)
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)
         return message

@@ -1,11 +1,15 @@
-"""Small helpers the cogs share: the bot's parts and private answers."""
+"""Small helpers the cogs share: the bot's parts, private answers, and the one way a cog's
+commands join the /belote group."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
+from bot.bot import BeloteBot
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
 from bot.errors import language, tell
@@ -16,14 +20,51 @@ from i18n import DEFAULT_LANGUAGE, Words, words
 PUBLIC = words(DEFAULT_LANGUAGE)
 
 
-def member_words(interaction: discord.Interaction[Any]) -> Words:
-    """The words of the member who used the command or control, in their language."""
-    return words(language(interaction))
+def member_words(interaction: discord.Interaction[Any],
+                 otherwise: str = DEFAULT_LANGUAGE) -> Words:
+    """The words of the member who used the command or control: their client's language when
+    we speak it, else ``otherwise`` (the table's or the server's)."""
+    return words(language(interaction, otherwise))
 
 
-__all__ = ["PUBLIC", "bot_of", "display_name", "member_words", "reply_privately"]
+__all__ = ["PUBLIC", "BeloteSubcommands", "bot_of", "display_name", "member_words",
+           "reply_privately"]
 
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer the user alone: why nothing happened, or what did (a success is private too)."""
     await tell(interaction, text)
+
+
+class BeloteSubcommands(commands.Cog):
+    """A cog whose slash commands join the /belote group (cogs/belote.py) instead of being
+    top-level commands: Discord allows a command name once, and /belote is one group."""
+
+    GROUP: ClassVar[str] = "belote"
+
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+        self._joined: list[str] = []
+
+    def belote_group(self) -> app_commands.Group:
+        group = self.bot.tree.get_command(self.GROUP)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.belote (the /belote group) before this cog")
+        return group
+
+    async def cog_load(self) -> None:
+        group = self.belote_group()
+        for command in self.__cog_app_commands__:
+            # Already a copy bound to this cog; under the group it is "/belote <name>".
+            command.parent = group
+            group.add_command(command)
+            self._joined.append(command.name)
+        # What is left here is added to the tree as top-level commands after cog_load.
+        self.__cog_app_commands__ = []
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command(self.GROUP)
+        if isinstance(group, app_commands.Group):
+            for name in self._joined:
+                group.remove_command(name)
+        self._joined.clear()

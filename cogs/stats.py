@@ -1,8 +1,8 @@
 """/belote leaderboard, stats, history and replay: what the stored matches and ratings show.
 
-The commands join the ``belote`` group of cogs/belote.py (a GroupCog): they are made here per
-cog and added to that group when this cog loads, so people type ``/belote leaderboard`` as
-before. Their page buttons are persistent DynamicItems with their own prefix (``rk:``), so a
+The commands join the ``belote`` group of cogs/belote.py (a GroupCog) as every cog's do
+(cogs/common.py's BeloteSubcommands), so people type ``/belote leaderboard``. Their page
+buttons are persistent DynamicItems with their own prefix (``rk:``), so a
 board or a replay posted before a restart still turns its pages.
 """
 
@@ -12,13 +12,11 @@ import io
 import json
 import logging
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import images, messages
 from bot.bot import BeloteBot
@@ -29,7 +27,7 @@ from game.rules import Variant
 from i18n import words
 from rendering import LeaderboardRow
 
-from .common import bot_of
+from .common import BeloteSubcommands, bot_of, member_words
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +200,8 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         table, deal = (int(x) for x in self.args.split(":"))
         rp = await bot.records.replay(guild_id, table)
         if rp is None:
-            await interaction.response.send_message(W("stats.replay.gone"), ephemeral=True)
+            await interaction.response.send_message(member_words(interaction)("stats.replay.gone"),
+                                                    ephemeral=True)
             return
         opened = deal == 0  # a history's "open": a new message, the history stays
         if opened:
@@ -248,8 +247,8 @@ def history_line(row: MatchRow, user_id: int, names: dict[int, str]) -> str:
              score=f"{mine}–{theirs}", result=result)
 
 
-def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
-    """Fresh commands for one cog (a command has one parent group: one set per bot)."""
+class Stats(BeloteSubcommands):
+    """/belote leaderboard, stats, history and replay, with the page buttons they post."""
 
     @app_commands.command(name=text("commands.leaderboard.name"),
                           description=text("commands.leaderboard.description"))
@@ -257,7 +256,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
                            period=text("commands.leaderboard.period"),
                            pairs=text("commands.leaderboard.pairs"))
     @app_commands.choices(variant=_variant_choices(), period=PERIODS)
-    async def leaderboard(interaction: discord.Interaction[Any],
+    async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None,
                           period: app_commands.Choice[str] | None = None,
                           pairs: bool = False) -> None:
@@ -282,7 +281,8 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.describe(member=text("commands.stats.member"),
                            variant=text("commands.stats.variant"))
     @app_commands.choices(variant=_variant_choices())
-    async def stats(interaction: discord.Interaction[Any], member: discord.Member | None = None,
+    async def stats(self, interaction: discord.Interaction[Any],
+                    member: discord.Member | None = None,
                     variant: app_commands.Choice[str] | None = None) -> None:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
@@ -318,7 +318,7 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.command(name=text("commands.history.name"),
                           description=text("commands.history.description"))
     @app_commands.describe(member=text("commands.history.member"))
-    async def history(interaction: discord.Interaction[Any],
+    async def history(self, interaction: discord.Interaction[Any],
                       member: discord.Member | None = None) -> None:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
@@ -343,46 +343,26 @@ def make_commands() -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.command(name=text("commands.replay.name"),
                           description=text("commands.replay.description"))
     @app_commands.describe(match=text("commands.replay.match"))
-    async def replay_cmd(interaction: discord.Interaction[Any],
+    async def replay_cmd(self, interaction: discord.Interaction[Any],
                          match: app_commands.Range[int, 1]) -> None:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
         rp = await bot.records.replay(interaction.guild_id, match)
         if rp is None:
-            await interaction.response.send_message(W("stats.replay.none", table=match),
+            await interaction.response.send_message(member_words(interaction)("stats.replay.none",
+                                                                         table=match),
                                                     ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         content, files, view = await replay_message(rp, 1)
         await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING)
 
-    return [leaderboard, stats, history, replay_cmd]
-
-
-def _belote_group(bot: BeloteBot) -> app_commands.Group:
-    group = bot.tree.get_command("belote")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.stats loads after cogs.belote (its /belote group)")
-    return group
-
-
-class Stats(commands.Cog):
-    def __init__(self, bot: BeloteBot) -> None:
-        self.bot = bot
-        self.added: Sequence[app_commands.Command[Any, Any, Any]] = ()
-
     async def cog_load(self) -> None:
-        group = _belote_group(self.bot)
-        self.added = make_commands()
-        for command in self.added:
-            group.add_command(command, override=True)
+        await super().cog_load()
         self.bot.add_dynamic_items(StatsButton)
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("belote")
-        if isinstance(group, app_commands.Group):
-            for command in self.added:
-                group.remove_command(command.name)
+        await super().cog_unload()
         self.bot.remove_dynamic_items(StatsButton)
 
 

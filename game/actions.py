@@ -1,5 +1,8 @@
 """The actions a seat can take. They carry no seat: the state knows whose turn it is.
 
+``describe()`` is the logs' notation of an action (``80 hearts``, ``play JH``), never what a
+player reads: ``i18n.bid_text`` words an action for them.
+
 Each action maps one-to-one to the JSON shapes of docs/game-record.md (see record.py).
 """
 
@@ -8,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, Suit, card_str
-from .rules import TRUMP_NAMES, Trump
+from .rules import Trump
 
 CAPOT = 250  # the value of a coinche capot bid, in bidding order and in scoring
 
@@ -26,7 +29,7 @@ class Take:
     suit: Suit | None = None
 
     def describe(self) -> str:
-        return "take" if self.suit is None else f"take {TRUMP_NAMES[self.suit]}"
+        return "take" if self.suit is None else f"take {Trump(self.suit).notation}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,7 @@ class CoincheBid:
 
     def describe(self) -> str:
         v = "capot" if self.value == CAPOT else str(self.value)
-        return f"{v} {TRUMP_NAMES[self.suit]}"
+        return f"{v} {Trump(self.suit).notation}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,7 @@ class ContractBid:
     contract: Trump
 
     def describe(self) -> str:
-        return TRUMP_NAMES[self.contract]
+        return Trump(self.contract).notation
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,8 @@ class Announcement:
         return self.carre_rank is not None
 
     def name(self) -> str:
+        """The announcement in the logs' notation (``tierce``, ``carré of jacks``); players
+        read ``i18n.announcement_text``."""
         if self.carre_rank is not None:
             return f"carré of {CARRE_NAMES[self.carre_rank]}"
         return {3: "tierce", 4: "quarte", 5: "quinte"}.get(self.length, f"run of {self.length}")

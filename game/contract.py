@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .actions import CAPOT
 from .cards import FULL_DECK, SUIT_MASKS, CardSet
-from .rules import TRUMP_CODES, TRUMP_NAMES, Trump
+from .rules import TRUMP_CODES, Trump
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +34,13 @@ class Contract:
         return SUIT_MASKS[self.trump]
 
     def describe(self) -> str:
+        """The contract in the records' and logs' notation (``80 hearts doubled``): stored in
+        match records (game.tally), so it never changes. Players read
+        ``i18n.contract_text``."""
         parts = []
         if self.value is not None:
             parts.append("capot" if self.value == CAPOT else str(self.value))
-        parts.append(TRUMP_NAMES[self.trump])
+        parts.append(self.trump.notation)
         if self.multiplier == 2:
             parts.append("doubled")
         elif self.multiplier == 4:

@@ -34,9 +34,14 @@ class Trump(IntEnum):
     def is_suit(self) -> bool:
         return self <= 3
 
+    @property
+    def notation(self) -> str:
+        """The trump in the records' and logs' notation (``hearts``, ``no trumps``): stored in
+        match records, so it never changes. Players read i18n's wording, not this."""
+        return self.name.lower().replace("_", " ")
+
 
 TRUMP_CODES = ("C", "D", "H", "S", "NT", "AT")
-TRUMP_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trumps", "all trumps")
 
 
 def parse_trump(code: str) -> Trump:
@@ -112,6 +117,7 @@ class Options:
         return out
 
 
+# The option keys each variant has (codes of the records and of /belote new, not words).
 OPTION_NAMES: dict[Variant, tuple[str, ...]] = {
     Variant.CLASSIC: ("target", "announcements", "must_undertrump", "shuffle"),
     Variant.COINCHE: ("target", "announcements", "must_undertrump", "shuffle"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 import io
 import string
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -82,6 +83,17 @@ def _translations(language: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+class Term(ABC):
+    """A game value given to a message as a parameter (a seat, a team, a level...), worded in
+    the language of the message it fills: ``words("fr")("tables.seat_taken", seat=Seat(2))``
+    reads "Nord". Code passes values, never words, so a refusal is worded for its reader."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def text(self, w: Words) -> str: ...
+
+
 class Words:
     """The messages of one language: ``words("fr")("table.closed", id=4)``.
 
@@ -107,11 +119,16 @@ class Words:
 
     def __call__(self, message_id: str, **params: object) -> str:
         text = self._lookup(message_id, None)
-        return text.format(**params) if params else text
+        return text.format(**self._worded(params)) if params else text
 
     def plural(self, message_id: str, count: int, **params: object) -> str:
         """A message whose form depends on ``count`` (passed to it as ``{n}``)."""
-        return self._lookup(message_id, count).format(n=self.number(count), **params)
+        return self._lookup(message_id, count).format(n=self.number(count),
+                                                      **self._worded(params))
+
+    def _worded(self, params: Mapping[str, object]) -> dict[str, object]:
+        """The parameters with each :class:`Term` worded in this language."""
+        return {k: v.text(self) if isinstance(v, Term) else v for k, v in params.items()}
 
     def number(self, value: float) -> str:
         """``12345`` -> ``12,345`` in English, ``12 345`` in French."""

@@ -5,6 +5,7 @@ message ``rule.<code>`` (``rules.po``). The CLI and the bot both word refusals h
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from typing import TYPE_CHECKING
@@ -21,11 +22,13 @@ from game.actions import (
     Surcontre,
     Take,
 )
+from game.announcements import Announcement
 from game.cards import Card, Rank, Suit
+from game.contract import Contract
 from game.errors import Cards, IllegalAction, word_reasons_with
 from game.rules import Trump
 
-from .catalogue import DEFAULT_LANGUAGE, Words, words
+from .catalogue import DEFAULT_LANGUAGE, Term, Words, words
 
 if TYPE_CHECKING:
     from game.errors import RuleParam
@@ -87,6 +90,33 @@ def bid_text(bid: object, language: str = DEFAULT_LANGUAGE) -> str:
     raise TypeError(f"not a bid: {bid!r}")
 
 
+def contract_text(contract: Contract, language: str = DEFAULT_LANGUAGE) -> str:
+    """A contract as the language says it: ``80 hearts doubled``, ``no trumps``."""
+    w = words(language)
+    if contract.value is None:
+        said = trump_text(contract.trump, language)
+    else:
+        said = bid_text(CoincheBid(contract.value, Suit(contract.trump)), language)
+    if contract.multiplier == 2:
+        return w("cards.contract.doubled", contract=said)
+    if contract.multiplier == 4:
+        return w("cards.contract.redoubled", contract=said)
+    return said
+
+
+def announcement_text(announcement: Announcement, language: str = DEFAULT_LANGUAGE) -> str:
+    """An announcement's name: ``tierce``, ``carré of jacks``."""
+    w = words(language)
+    if announcement.carre_rank is not None:
+        return w(f"cards.announce.carre.{_name(announcement.carre_rank)}")
+    if announcement.length in _SEQUENCES:
+        return w(f"cards.announce.{_SEQUENCES[announcement.length]}")
+    return w("cards.announce.run", length=announcement.length)
+
+
+_SEQUENCES = {3: "tierce", 4: "quarte", 5: "quinte"}
+
+
 def _param_text(value: RuleParam, w: Words) -> str:
     if isinstance(value, Cards):
         return cards_text(value, w.language)
@@ -109,6 +139,17 @@ def rule_text(err: IllegalAction, language: str = DEFAULT_LANGUAGE) -> str:
     """Why the rules refused, as the sentence a player reads: ``You must follow suit: ...``."""
     reason = rule_reason(err, language)
     return reason[:1].upper() + reason[1:] + "."
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSentence(Term):
+    """Why the rules refused, as a parameter: worded in the language of the message it fills
+    (a refusal answered to a French player reads French)."""
+
+    error: IllegalAction
+
+    def text(self, w: Words) -> str:
+        return rule_text(self.error, w.language)
 
 
 word_reasons_with(rule_reason)  # logs, and callers not yet worded here, read English reasons

@@ -25,6 +25,7 @@ from .base import (
     SelectControl,
     button_id,
     select_id,
+    unknown_control,
 )
 from .codes import decode_action, encode_action
 from .lobby import (
@@ -49,8 +50,28 @@ def is_ours(custom_id: str) -> bool:
                for control in CONTROLS)
 
 
-__all__ = ["CONTROLS", "UNKNOWN_CONTROL", "ActButton", "AnnounceSelect", "BadControl",
-           "BeloteButton", "BidSelect", "ButtonControl", "ComputerButton", "HandButton",
-           "LeaveButton", "Look", "RulesButton", "SelectControl", "SitButton", "StartButton",
-           "TakeBackButton", "button_id", "decode_action", "encode_action", "is_ours",
-           "select_id"]
+__all__ = [
+    "CONTROLS",
+    "UNKNOWN_CONTROL",
+    "ActButton",
+    "AnnounceSelect",
+    "BadControl",
+    "BeloteButton",
+    "BidSelect",
+    "ButtonControl",
+    "ComputerButton",
+    "HandButton",
+    "LeaveButton",
+    "Look",
+    "RulesButton",
+    "SelectControl",
+    "SitButton",
+    "StartButton",
+    "TakeBackButton",
+    "button_id",
+    "decode_action",
+    "encode_action",
+    "is_ours",
+    "select_id",
+    "unknown_control",
+]

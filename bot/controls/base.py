@@ -25,7 +25,7 @@ import discord
 
 from i18n import words
 
-from ..errors import answer_error, tell
+from ..errors import answer_error, language, tell
 from ..outbox import is_transient
 
 if TYPE_CHECKING:
@@ -37,8 +37,13 @@ NEVER = r"(?!)"  # the template of a class that is no control itself (a base)
 TABLE = r"(?P<table>[0-9]+)"
 PART = r"[^:]+"
 
-# Kept as a constant: the fallback for ids that match no template, and the tests, compare to it.
+# The English answer to an unknown control (the tests compare to it); a member reads
+# ``unknown_control(interaction)``, in their language.
 UNKNOWN_CONTROL = words()("controls.unknown")
+
+
+def unknown_control(interaction: discord.Interaction[Any]) -> str:
+    return words(language(interaction))("controls.unknown")
 
 
 class BadControl(ValueError):
@@ -123,7 +128,7 @@ class Control:
         except BadControl as e:
             log.info("malformed control %s (%s)", custom_id, e)
             try:
-                await tell(interaction, UNKNOWN_CONTROL)
+                await tell(interaction, unknown_control(interaction))
             except discord.HTTPException as e2:
                 log.info("%s: not answered (%s)", where, e2)
         except Exception as e:

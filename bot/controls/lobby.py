@@ -11,7 +11,9 @@ from typing import Any, Self
 
 import discord
 
-from ..errors import tell
+from i18n import words
+
+from ..errors import language, tell
 from .base import PART, PLAIN, TABLE, ButtonControl, Look, TableButton, bot_of, number
 from .replies import display_name, show_hand, show_table
 
@@ -75,8 +77,8 @@ class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
     kind = "leave"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        text = await bot_of(interaction).service.leave(self.table_id, interaction.user.id)
-        await tell(interaction, text)
+        said = await bot_of(interaction).service.leave(self.table_id, interaction.user.id)
+        await tell(interaction, words(language(interaction))(said))
 
 
 class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
@@ -88,7 +90,7 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
         from ..messages import rules_card  # here: messages lays out the controls
 
         live = bot_of(interaction).service.get(self.table_id)
-        await tell(interaction, rules_card(live))
+        await tell(interaction, rules_card(live, language(interaction)))
 
 
 class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):

@@ -3,8 +3,6 @@
 from .refusals import Refusal, said
 from .service import TableService
 from .state import (
-    SEAT_NAMES,
-    TEAM_NAMES,
     TURN_TIMERS,
     LiveTable,
     NewTable,
@@ -13,5 +11,5 @@ from .state import (
     TableListener,
 )
 
-__all__ = ["SEAT_NAMES", "TEAM_NAMES", "TURN_TIMERS", "LiveTable", "NewTable", "NullListener",
+__all__ = ["TURN_TIMERS", "LiveTable", "NewTable", "NullListener",
            "Refusal", "SeatChoice", "TableListener", "TableService", "said"]

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from db import Database, SeatRow, TableStatus
+from i18n import Levels, Message
 
 from ..computers import available_levels, computer_name
 from .refusals import Refusal
@@ -79,7 +80,7 @@ class Tables:
     def check_level(level: str) -> None:
         if level != "random" and level not in available_levels():
             raise Refusal("tables.no_level", level=repr(level),
-                          levels=" or ".join(available_levels()))
+                          levels=Levels(available_levels()))
 
     def computer_seat(self, table_id: int, seat: int, level: str | None = None) -> SeatRow:
         level = level or self.computer_level
@@ -90,7 +91,7 @@ class Tables:
         live.seats[seat.seat] = seat
         live.computers.pop(seat.seat, None)
 
-    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+    def set_lost(self, live: LiveTable, reason: Message | None) -> None:
         """The table message cannot be shown (``reason``), or can be again (None)."""
         if live.lost == reason:
             return

@@ -9,13 +9,13 @@ from db import LogEntry, SeatRow, TableStatus
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
-from i18n import words
+from i18n import Seat, Seats
 
 from ..uncancelled import to_the_end
 from .core import Tables
 from .play import Playing
 from .refusals import Refusal
-from .state import SEAT_NAMES, TURN_TIMER_LIMITS, LiveTable, NewTable
+from .state import TURN_TIMER_LIMITS, LiveTable, NewTable
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class Lobby:
                 if taken is not None and taken.user_id == user_id:
                     raise Refusal("tables.already_there")
                 if taken is not None and taken.computer is None:
-                    raise Refusal("tables.seat_taken_by", seat=SEAT_NAMES[seat],
+                    raise Refusal("tables.seat_taken_by", seat=Seat(seat),
                                   name=live.names()[seat])
                 current = live.seat_of(user_id)
                 if current is not None:
@@ -107,7 +107,7 @@ class Lobby:
             if live.row.status != TableStatus.LOBBY:
                 raise Refusal("tables.computers_before_start")
             if seat in live.seats:
-                raise Refusal("tables.seat_taken", seat=SEAT_NAMES[seat])
+                raise Refusal("tables.seat_taken", seat=Seat(seat))
             level = level or live.level
             tables.check_level(level)
             await tables.put_seat(live, tables.computer_seat(live.id, seat, level))
@@ -134,9 +134,9 @@ class Lobby:
             self.tables.check_host(live, user_id, "tables.host_only_start")
             if live.row.status != TableStatus.LOBBY:
                 raise Refusal("tables.already_started")
-            empty = [SEAT_NAMES[i] for i in range(4) if i not in live.seats]
+            empty = [i for i in range(4) if i not in live.seats]
             if empty:
-                raise Refusal("tables.seats_empty", count=len(empty), seats=", ".join(empty))
+                raise Refusal("tables.seats_empty", count=len(empty), seats=Seats(empty))
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
@@ -162,8 +162,8 @@ class Lobby:
             raise Refusal("tables.not_saved") from None
 
     async def leave(self, table_id: int, user_id: int) -> str:
-        """A person leaves. Returns what to tell them."""
-        tables, say = self.tables, words()
+        """A person leaves. Returns the message id of what to tell them (in their language)."""
+        tables = self.tables
         async with tables.door(table_id) as live:
             seat = live.seat_of(user_id)
             if seat is None:
@@ -173,21 +173,21 @@ class Lobby:
                 del live.seats[seat]
                 if not live.humans():
                     await tables.close(live, TableStatus.ENDED, "everybody left the lobby")
-                    return say("tables.left_lobby_closed")
+                    return "tables.left_lobby_closed"
                 if user_id == live.row.host_id:
                     new_host = live.humans()[0].user_id
                     assert new_host is not None
                     live.row.host_id = new_host
                     await tables.db.tables.set_host(live.id, new_host)
-                message = say("tables.left")
+                message = "tables.left"
             else:
                 await self.turns.take_over(live, seat, timed_out=False)
                 self.turns.arm_timer(live)  # stops it if it ran for them
                 # Closed when nobody may come back; a player who ran out of time may.
                 if not live.humans() and not any(s.timed_out for s in live.seats.values()):
                     await tables.close(live, TableStatus.ENDED, "every player left")
-                    return say("tables.left_game_closed")
-                message = say("tables.left_computer_plays")
+                    return "tables.left_game_closed"
+                message = "tables.left_computer_plays"
                 tables.listener.hands_changed(live, [seat])
         tables.listener.table_changed(live)
         self.turns.schedule_computer(live)

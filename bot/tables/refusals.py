@@ -8,7 +8,7 @@ tests.
 from __future__ import annotations
 
 from game.errors import IllegalAction
-from i18n import DEFAULT_LANGUAGE, words
+from i18n import DEFAULT_LANGUAGE, RuleSentence, words
 
 
 class Refusal(Exception):
@@ -31,7 +31,6 @@ class Refusal(Exception):
         return self.text()
 
 
-def said(e: IllegalAction) -> str:
-    """The rules' reason as a sentence for the player."""
-    text = str(e)
-    return text[:1].upper() + text[1:] + "."
+def said(e: IllegalAction) -> RuleSentence:
+    """The rules' reason as a sentence, worded in the reader's language when it is answered."""
+    return RuleSentence(e)

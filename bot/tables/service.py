@@ -15,6 +15,7 @@ from datetime import datetime
 from db import Database, SeatRow
 from db.activity import last_activity
 from game.actions import Action, Declaration
+from i18n import Message
 
 from . import state
 from .core import Tables
@@ -77,7 +78,7 @@ class TableService:
         """The open table in this server where the user plays (or holds a seat, if ``held``)."""
         return self.tables.table_of(guild_id, user_id, held=held)
 
-    def set_lost(self, live: LiveTable, reason: str | None) -> None:
+    def set_lost(self, live: LiveTable, reason: Message | None) -> None:
         """The table message cannot be shown (``reason``), or can be again (None)."""
         self.tables.set_lost(live, reason)
 
@@ -105,7 +106,7 @@ class TableService:
         return await self.lobby.start(table_id, user_id)
 
     async def leave(self, table_id: int, user_id: int) -> str:
-        """A person leaves. Returns what to tell them."""
+        """A person leaves. Returns the message id of what to tell them."""
         return await self.lobby.leave(table_id, user_id)
 
     async def reclaim(self, table_id: int, user_id: int) -> LiveTable:

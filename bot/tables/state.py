@@ -17,13 +17,9 @@ from game.match import Match
 from game.players import Player
 from game.rules import Options, Variant
 from game.view import TableView, table_view
+from i18n import DEFAULT_LANGUAGE, Message, Seat, words
 
 from ..computers import computer_name, make_player, seat_seed
-
-# Seat 0 sits at the bottom of the table image and play goes counter-clockwise
-# (rendering and game.view agree), so seat 1 is on the right and seat 2 at the top.
-SEAT_NAMES = ("South", "East", "North", "West")
-TEAM_NAMES = ("North–South", "East–West")
 
 # Turn timers: the seconds /belote new offers, and the range the service accepts.
 TURN_TIMERS = (30, 60, 120, 300)
@@ -96,7 +92,7 @@ class LiveTable:
         self.timer: asyncio.TimerHandle | None = None
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
-        self.lost: str | None = None
+        self.lost: Message | None = None
 
     @property
     def id(self) -> int:
@@ -138,12 +134,13 @@ class LiveTable:
                 return s.seat
         return None
 
-    def names(self) -> list[str]:
+    def names(self, language: str = DEFAULT_LANGUAGE) -> list[str]:
+        """Who sits at each seat; an empty seat is named in ``language`` ("(North)")."""
         out = []
         for i in range(4):
             s = self.seats.get(i)
             if s is None:
-                out.append(f"({SEAT_NAMES[i]})")
+                out.append(words(language)("table.empty_seat", seat=Seat(i)))
             elif s.computer is not None and s.user_id is None:
                 out.append(computer_name(i))  # from the seat: older rows hold another name
             elif s.computer is not None:  # standing in for a person who is away

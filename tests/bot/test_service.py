@@ -14,6 +14,7 @@ from db import Database
 from game.actions import Pass, Play
 from game.players import RandomPlayer
 from game.view import table_view
+from i18n import words
 from tests.bot.helpers import deal_of, match_of, status_of, to_act
 
 GUILD, CHANNEL = 100, 200
@@ -168,7 +169,7 @@ async def test_computers_fill_and_take_over(db: Database) -> None:
     await service.settle()
     assert match_of(live).to_act == 0  # the computers played up to the person's turn
     message = await service.leave(live.id, 1)
-    assert "computer plays your seat" not in message  # no person left: the table closes
+    assert "computer plays your seat" not in words()(message)  # no person left: the table closes
     assert live.id not in service.live
 
 

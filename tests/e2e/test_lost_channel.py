@@ -70,7 +70,7 @@ async def test_lost_permissions_are_said_and_given_back(world: World) -> None:
     live = bot.service.live[table_id]
     world.guild.set_bot_permissions(world.channel, discord.Permissions(view_channel=True))
     await fake.settle()
-    assert live.lost is not None and "Send Messages in Threads" in live.lost
+    assert live.lost is not None and "Send Messages in Threads" in str(live.lost)
     dm = fake.message(live.seats[2].dm_message_id).content
     assert "lost the permission" in dm and "Attach Files" in dm
     await play_turn(world, table_id, RandomPlayer(4))  # the game goes on

@@ -66,7 +66,7 @@ async def test_a_channel_deleted_while_stopped_is_said_and_show_works(world: Wor
     world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
     await fake.settle()
     live = world.bot.service.live[table_id]
-    assert live.lost == f"The channel of table #{table_id} was deleted"
+    assert str(live.lost) == f"The channel of table #{table_id} was deleted"
     for s in live.seats.values():
         assert "/belote show" in fake.message(s.dm_message_id).content
     r = await fake.slash(world.bot, world.members[1], home, "belote show")

@@ -55,7 +55,7 @@ async def test_a_channel_deleted_while_stopped_is_said_in_the_hands_quietly(
     caplog.set_level(logging.INFO)
     await restart(world, database_path)
     live = world.bot.service.live[table_id]
-    assert live.lost == f"The channel of table #{table_id} was deleted"
+    assert str(live.lost) == f"The channel of table #{table_id} was deleted"
     for s in live.seats.values():
         assert "/belote show" in fake.message(s.dm_message_id).content
     assert not loud(caplog), loud(caplog)

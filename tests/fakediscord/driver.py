@@ -342,7 +342,7 @@ class Driver:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": fake_user.locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
             "channel_id": str(channel.id),
@@ -354,8 +354,8 @@ class Driver:
                 raise HarnessError(f"{fake_user.name} is not a member of {guild.name}")
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
+                guild_locale=guild.locale,
                 member=user.payload(with_permissions=True),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,

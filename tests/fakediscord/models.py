@@ -62,6 +62,7 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # their Discord client's language, sent with each interaction
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -440,6 +441,7 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's preferred locale (Server Settings > Community)
 
     @property
     def owner(self) -> FakeMember:
@@ -542,7 +544,7 @@ class FakeGuild:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,

@@ -1,0 +1,37 @@
+"""The /belote group is one tree whichever cog adds a subcommand: the same commands, options
+and localizations as Discord is sent them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord import app_commands
+
+from .table_helpers import World
+
+
+def shape(node: dict[str, Any]) -> Any:
+    """A command's JSON reduced to its names: ``{name: [option names or subcommand shapes]}``."""
+    return {node["name"]: [shape(o) if o.get("type") in (1, 2) else o["name"]
+                           for o in node.get("options", [])]}
+
+
+EXPECTED = [{"belote": [
+    {"new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
+             "computers", "level", "turn_timer"]},
+    {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
+    {"end": ["table"]},
+    {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
+                "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
+                "max_tables_server", "moderator_role", "log_channel", "language", "reset"]},
+    {"help": []}, {"tables": ["end"]},
+    {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
+    {"history": ["member"]}, {"replay": ["match"]}]}]
+
+
+def tree_shape(tree: app_commands.CommandTree) -> list[Any]:
+    return [shape(c.to_dict(tree)) for c in sorted(tree.get_commands(), key=lambda c: c.name)]
+
+
+async def test_the_command_tree_names_every_subcommand_and_option(world: World) -> None:
+    assert tree_shape(world.bot.tree) == EXPECTED

@@ -1,0 +1,74 @@
+"""Game values worded in the reader's language: seats, teams, levels, contracts,
+announcements, the rules' refusals. The game keeps codes; the records keep their notation."""
+
+from __future__ import annotations
+
+from bot.tables import Refusal
+from game.actions import CAPOT
+from game.announcements import carre, sequence
+from game.cards import Rank, Suit
+from game.contract import Contract
+from game.errors import Cards, IllegalAction
+from game.rules import Trump
+from i18n import (
+    Level,
+    Message,
+    Permissions,
+    RuleSentence,
+    Seat,
+    Seats,
+    Team,
+    announcement_text,
+    contract_text,
+    words,
+)
+
+
+def test_seats_teams_and_levels_are_worded_in_each_language() -> None:
+    said = {lang: words(lang)("table.seat", seat=Seat(2), who=Team(1)) for lang in
+            ("en", "fr", "bg")}
+    assert said == {"en": "North: East–West", "fr": "Nord\u00a0: Est–Ouest",
+                    "bg": "Север: Изток–Запад"}
+    assert Seats([2, 3]).text(words("fr")) == "Nord, Ouest"
+    assert Level("hard").text(words("bg")) == "трудно"
+    assert Permissions(["send_messages_in_threads"]).text(words("fr")) == \
+        "Envoyer des messages dans les fils"
+
+
+def test_a_refusal_names_the_seat_in_its_readers_language() -> None:
+    refusal = Refusal("tables.seat_taken", seat=Seat(3))
+    assert refusal.text("en") == "West is already taken."
+    assert "Ouest" in refusal.text("fr") and "Запад" in refusal.text("bg")
+    assert refusal.params == {"seat": Seat(3)}  # the number, not a word
+
+
+def test_a_rule_error_is_worded_when_it_is_answered() -> None:
+    error = IllegalAction("must_follow", cards=Cards((Suit.HEARTS * 8 + Rank.QUEEN,)))
+    refusal = Refusal("tables.rule", reason=RuleSentence(error))
+    english, french = refusal.text("en"), refusal.text("fr")
+    assert english.startswith("You must") and "QH" in english
+    assert "D♥" in french and "You" not in french
+
+
+def test_contracts_are_worded_and_keep_their_record_notation() -> None:
+    doubled = Contract(0, Trump.HEARTS, 80, 2)
+    assert doubled.describe() == "80 hearts doubled"  # stored in match records: unchanged
+    assert contract_text(doubled, "en") == "80 hearts doubled"
+    assert contract_text(doubled, "fr") == "80 cœur contré"
+    assert contract_text(Contract(1, Trump.SPADES, CAPOT, 4), "fr") == "capot pique surcontré"
+    assert contract_text(Contract(1, Trump.NO_TRUMPS), "bg") == words("bg")(
+        "cards.trump.no_trumps")
+    assert Contract(1, Trump.ALL_TRUMPS).describe() == "all trumps"
+
+
+def test_announcements_use_each_traditions_names() -> None:
+    assert announcement_text(carre(0, Rank.JACK), "fr") == "carré de valets"
+    assert announcement_text(sequence(0, 1, 0, 4), "fr") == "cinquante"
+    assert announcement_text(sequence(0, 1, 0, 3), "bg") == "терца"
+    assert announcement_text(carre(0, Rank.NINE), "en") == carre(0, Rank.NINE).name()
+
+
+def test_a_kept_message_is_worded_per_reader() -> None:
+    lost = Message.of("belote.lost.channel_deleted", table=4)
+    assert str(lost) == "The channel of table #4 was deleted"
+    assert words("fr")("hand.lost", lost=lost) != words("en")("hand.lost", lost=lost)
