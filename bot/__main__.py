@@ -1,5 +1,6 @@
 """`belote-bot` (or `python -m bot`): run the bot, print its invite link, back up its
-database, or rebuild its ratings from the stored matches."""
+database, rebuild its ratings from the stored matches, or move its data to another database
+(SQLite to PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import discord
 from db.backup import BackupError, backup_database
 from db.connection import Database
 from db.rebuild import rebuild_ratings
+from db.transfer import TransferError, copy_database
 
 from .bot import NEEDED_PERMISSIONS, create_bot
 from .logs import quiet_voice_warnings, setup_logging
@@ -63,6 +65,15 @@ def _parser() -> argparse.ArgumentParser:
     backup.add_argument("output", metavar="OUT.sqlite3", help="the new file to write")
     sub.add_parser("rebuild-ratings", help="compute every rating again from the stored "
                    "matches, in order (stop the bot first)")
+    move = sub.add_parser("migrate-db", help="copy every table of one database into another, "
+                          "e.g. SQLite to PostgreSQL (stop the bot first)")
+    move.add_argument("--from", dest="source", metavar="URL",
+                      help="the database to read: sqlite:///path or a path (default: the "
+                      "configured database)")
+    move.add_argument("--to", dest="target", metavar="URL", required=True,
+                      help="the database to fill, e.g. postgresql://user:password@host/db")
+    move.add_argument("--overwrite", action="store_true",
+                      help="replace the rows a non-empty target holds (refused without it)")
     return parser
 
 
@@ -88,15 +99,21 @@ def main(argv: list[str] | None = None) -> int:
         print(invite_url(client_id))
         return 0
     if args.command == "backup":
+        if settings.database_url is not None:
+            print("belote-bot: the database is PostgreSQL (DATABASE_URL): back it up with "
+                  "PostgreSQL's pg_dump; `backup` copies SQLite files", file=sys.stderr)
+            return 2
         return _backup(settings.database_path, args.output)
     if args.command == "rebuild-ratings":
-        return _rebuild(settings.database_path)
+        return _rebuild(settings.database, settings.database_shown)
+    if args.command == "migrate-db":
+        return _migrate_db(args.source or settings.database, args.target, args.overwrite)
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
     setup_logging(settings.log_level, settings.token)
     quiet_voice_warnings()
-    log.info("database %s; settings from %s", settings.database_path,
+    log.info("database %s; settings from %s", settings.database_shown,
              env_file if env_file is not None else "the environment (no env file)")
     bot = create_bot(**{f.name: getattr(settings, f.name) for f in fields(settings)})
     try:
@@ -112,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as e:
         return _fail(f"Discord answered {e.status} at login ({e.text or 'no detail'}); "
                      "try again later.")
-    except sqlite3.Error as e:
-        # Opened at login (setup_hook): a folder without write access, a file that is no database.
-        return _fail(f"cannot use the database {settings.database_path}: {e}.")
+    except database_errors() as e:
+        # Opened at login (setup_hook): a folder without write access, a file that is no
+        # database, a PostgreSQL server that refuses the login.
+        return _fail(f"cannot use the database {settings.database_shown}: {e}.")
     except (TimeoutError, aiohttp.ClientError, OSError) as e:
         # aiohttp's connection errors are OSErrors too; the reason is in the last message.
         reason = str(e).strip() or type(e).__name__
@@ -138,8 +156,9 @@ def _backup(database: str, output: str) -> int:
     return 0
 
 
-def _rebuild(database: str) -> int:
-    if not Path(database).is_file():
+def _rebuild(database: str, shown: str) -> int:
+    if not database.startswith(("postgresql://", "postgres://")) \
+            and not Path(database).is_file():
         print(f"belote-bot: no database at {database}", file=sys.stderr)
         return 2
 
@@ -149,14 +168,67 @@ def _rebuild(database: str) -> int:
             return await rebuild_ratings(db)
         finally:
             await db.close()
+    failures: tuple[type[Exception], ...] = (OSError, *database_errors())
     try:
         rated = asyncio.run(run())
-    except sqlite3.Error as e:
-        print(f"belote-bot: cannot rebuild the ratings in {database}: {e}", file=sys.stderr)
+    except failures as e:
+        print(f"belote-bot: cannot rebuild the ratings in {shown}: {e}", file=sys.stderr)
         return 1
-    print(f"rebuilt the ratings of {database} from {rated} rated match(es)")
+    print(f"rebuilt the ratings of {shown} from {rated} rated match(es)")
     return 0
 
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """The errors a database gives for a bad file, server or login."""
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+    try:
+        import asyncpg
+    except ImportError:
+        return errors
+    return (*errors, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+def _migrate_db(source: str, target: str, overwrite: bool) -> int:
+    from db.connection import redact, sqlite_path
+
+    shown_source = redact(source)
+    try:
+        if not source.startswith(("postgresql://", "postgres://")) \
+                and not Path(sqlite_path(source)).is_file():
+            print(f"belote-bot: no database at {shown_source}", file=sys.stderr)
+            return 2
+    except ValueError as e:
+        print(f"belote-bot: {e}", file=sys.stderr)
+        return 2
+
+    async def move() -> dict[str, int]:
+        src = await Database.open(source)
+        try:
+            dst = await Database.open(target)
+            try:
+                return await copy_database(src, dst, overwrite=overwrite)
+            finally:
+                await dst.close()
+        finally:
+            await src.close()
+
+    failures: tuple[type[Exception], ...] = (ValueError, RuntimeError, OSError,
+                                             *database_errors())
+    try:
+        copied = asyncio.run(move())
+    except TransferError as e:
+        print(f"belote-bot: {e}", file=sys.stderr)
+        return 1
+    except failures as e:
+        print(f"belote-bot: cannot move {shown_source} to {redact(target)}: {e}",
+              file=sys.stderr)
+        return 1
+    for table, n in copied.items():
+        print(f"  {table}: {n} row(s)")
+    print(f"moved {sum(copied.values())} row(s) in {len(copied)} table(s) from {shown_source} "
+          f"to {redact(target)}; the counts match")
+    return 0

@@ -90,7 +90,7 @@ class BeloteBot(commands.Bot):
         self.limits = MemberLimits()
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await Database.open(self.settings.database)
         self.guild_settings = GuildSettingsStore(self.db)
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)

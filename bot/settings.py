@@ -12,6 +12,8 @@ from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_DATABASE = "belote.sqlite3"
+SQLITE_SCHEME = "sqlite:///"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class SettingsError(ValueError):
@@ -23,6 +25,9 @@ class Settings:
     # repr=False: the token must never reach a log line or a traceback.
     token: str | None = field(default=None, repr=False)
     database_path: str = DEFAULT_DATABASE
+    # DATABASE_URL=postgresql://...: PostgreSQL instead of the SQLite file (repr=False: the URL
+    # may hold a password).
+    database_url: str | None = field(default=None, repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     computer_delay: float = 1.0  # seconds a computer waits before it acts
@@ -53,12 +58,23 @@ class Settings:
             v = values.get(name)
             return v.strip() if v is not None and v.strip() else None
 
-        in_environment = bool((env.get("DATABASE_PATH") or "").strip())
+        url = get("DATABASE_URL")
+        path_name = "DATABASE_URL" if url is not None else "DATABASE_PATH"
+        path, postgres = get("DATABASE_PATH"), None
+        if url is not None:
+            if url.startswith(POSTGRES_SCHEMES):
+                postgres = url
+            elif url.startswith(SQLITE_SCHEME) and url != SQLITE_SCHEME:
+                path = url[len(SQLITE_SCHEME):]
+            else:
+                raise SettingsError("DATABASE_URL must be sqlite:///path/to/file.sqlite3 or "
+                                    "postgresql://user:password@host:port/database")
+        in_environment = bool((env.get(path_name) or "").strip())
         base = Path.cwd() if in_environment or env_file is None else env_file.parent
         return cls.build(
             token=get("DISCORD_TOKEN"),
-            database_path=absolute_database_path(get("DATABASE_PATH") or DEFAULT_DATABASE,
-                                                 base),
+            database_path=absolute_database_path(path or DEFAULT_DATABASE, base),
+            database_url=postgres,
             dev_guild_id=get("DEV_GUILD_ID"),
             log_level=get("LOG_LEVEL"),
             computer_delay=get("COMPUTER_DELAY"),
@@ -66,6 +82,22 @@ class Settings:
             application_id=get("DISCORD_APPLICATION_ID"),
             table_seed=get("TABLE_SEED"),
         )
+
+    @property
+    def database(self) -> str:
+        """What the bot opens: the PostgreSQL URL, or else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_shown(self) -> str:
+        """The database as a log line may show it (no password)."""
+        if self.database_url is None:
+            return self.database_path
+        scheme, _, rest = self.database_url.partition("://")
+        creds, at, host = rest.rpartition("@")
+        if not at or ":" not in creds:
+            return self.database_url
+        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
 
     @classmethod
     def build(cls, **given: Any) -> Settings:

@@ -1,4 +1,5 @@
-"""Persistence: aiosqlite with WAL, numbered migrations, small typed repositories."""
+"""Persistence: SQLite (aiosqlite, WAL) by default or PostgreSQL (asyncpg) behind one Database,
+numbered migrations for each, small typed repositories (docs/postgresql.md)."""
 
 from .connection import Database, Transaction
 from .log import LogEntry, to_record

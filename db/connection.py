@@ -1,29 +1,170 @@
-"""The SQLite connection: WAL, foreign keys, a busy timeout, and a single writer.
+"""The database a process uses: SQLite (the default) or PostgreSQL, behind one interface.
 
-One aiosqlite connection serves the whole process. Its worker thread runs statements one at a
-time; the lock here also keeps a multi-statement transaction from interleaving with anything
-else on the connection, so every transaction is all-or-nothing and readers never see half of one.
+Repositories see a :class:`Database` (``fetchone``, ``fetchall``, ``write``, ``execute``,
+``transaction``) and a :class:`Transaction` (``execute``, ``executemany``, ``fetchone``,
+``fetchall``), and write SQLite's SQL with ``?`` placeholders. The SQLite implementation runs
+it as it is; the PostgreSQL one (db/postgres.py) rewrites the few SQLite idioms the repositories
+use (db/dialect.py says which) before running it.
+
+:meth:`Database.open` picks the implementation from what it is given: a path, ``:memory:`` or
+``sqlite:///path`` opens SQLite; ``postgresql://...`` opens PostgreSQL.
+
+SQLite: one aiosqlite connection serves the whole process. Its worker thread runs statements
+one at a time; the lock here also keeps a multi-statement transaction from interleaving with
+anything else on the connection, so every transaction is all-or-nothing and readers never see
+half of one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import aiosqlite
 
 from .migrate import apply_migrations
 
+if TYPE_CHECKING:
+    from .guilds import GuildRepo
+    from .log import ActionLog
+    from .results import ResultRepo
+    from .tables import TableRepo
+
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 
+# A row as either backend gives it (aiosqlite.Row or asyncpg.Record): both index by position
+# and by column name, and that is all the repositories use.
+Row: TypeAlias = Any
 
-class Transaction:
+SQLITE_PREFIX = "sqlite:///"
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_PREFIXES)
+
+
+def sqlite_path(target: str | Path) -> str:
+    """The file a SQLite target names: a path, ``:memory:`` or ``sqlite:///path``."""
+    text = str(target)
+    if text.startswith(SQLITE_PREFIX):
+        text = text[len(SQLITE_PREFIX):] or ":memory:"
+    elif "://" in text:
+        raise ValueError(f"not a database URL this bot knows: {redact(text)!r} (use "
+                         "sqlite:///path or postgresql://user@host/database)")
+    return text
+
+
+def redact(url: str) -> str:
+    """The URL without its password, fit for a log line."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    creds, _, host = rest.rpartition("@")
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}{':***' if ':' in creds else ''}@{host}"
+
+
+class Transaction(ABC):
+    """Statements that commit together or not at all."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
+        """Run one statement; returns the new row's id for an INSERT into a table whose
+        primary key is one generated integer (``tables.id``, ``matches.seq``, ...)."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+
+class Database(ABC):
+    """The process's database. Open with :meth:`open`; repositories hang off it."""
+
+    #: "sqlite" or "postgresql": for the few places that must know (tests, migrate-db).
+    dialect: str
+    #: What was opened, without a password: a file path or a redacted URL.
+    path: str
+    #: Errors a broken constraint raises (a second writer of the same log step, a seat of a
+    #: table that does not exist), whichever the backend.
+    integrity_errors: tuple[type[Exception], ...]
+
+    tables: TableRepo
+    log: ActionLog
+    results: ResultRepo
+    guilds: GuildRepo
+
+    def _repositories(self) -> None:
+        from .guilds import GuildRepo
+        from .log import ActionLog
+        from .results import ResultRepo
+        from .tables import TableRepo
+
+        self.tables = TableRepo(self)
+        self.log = ActionLog(self)
+        self.results = ResultRepo(self)
+        self.guilds = GuildRepo(self)
+
+    @overload
+    @staticmethod
+    async def open(target: Path) -> SqliteDatabase: ...
+
+    @overload
+    @staticmethod
+    async def open(target: str | Path) -> Database: ...
+
+    @staticmethod
+    async def open(target: str | Path) -> Database:
+        """Open (creating if need be) and migrate the database ``target`` names (a path is
+        always a SQLite file)."""
+        if is_postgres_url(target):
+            from .postgres import PostgresDatabase
+            return await PostgresDatabase.connect(str(target))
+        return await SqliteDatabase.connect(sqlite_path(target))
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """``async with db.transaction() as tx:`` commits on success, rolls back on error."""
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """One statement, atomic by itself (autocommit), in a single trip to the database."""
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
+        """One statement in its own transaction; returns the new row's id (see
+        :meth:`Transaction.execute`)."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+    @abstractmethod
+    async def reset_sequences(self) -> None:
+        """After rows were copied in with their ids (db/transfer.py): new rows get ids above
+        them."""
+
+
+class SqliteTransaction(Transaction):
     """Statements inside one ``BEGIN IMMEDIATE ... COMMIT``."""
 
     __slots__ = ("_conn",)
@@ -32,7 +173,6 @@ class Transaction:
         self._conn = conn
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
-        """Run one statement; returns the last row id (for INSERTs)."""
         cursor = await self._conn.execute(sql, tuple(params))
         rowid = cursor.lastrowid
         await cursor.close()
@@ -41,35 +181,29 @@ class Transaction:
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         await self._conn.executemany(sql, [tuple(r) for r in rows])
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         async with self._conn.execute(sql, tuple(params)) as cursor:
             return await cursor.fetchone()
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         async with self._conn.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
 
 
-class Database:
-    """The process's database. Open with :meth:`open`; repositories hang off it."""
+class SqliteDatabase(Database):
+    """One SQLite file in WAL mode, one connection, one writer at a time."""
+
+    dialect = "sqlite"
+    integrity_errors = (sqlite3.IntegrityError,)
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        from .guilds import GuildRepo
-        from .log import ActionLog
-        from .results import ResultRepo
-        from .tables import TableRepo
-
         self._conn = conn
         self._lock = asyncio.Lock()
         self.path = path
-        self.tables = TableRepo(self)
-        self.log = ActionLog(self)
-        self.results = ResultRepo(self)
-        self.guilds = GuildRepo(self)
+        self._repositories()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        path = str(path)
+    async def connect(cls, path: str) -> SqliteDatabase:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; we open them explicitly.
@@ -83,7 +217,7 @@ class Database:
         await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         db = cls(conn, path)
         async with db.transaction() as tx:
-            applied = await apply_migrations(tx)
+            applied = await apply_migrations(tx, cls.dialect)
         if applied:
             log.info("database %s: applied migrations %s", path, ", ".join(applied))
         return db
@@ -94,11 +228,10 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """``async with db.transaction() as tx:`` commits on success, rolls back on error."""
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield Transaction(self._conn)
+                yield SqliteTransaction(self._conn)
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise
@@ -110,20 +243,17 @@ class Database:
                 await self._conn.execute("ROLLBACK")
                 raise
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:
             return await cursor.fetchone()
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
-        """One statement, atomic by itself (autocommit), in a single trip to the db thread."""
         async with self._lock:
             await self._conn.execute(sql, tuple(params))
 
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
-        """One statement in its own transaction; returns the last row id."""
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+    async def reset_sequences(self) -> None:
+        return None  # a new rowid is always above the largest one present

@@ -1,4 +1,8 @@
-"""Numbered SQL migrations (db/migrations/NNNN_name.sql), applied in order and recorded."""
+"""Numbered SQL migrations, applied in order and recorded in ``schema_migrations``.
+
+SQLite's are db/migrations/NNNN_name.sql; PostgreSQL's are db/migrations/postgresql/NNNN_name.sql,
+one for each SQLite one, with the same number and name, giving the same tables and columns
+(tests/db/test_schemas.py checks both). docs/postgresql.md says how to write one."""
 
 from __future__ import annotations
 
@@ -12,10 +16,24 @@ if TYPE_CHECKING:
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
-def migration_files() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every migration the package ships, in order."""
+DIALECTS = ("sqlite", "postgresql")
+_PACKAGES = {"sqlite": "db.migrations", "postgresql": "db.migrations.postgresql"}
+# The version table, in each dialect (same columns; the timestamp text the same).
+_VERSIONS = {
+    "sqlite": "CREATE TABLE IF NOT EXISTS schema_migrations ("
+              " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+              " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+    "postgresql": "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                  " version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+                  " applied_at TEXT NOT NULL DEFAULT (to_char(clock_timestamp() AT TIME ZONE"
+                  " 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')))",
+}
+
+
+def migration_files(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration the package ships for ``dialect``, in order."""
     out = []
-    for entry in resources.files("db.migrations").iterdir():
+    for entry in resources.files(_PACKAGES[dialect]).iterdir():
         m = _NAME.match(entry.name)
         if m:
             out.append((int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
@@ -32,15 +50,12 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-async def apply_migrations(tx: Transaction) -> list[str]:
+async def apply_migrations(tx: Transaction, dialect: str = "sqlite") -> list[str]:
     """Apply the migrations not yet recorded, inside the caller's transaction."""
-    await tx.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-        " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))")
+    await tx.execute(_VERSIONS[dialect])
     done = {row[0] for row in await tx.fetchall("SELECT version FROM schema_migrations")}
     applied = []
-    for version, name, sql in migration_files():
+    for version, name, sql in migration_files(dialect):
         if version in done:
             continue
         for statement in _statements(sql):

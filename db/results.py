@@ -283,8 +283,9 @@ class ResultRepo:
         only = "" if variant is None else " AND m.variant = ?"
         args: tuple[Any, ...] = (user_id, guild_id) + (() if variant is None else (variant,))
         row = await self.db.fetchone(
-            "SELECT COUNT(*), TOTAL(p.won), TOTAL(p.taken), TOTAL(p.made), TOTAL(p.sweeps),"
-            " TOTAL(p.belotes), TOTAL(p.left_match) FROM match_players p"
+            "SELECT COUNT(*), COALESCE(SUM(p.won), 0), COALESCE(SUM(p.taken), 0),"
+            " COALESCE(SUM(p.made), 0), COALESCE(SUM(p.sweeps), 0),"
+            " COALESCE(SUM(p.belotes), 0), COALESCE(SUM(p.left_match), 0) FROM match_players p"
             " JOIN matches m ON m.seq = p.seq WHERE p.user_id = ? AND m.guild_id = ?" + only,
             args)
         assert row is not None
@@ -302,7 +303,7 @@ class ResultRepo:
             "  WHERE guild_id = ? AND kind = 1 AND user_id = ?" + vonly +
             " UNION ALL SELECT user_id, wins, matches FROM skills"
             "  WHERE guild_id = ? AND kind = 1 AND partner_id = ?" + vonly +
-            ") GROUP BY partner ORDER BY w DESC, n, partner LIMIT 1",
+            ") AS mine GROUP BY partner ORDER BY w DESC, n, partner LIMIT 1",
             (guild_id, user_id, *vargs, guild_id, user_id, *vargs))
         return PlayerStats(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]),
                            int(row[5]), int(row[6]), rating,
@@ -467,7 +468,7 @@ async def write_skill_rows(tx: Transaction, rows: SkillRows) -> None:
         " matches, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
         " ON CONFLICT (guild_id, variant, kind, user_id, partner_id) DO UPDATE SET"
         " mu = excluded.mu, sigma = excluded.sigma, score = excluded.score,"
-        " matches = matches + 1, wins = wins + excluded.wins", rows.skills)
+        " matches = skills.matches + 1, wins = skills.wins + excluded.wins", rows.skills)
     await tx.executemany(
         "INSERT INTO skill_history (guild_id, variant, kind, user_id, partner_id, seq, mu,"
         " sigma, score, before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.history)
@@ -475,5 +476,6 @@ async def write_skill_rows(tx: Transaction, rows: SkillRows) -> None:
         "INSERT INTO period_skills (guild_id, variant, kind, period, user_id, partner_id,"
         " gain, matches, wins) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)"
         " ON CONFLICT (guild_id, variant, kind, period, user_id, partner_id) DO UPDATE SET"
-        " gain = gain + excluded.gain, matches = matches + 1, wins = wins + excluded.wins",
+        " gain = period_skills.gain + excluded.gain, matches = period_skills.matches + 1,"
+        " wins = period_skills.wins + excluded.wins",
         rows.periods)

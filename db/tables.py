@@ -149,7 +149,7 @@ class TableRepo:
         status = TableStatus(status)  # a string that is no status raises ValueError here
         ended = status not in OPEN_STATUSES
         await self.db.execute(
-            "UPDATE tables SET status = ?, ended_at = CASE WHEN ? THEN"
+            "UPDATE tables SET status = ?, ended_at = CASE WHEN ? = 1 THEN"
             " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
             (status.value, int(ended), table_id))
 

@@ -8,13 +8,17 @@
 - The bot's render workers are started, and have each made an image, before the first test:
   their start (an interpreter, Pillow, the palette) can take seconds on a busy machine, and
   paid on a test's first click it would miss Discord's 3 s answer deadline by chance.
+- ``database_target`` runs a test on each backend, SQLite and PostgreSQL (a throwaway server,
+  tests/db/pgserver.py, started once per run; a fresh database per test).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -23,6 +27,7 @@ from bench.bench_render import mid_deal_view
 from bot import images
 from bot.tables import state as table_state
 from rendering import render_hand, render_table
+from tests.db import pgserver
 
 settings.register_profile("deterministic", derandomize=True, database=None, print_blob=True)
 settings.load_profile("deterministic")
@@ -47,3 +52,45 @@ def _render_workers_ready() -> None:
 
     images.warm()
     asyncio.run(one_image_each())
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[pgserver.Server]:
+    """One PostgreSQL server for the run. No server binaries: the test fails, saying why."""
+    try:
+        server = pgserver.start()
+    except pgserver.NoPostgres as e:
+        pytest.fail(str(e), pytrace=False)
+    yield server
+    server.stop()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: pgserver.Server) -> str:
+    """The URL of a new, empty database on the test server."""
+    import asyncpg
+
+    name = f"belote_test_{next(_databases)}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(postgres_server.url)
+        try:
+            await conn.execute(f"CREATE DATABASE {name}")
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    return postgres_server.database_url(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``Database.open`` opens, once per backend: a new SQLite file, or a new PostgreSQL
+    database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "belote.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

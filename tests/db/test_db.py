@@ -21,8 +21,9 @@ from game.record import replay
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "belote.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """A new database, once on SQLite and once on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -34,14 +35,13 @@ async def new_table(db: Database, *, private: bool = False,
                                   private=private, seed=7)
 
 
-async def test_migrations_are_applied_once_in_order_and_recorded(tmp_path: Path) -> None:
-    path = tmp_path / "m.sqlite3"
-    db = await Database.open(path)
+async def test_migrations_are_applied_once_in_order_and_recorded(database_target: str) -> None:
+    db = await Database.open(database_target)
     await db.close()
-    db = await Database.open(path)  # a second open applies nothing again
+    db = await Database.open(database_target)  # a second open applies nothing again
     rows = await db.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
     await db.close()
-    assert [(v, n) for v, n, _ in migration_files()] == [(r[0], r[1]) for r in rows]
+    assert [(v, n) for v, n, _ in migration_files(db.dialect)] == [(r[0], r[1]) for r in rows]
     assert rows[0][0] == 1
 
 
@@ -51,12 +51,26 @@ async def pragma(db: Database, name: str) -> Any:
     return row[0]
 
 
-async def test_connection_uses_wal_and_foreign_keys(db: Database) -> None:
-    assert await pragma(db, "journal_mode") == "wal"
-    assert await pragma(db, "foreign_keys") == 1
-    assert await pragma(db, "busy_timeout") >= 1000
-    with pytest.raises(sqlite3.IntegrityError):
+async def test_connection_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "wal.sqlite3")
+    try:
+        assert await pragma(db, "journal_mode") == "wal"
+        assert await pragma(db, "foreign_keys") == 1
+        assert await pragma(db, "busy_timeout") >= 1000
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.tables.put_seat(SeatRow(table_id=999, seat=0, user_id=1, name="ana"))
+    finally:
+        await db.close()
+
+
+async def test_foreign_keys_hold_and_a_seat_is_replaced(db: Database) -> None:
+    with pytest.raises(db.integrity_errors):
         await db.tables.put_seat(SeatRow(table_id=999, seat=0, user_id=1, name="ana"))
+    t = await new_table(db)
+    await db.tables.put_seat(SeatRow(t.id, 0, 1, "ana"))
+    await db.tables.put_seat(SeatRow(t.id, 0, 1, "ana", dm_channel_id=5, timed_out=True))
+    [seat] = await db.tables.seats(t.id)
+    assert (seat.name, seat.dm_channel_id, seat.timed_out) == ("ana", 5, True)
 
 
 async def test_tables_seats_and_invites(db: Database) -> None:
@@ -83,7 +97,7 @@ async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database
     t = await new_table(db)
     deal = LogEntry(0, "deal", {"dealer": 0, "deck": ["7C"]})
     await db.log.append(t.id, [deal, LogEntry(1, "action", {"seat": 1, "action": "pass"}, 9)])
-    with pytest.raises(sqlite3.IntegrityError):  # seq 2 fine, seq 1 taken: neither is kept
+    with pytest.raises(db.integrity_errors):  # seq 2 fine, seq 1 taken: neither is kept
         await db.log.append(t.id, [LogEntry(2, "action", {"seat": 2, "action": "pass"}),
                                    LogEntry(1, "action", {"seat": 2, "action": "take"})])
     entries = await db.log.entries(t.id)
@@ -135,7 +149,7 @@ async def test_results_update_ratings_and_close_the_table(db: Database) -> None:
     assert finished is not None and finished.status == "finished"
     assert await db.results.winner_of(t.id) == 0
     assert await db.results.leaderboard(11, "classic") == []
-    with pytest.raises(sqlite3.IntegrityError):  # a match is recorded once
+    with pytest.raises(db.integrity_errors):  # a match is recorded once
         await db.results.record_match(table_id=t.id, guild_id=10, variant="classic",
                                       winner=1, totals=(0, 0), deals=1, players=players)
     assert (await db.results.leaderboard(10, "classic"))[0].matches == 1

@@ -46,8 +46,9 @@ async def test_an_old_database_upgrades_and_keeps_its_tables(tmp_path: Path) -> 
         await db.close()
 
 
-async def test_timer_level_timed_out_seats_and_choices_are_stored(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "new.sqlite3")
+async def test_timer_level_timed_out_seats_and_choices_are_stored(
+        database_target: str) -> None:
+    db = await Database.open(database_target)
     try:
         t = await db.tables.create(guild_id=10, channel_id=20, host_id=1, variant="coinche",
                                    options={"target": 1000}, private=False, seed=1,
@@ -61,7 +62,7 @@ async def test_timer_level_timed_out_seats_and_choices_are_stored(tmp_path: Path
         await db.tables.put_choice(ChoiceRow(t.id, 1, 4, [], belote=True))  # replaces seat 1's
         assert await db.tables.choices(t.id) == [ChoiceRow(t.id, 1, 4, [], True),
                                                   ChoiceRow(t.id, 2, 3, None, True)]
-        with pytest.raises(sqlite3.IntegrityError):  # a timer is a positive number of seconds
+        with pytest.raises(db.integrity_errors):  # a timer is a positive number of seconds
             await db.execute("UPDATE tables SET turn_timer = 0 WHERE id = ?", (t.id,))
     finally:
         await db.close()

@@ -30,8 +30,8 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "belote.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     database.results.clock = Clock(T0)
     yield database
     await database.close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from db import Database, TableStatus
 
 from .test_db import new_table
@@ -13,8 +11,8 @@ def test_the_stored_values_never_change() -> None:
     assert [s.value for s in TableStatus] == ["lobby", "playing", "finished", "ended"]
 
 
-async def test_rows_read_back_as_the_enum_and_store_the_strings(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "t.db")
+async def test_rows_read_back_as_the_enum_and_store_the_strings(database_target: str) -> None:
+    db = await Database.open(database_target)
     try:
         t = await new_table(db)
         assert t.status is TableStatus.LOBBY and t.is_open

@@ -1,0 +1,147 @@
+"""PostgreSQL through asyncpg (``DATABASE_URL=postgresql://...``).
+
+Same model as the SQLite backend: one connection, one statement or transaction at a time, so
+the repositories' read-then-write transactions mean the same on both. Several bot processes on
+one PostgreSQL (sharding) will need more than one connection and a rule for who writes a table:
+docs/postgresql.md has the plan.
+
+The repositories' SQL is SQLite's, rewritten by db/dialect.py before it runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from .connection import Database, Row, Transaction, redact
+from .dialect import Catalog
+from .migrate import apply_migrations
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger(__name__)
+
+
+def _asyncpg() -> Any:
+    try:
+        import asyncpg
+    except ImportError:  # an optional extra: SQLite needs none of it
+        raise RuntimeError("DATABASE_URL names PostgreSQL, but asyncpg is not installed: "
+                           "pip install 'belote-bot[postgres]'") from None
+    return asyncpg
+
+
+class PostgresTransaction(Transaction):
+    __slots__ = ("_catalog", "_conn")
+
+    def __init__(self, conn: asyncpg.Connection, catalog: Catalog) -> None:
+        self._conn = conn
+        self._catalog = catalog
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
+        return await _execute(self._conn, self._catalog, sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        batch = [tuple(r) for r in rows]
+        if batch:
+            await self._conn.executemany(self._catalog.postgres(sql), batch)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        return await self._conn.fetchrow(self._catalog.postgres(sql), *params)
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return list(await self._conn.fetch(self._catalog.postgres(sql), *params))
+
+
+async def _execute(conn: asyncpg.Connection, catalog: Catalog, sql: str,
+                   params: Iterable[Any]) -> int | None:
+    query = catalog.postgres(sql)
+    if " RETURNING " in query.upper():
+        value = await conn.fetchval(query, *params)
+        return value if isinstance(value, int) else None
+    await conn.execute(query, *params)
+    return None
+
+
+class PostgresDatabase(Database):
+    dialect = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection, url: str) -> None:
+        asyncpg_module = _asyncpg()
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = redact(url)
+        self.integrity_errors = (asyncpg_module.IntegrityConstraintViolationError,)
+        # Empty until the migrations are applied (they need no rewrite but ``?``).
+        self._catalog = Catalog({}, {})
+        self._repositories()
+
+    @classmethod
+    async def connect(cls, url: str) -> PostgresDatabase:
+        conn = await _asyncpg().connect(url)
+        db = cls(conn, url)
+        try:
+            async with db.transaction() as tx:
+                # Two processes starting at once: the second waits here for the first's
+                # migrations instead of applying them a second time.
+                await tx.execute("SELECT pg_advisory_xact_lock(4242001)")
+                applied = await apply_migrations(tx, cls.dialect)
+            await db.load_catalog()
+        except BaseException:
+            await conn.close()
+            raise
+        if applied:
+            log.info("database %s: applied migrations %s", db.path, ", ".join(applied))
+        return db
+
+    async def load_catalog(self) -> None:
+        """Read the primary keys the SQL rewrites need (after every migration)."""
+        keys: dict[str, list[str]] = {}
+        for r in await self.fetchall(
+                "SELECT c.relname, a.attname FROM pg_index i"
+                " JOIN pg_class c ON c.oid = i.indrelid"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
+                " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+                " WHERE i.indisprimary AND n.nspname = current_schema()"
+                " ORDER BY c.relname, k.ord"):
+            keys.setdefault(r[0], []).append(r[1])
+        generated = {r[0]: r[1] for r in await self.fetchall(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND is_identity = 'YES'")}
+        self._catalog = Catalog(keys, {t: c for t, c in generated.items()
+                                       if keys.get(t) == [c]})
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._lock, self._conn.transaction():
+            yield PostgresTransaction(self._conn, self._catalog)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        async with self._lock:
+            return await self._conn.fetchrow(self._catalog.postgres(sql), *params)
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        async with self._lock:
+            return list(await self._conn.fetch(self._catalog.postgres(sql), *params))
+
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
+        async with self._lock:
+            await _execute(self._conn, self._catalog, sql, params)
+
+    async def reset_sequences(self) -> None:
+        """After rows were copied in with their ids (migrate-db): each generated key goes on
+        from the largest id present."""
+        async with self.transaction() as tx:
+            for table, column in self._catalog.generated.items():
+                await tx.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                    f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
