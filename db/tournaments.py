@@ -181,3 +181,11 @@ class TournamentRepo:
                     " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                     (tournament_id,))
         return True
+
+    async def table_end(self, table_id: int) -> tuple[int, str, int | None] | None:
+        """(host, status, winning team of its recorded match or None) of a bot table: what a
+        restart needs to settle a tournament table that ended while the bot was away."""
+        r = await self.db.fetchone(
+            "SELECT t.host_id, t.status, m.winner_team FROM tables t"
+            " LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?", (table_id,))
+        return (r[0], r[1], r[2]) if r is not None else None

@@ -183,7 +183,13 @@ class Tournament:
         if table in current.winners:
             raise TournamentError("already_recorded")
         current.winners[table] = winning_team
-        if not current.is_done:
+        return self.advance()
+
+    def advance(self) -> Round | None:
+        """Once every table of the current round is done: the next round drawn (returned), or
+        the tournament finished after the final. Nothing while tables still play."""
+        current = self.current
+        if self.stage is not Stage.RUNNING or current is None or not current.is_done:
             return None
         if len(current.draws) == 1:
             self.stage = Stage.FINISHED

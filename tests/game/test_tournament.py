@@ -228,3 +228,12 @@ def test_restore_rebuilds_the_state() -> None:
 def test_a_draw_team_is_opposite_seats() -> None:
     assert Draw((1, 2, 3, 4)).team(0) == (1, 3)
     assert Draw((1, 2, 3, 4)).team(1) == (2, 4)
+
+
+def test_a_restored_round_that_was_done_is_followed_by_the_next() -> None:
+    t = full(Format.QUICK, 4)
+    first = t.start()
+    again = Tournament.restore("quick", 4, "bulgarian", "running", t.entrants, [],
+                               [(first.draws, {0: 0, 1: 1})])
+    nxt = again.advance()
+    assert nxt is not None and nxt.number == 2 and again.advance() is None
