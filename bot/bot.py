@@ -29,13 +29,14 @@ from .ratelimit import MemberLimits
 from .records import Records
 from .settings import Settings
 from .tables import TableService
+from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
 # cogs.admin and cogs.stats after cogs.belote: their commands join the /belote group.
 COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
-        "cogs.fallback")
+        "cogs.tournaments", "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -75,6 +76,7 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
 
 class BeloteBot(commands.Bot):
     service: TableService
+    tournaments: TournamentRunner
     guild_settings: GuildSettingsStore
     audit: AuditLog
 
@@ -99,6 +101,11 @@ class BeloteBot(commands.Bot):
                                     computer_level=self.settings.computer_level,
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
+        self.tournaments = TournamentRunner(
+            self.db, self.service, self.guild_settings, names=self.member_name,
+            present=self.is_member,
+            rng=None if self.settings.table_seed is None
+            else random.Random(self.settings.table_seed))
         self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
@@ -108,11 +115,24 @@ class BeloteBot(commands.Bot):
         # the bot is ready, that their thread, channel and permissions are still there: an
         # edit sent before that check would fail on every table whose home is gone.
         await self.service.restore()
+        await self.tournaments.resume()  # after the tables: it looks at which are still open
         await self.delivery.load_shown()  # what Discord shows already is not sent again
         # What is loaded by now (modules, cogs, restored tables) lives as long as the process:
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.
         gc.freeze()
+
+    def member_name(self, guild_id: int, user_id: int) -> str:
+        """The name a tournament table shows for an entrant."""
+        guild = self.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        return member.display_name if member is not None else f"#{user_id}"
+
+    def is_member(self, guild_id: int, user_id: int) -> bool:
+        """An entrant still in the server when the tournament starts (else a no-show). Without
+        the members intent the cache is not complete: only a cached departure counts."""
+        guild = self.get_guild(guild_id)
+        return guild is None or not guild.chunked or guild.get_member(user_id) is not None
 
     async def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
         """The digest of what ``tree.sync`` would send: the translated payloads, so a changed

@@ -147,11 +147,16 @@ def level_or_bot(value: Any, w: Words) -> str:
     return str(value) if value else w("admin.show.bot_level")
 
 
+def no_show_choice(value: Any, w: Words) -> str:
+    return w(f"tournaments.no_show.{value}")
+
+
 def variant_title(value: Any, w: Words) -> str:
     return w(f"image.variant.{value}")
 
 
 MAX_CHANNELS: Final = 25
+NO_SHOW_CHOICES: Final = ("computer", "cancel")
 LOW_TIMER, HIGH_TIMER = TURN_TIMER_LIMITS
 
 
@@ -180,6 +185,10 @@ class GuildSettings:
     # Where moderator actions and automatic closings are posted; None: nowhere.
     log_channel: int | None = setting(None, snowflake, channel_or_none)
     language: str = setting(DEFAULT_LANGUAGE, one_of(languages), plain)
+    # An entrant not there when a tournament starts: a computer plays for them ("computer"),
+    # or the tournament is cancelled ("cancel").
+    tournament_no_show: str = setting("computer", one_of(lambda: NO_SHOW_CHOICES),
+                                      no_show_choice)
 
 
 DEFAULTS: Final = GuildSettings()

@@ -140,9 +140,17 @@ class Match:
             totals=(self.totals[0], self.totals[1]),
         ))
 
+    @property
+    def played_deals(self) -> int:
+        """Deals played out (a passed deal, redealt, does not count towards a deal cap)."""
+        return sum(1 for r in self.results if r.outcome is not Outcome.PASSED)
+
     def _check_end(self, deal: Deal) -> None:
         a, b = self.totals
-        if max(a, b) < self.options.target or a == b:
+        cap = self.options.deal_cap
+        # The deal being closed is not in ``results`` yet (and is not a passed deal).
+        capped = cap is not None and self.played_deals + 1 >= cap
+        if (max(a, b) < self.options.target and not capped) or a == b:
             return
         if self.variant is Variant.BULGARIAN and deal.sweep is not None:
             return  # a game cannot be won on a valat deal

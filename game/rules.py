@@ -63,6 +63,8 @@ SUGGESTED_TARGETS = {
     Variant.BULGARIAN: (151,),
 }
 MAX_TARGET = 100_000
+# The most deals a deal cap may allow (tournament games use 7).
+MAX_DEAL_CAP = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,9 @@ class Options:
     announcements: bool
     must_undertrump: bool
     shuffle: Shuffle = Shuffle.RANDOM
+    # Tournament games: after this many played deals the higher total wins (None: no cap).
+    # Set by the bot for tournament tables, not a table host's option (not in OPTION_NAMES).
+    deal_cap: int | None = None
 
     @staticmethod
     def for_variant(variant: Variant, given: Mapping[str, Any] | None = None) -> Options:
@@ -86,7 +91,7 @@ class Options:
             return base
         if not isinstance(given, Mapping):
             raise InvalidOptions("options must be an object")
-        known = set(OPTION_NAMES[variant])
+        known = set(OPTION_NAMES[variant]) | set(MATCH_ONLY_OPTIONS)
         changes: dict[str, Any] = {}
         for key, value in given.items():
             if key not in known:
@@ -96,6 +101,12 @@ class Options:
                     raise InvalidOptions("target must be a positive whole number")
                 if value > MAX_TARGET:
                     raise InvalidOptions(f"target must be at most {MAX_TARGET}")
+                changes[key] = value
+            elif key == "deal_cap":
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                          or not 1 <= value <= MAX_DEAL_CAP):
+                    raise InvalidOptions(
+                        f"deal_cap must be a whole number from 1 to {MAX_DEAL_CAP}")
                 changes[key] = value
             elif key == "shuffle":
                 try:
@@ -114,6 +125,8 @@ class Options:
             if f.name in OPTION_NAMES[variant]:
                 value = getattr(self, f.name)
                 out[f.name] = value.value if isinstance(value, Enum) else value
+        if self.deal_cap is not None:  # absent when unset: records of normal tables unchanged
+            out["deal_cap"] = self.deal_cap
         return out
 
 
@@ -123,3 +136,5 @@ OPTION_NAMES: dict[Variant, tuple[str, ...]] = {
     Variant.COINCHE: ("target", "announcements", "must_undertrump", "shuffle"),
     Variant.BULGARIAN: ("target", "announcements", "shuffle"),
 }
+# Options of every variant that the bot sets itself (tournament tables), never a host's choice.
+MATCH_ONLY_OPTIONS: tuple[str, ...] = ("deal_cap",)

@@ -38,10 +38,12 @@ from .lobby import (
     TakeBackButton,
 )
 from .play import PLAY_CONTROLS, ActButton, AnnounceSelect, BeloteButton, BidSelect, HandButton
+from .tournament import TOURNAMENT_CONTROLS
 
 # What the bot registers with discord.py (bot/bot.py): a click is answered by the one whose
 # template matches its custom_id; cogs/fallback.py answers any other.
-CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*LOBBY_CONTROLS, *PLAY_CONTROLS)
+CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*LOBBY_CONTROLS, *PLAY_CONTROLS,
+                                                          *TOURNAMENT_CONTROLS)
 
 
 def is_ours(custom_id: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from db import Database, SeatRow, TableStatus
@@ -37,6 +37,9 @@ class Tables:
         # such requests of one person cannot both pass the check. Taken after a table's own
         # lock, never before one (create's new table is nobody else's yet).
         self._seating: dict[int, asyncio.Lock] = {}
+        # Called with a table once it ends for good: its match won (``live.match.winner``)
+        # or closed without a winner (ended, abandoned). Each hook only schedules work.
+        self.end_hooks: list[Callable[[LiveTable], None]] = []
 
     # ---- the door ------------------------------------------------------------------------
     @asynccontextmanager
@@ -108,3 +111,5 @@ class Tables:
         if live.task is not None and live.task is not asyncio.current_task():
             live.task.cancel()
         self.listener.table_closed(live, reason)
+        for hook in self.end_hooks:
+            hook(live)

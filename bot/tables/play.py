@@ -200,3 +200,5 @@ class Playing:
         listener.table_changed(live)
         listener.hands_changed(live, range(4))
         listener.match_finished(live, ratings)
+        for hook in self.tables.end_hooks:
+            hook(live)

@@ -69,6 +69,11 @@ class TableService:
         """Called (table, seat) when a person runs out of time and a computer takes over."""
         return self.turns.timeout_hooks
 
+    @property
+    def end_hooks(self) -> list[Callable[[LiveTable], None]]:
+        """Called (table) when a table ends for good, its match won or not (tournaments)."""
+        return self.tables.end_hooks
+
     # ---- lookups -------------------------------------------------------------------------
     def get(self, table_id: int) -> LiveTable:
         """The open table; refused if it is closed (or never existed)."""

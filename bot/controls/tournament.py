@@ -1,0 +1,79 @@
+"""The sign-up message's buttons: Join and Leave a tournament.
+
+``tn:join:<tournament>`` and ``tn:leave:<tournament>`` (``tn:`` is the tournaments' prefix).
+Anyone may press them; the runner refuses what the format refuses (full, already in, a leaver
+coming back), in the user's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from game.tournament import TournamentError
+from i18n import words
+
+from ..tables import Refusal
+from .base import Control, bot_of, number
+from .replies import display_name
+
+PREFIX = "tn"
+
+
+def refusal(error: TournamentError) -> Refusal:
+    return Refusal(f"tournaments.error.{error.code}")
+
+
+class TournamentButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"(?!)"):
+    """A button naming its tournament: ``tn:<kind>:<tournament>``."""
+
+    def __init__(self, tournament_id: int, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        self.tournament_id = tournament_id
+        self.table_id = 0  # no table: a failed answer is only logged
+        super().__init__(discord.ui.Button(
+            custom_id=f"{PREFIX}:{self.kind}:{tournament_id}", label=label, style=style))
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(number(match["tournament"], "tournament"))
+
+
+class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[0-9]+)"):
+    kind = "join"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        try:
+            await bot.tournaments.join(self.tournament_id, interaction.user.id,
+                                       display_name(interaction.user))
+        except TournamentError as e:
+            raise refusal(e) from None
+        await interaction.response.send_message(words()("tournaments.joined"), ephemeral=True)
+
+
+class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament>[0-9]+)"):
+    kind = "leave"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        try:
+            await bot.tournaments.leave(self.tournament_id, interaction.user.id)
+        except TournamentError as e:
+            raise refusal(e) from None
+        await interaction.response.send_message(words()("tournaments.left"), ephemeral=True)
+
+
+TOURNAMENT_CONTROLS = (JoinTournamentButton, LeaveTournamentButton)
+
+
+def signup_view(tournament_id: int) -> discord.ui.View:
+    w = words()
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinTournamentButton(tournament_id, w("tournaments.button.join"),
+                                       discord.ButtonStyle.primary))
+    view.add_item(LeaveTournamentButton(tournament_id, w("tournaments.button.leave")))
+    return view

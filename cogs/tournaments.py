@@ -1,0 +1,208 @@
+"""/belote tournament new (moderators): a sign-up message with Join and Leave; at the start one
+thread per table; the final post with the winners.
+
+The runner (bot/tournaments.py) decides everything and stores it; this cog only shows it: it is
+the runner's listener, and it starts the tournaments whose start time has come (each minute).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot.bot import BeloteBot
+from bot.controls.tournament import refusal, signup_view
+from bot.messages import NO_MENTIONS
+from bot.moderation import is_moderator
+from bot.tables import LiveTable
+from bot.translator import text
+from db.tournaments import TournamentRow
+from game.rules import Variant
+from game.tournament import Format, Stage, Tournament, TournamentError
+from i18n import words
+
+from .admin import BeloteSubcommands
+from .common import reply_privately
+
+log = logging.getLogger(__name__)
+W = words()
+
+FORMATS = [app_commands.Choice(name=text(f"commands.tournament.format.{f.value}"), value=f.value)
+           for f in Format]
+VARIANTS = [app_commands.Choice(name=text(f"commands.tournament.variant.{v.value}"),
+                                value=v.value) for v in Variant]
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>" if user_id > 0 else W("tournaments.computer")
+
+
+def signup_text(row: TournamentRow, t: Tournament) -> str:
+    """The sign-up message: the format, when it starts, and who is in."""
+    start = W("tournaments.starts_when_full") if row.starts_at is None else \
+        W("tournaments.starts_at", when=f"<t:{_timestamp(row.starts_at)}:R>")
+    entrants = ", ".join(mention(u) for u in t.entrants) or W("tournaments.nobody_yet")
+    head = W(f"tournaments.title.{t.format.value}", number=row.id,
+             variant=W(f"image.variant.{row.variant}"))
+    status = {Stage.SIGN_UP: start, Stage.RUNNING: W("tournaments.running"),
+              Stage.FINISHED: W("tournaments.finished"),
+              Stage.CANCELLED: W("tournaments.cancelled")}[t.stage]
+    count = W("tournaments.entrants", count=len(t.entrants), places=t.format.players)
+    return f"{head}\n{status}\n{count}: {entrants}"
+
+
+def _timestamp(iso: str) -> int:
+    from bot.tournaments import parse_iso
+    return int(parse_iso(iso).timestamp())
+
+
+class Tournaments(BeloteSubcommands):
+    tournament = app_commands.Group(name=text("commands.tournament.name"),
+                                    description=text("commands.tournament.description"))
+
+    def __init__(self, bot: BeloteBot) -> None:
+        super().__init__(bot)
+        self._work: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.tournaments.listener = self
+        self.start_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.start_loop.cancel()
+        await super().cog_unload()
+
+    @tasks.loop(minutes=1)
+    async def start_loop(self) -> None:
+        try:
+            await self.bot.tournaments.start_due()
+        except Exception:
+            log.exception("tournaments: the start check failed")
+
+    @start_loop.before_loop
+    async def _when_ready(self) -> None:
+        # Threads are opened in channels the bot sees only once it is ready.
+        await self.bot.wait_until_ready()
+
+    @tournament.command(name=text("commands.tournament.new.name"),
+                        description=text("commands.tournament.new.description"))
+    @app_commands.rename(format_=text("commands.tournament.new.format"),
+                         variant=text("commands.tournament.new.variant"),
+                         starts_in=text("commands.tournament.new.starts_in"))
+    @app_commands.describe(format_=text("commands.tournament.new.format_description"),
+                           variant=text("commands.tournament.new.variant_description"),
+                           starts_in=text("commands.tournament.new.starts_in_description"))
+    @app_commands.choices(format_=FORMATS, variant=VARIANTS)
+    async def new(self, interaction: discord.Interaction[Any],
+                  format_: app_commands.Choice[str],
+                  variant: app_commands.Choice[str] | None = None,
+                  starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await reply_privately(interaction, W("tournaments.server_only"))
+            return
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        if not is_moderator(interaction.user, settings):
+            await reply_privately(interaction, W("tournaments.moderators_only"))
+            return
+        runner = self.bot.tournaments
+        starts_at = None if starts_in is None else \
+            runner.clock() + timedelta(minutes=starts_in)
+        try:
+            row = await runner.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host_id=interaction.user.id, fmt=format_.value,
+                variant=variant.value if variant else Variant.BULGARIAN.value,
+                starts_at=starts_at)
+        except TournamentError as e:
+            raise refusal(e) from None
+        _, t = await runner.load(row.id)
+        await interaction.response.send_message(signup_text(row, t), view=signup_view(row.id),
+                                                allowed_mentions=NO_MENTIONS)
+        message = await interaction.original_response()
+        await runner.set_message(row.id, message.id)
+
+    # ---- the runner's listener -----------------------------------------------------------
+    def _later(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
+
+    def changed(self, row: TournamentRow, t: Tournament) -> None:
+        self._later(self._edit_signup(row, t))
+
+    def ended(self, row: TournamentRow, t: Tournament) -> None:
+        self._later(self._end(row, t))
+
+    def table_seated(self, row: TournamentRow, round_number: int, position: int,
+                     live: LiveTable, computers: list[int]) -> None:
+        self._later(self._open_thread(row, round_number, live, computers))
+
+    async def _edit_signup(self, row: TournamentRow, t: Tournament) -> None:
+        fresh = await self.bot.tournaments.repo.get(row.id)
+        if fresh is None or fresh.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        try:
+            await channel.get_partial_message(fresh.message_id).edit(
+                content=signup_text(fresh, t),
+                view=signup_view(row.id) if t.stage is Stage.SIGN_UP else None,
+                allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as e:
+            log.info("tournament %s: sign-up message not edited (%s)", row.id, e)
+
+    async def _open_thread(self, row: TournamentRow, round_number: int, live: LiveTable,
+                           computers: list[int]) -> None:
+        """One thread per table, its table message in it, and who a computer plays for."""
+        try:
+            channel = self.bot.get_channel(row.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                return
+            thread = await channel.create_thread(
+                name=W("tournaments.thread_name", number=row.id, round=round_number,
+                       table=live.id),
+                auto_archive_duration=1440, type=discord.ChannelType.public_thread)
+            payload = await self.bot.delivery.table_payload(live)
+            payload["files"] = payload.pop("attachments", [])
+            if payload.get("view") is None:
+                payload.pop("view", None)
+            message = await thread.send(allowed_mentions=NO_MENTIONS, **payload)
+            await self.bot.service.attach(live.id, thread_id=thread.id, message_id=message.id)
+            self.bot.delivery.table_changed(live)
+            self.bot.delivery.hands_changed(live, range(4))
+            if computers:
+                await thread.send(W("tournaments.no_show_computer",
+                                    players=", ".join(mention(u) for u in computers)),
+                                  allowed_mentions=NO_MENTIONS)
+        except Exception:
+            log.exception("tournament %s: table %s not shown", row.id, live.id)
+
+    async def _end(self, row: TournamentRow, t: Tournament) -> None:
+        await self._edit_signup(row, t)
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        if t.stage is Stage.FINISHED:
+            first, second = t.winners, t.runners_up
+            words_ = W("tournaments.final", number=row.id,
+                       winners=" & ".join(mention(u) for u in first),
+                       second=" & ".join(mention(u) for u in second))
+        else:
+            words_ = W("tournaments.cancelled_post", number=row.id)
+        try:
+            await channel.send(words_, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as e:
+            log.info("tournament %s: final post not sent (%s)", row.id, e)
+
+    async def settle(self) -> None:
+        """Wait for the posts scheduled so far (tests)."""
+        while self._work:
+            await asyncio.gather(*list(self._work))
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Tournaments(bot))

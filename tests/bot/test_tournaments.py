@@ -1,0 +1,230 @@
+"""The tournament runner against the real table service and SQLite: sign-up, the start, rounds
+played out (people by a seeded random player, computers by themselves), the next round seated
+at once, the final, no-shows, leavers and a restart in the middle of a round."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.guild_settings import GuildSettingsStore
+from bot.tables import TableService
+from bot.tournaments import TournamentRunner
+from db import Database
+from db.tournaments import COMPUTER
+from game.players import RandomPlayer
+from game.tournament import Format, Stage, TournamentError
+from game.view import table_view
+from tests.bot.helpers import match_of
+
+GUILD, CHANNEL, HOST = 100, 200, 999
+PEOPLE = list(range(1, 9))
+NOW = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "tournament.sqlite3")
+    yield database
+    await database.close()
+
+
+class World:
+    def __init__(self, db: Database, present: Callable[[int, int], bool] | None = None,
+                 clock: Callable[[], datetime] = lambda: NOW) -> None:
+        self.db = db
+        self.service = TableService(db, computer_delay=0, rng=random.Random(3))
+        self.runner = TournamentRunner(db, self.service, GuildSettingsStore(db),
+                                       names=lambda guild, user: f"p{user}", present=present,
+                                       clock=clock, rng=random.Random(5))
+
+    async def restore(self) -> None:
+        await self.service.restore()
+        await self.runner.resume()
+
+    async def close(self) -> None:
+        await self.service.close()
+
+
+async def new_quick(w: World, starts_at: datetime | None = None) -> int:
+    row = await w.runner.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST,
+                                fmt=Format.QUICK, variant="bulgarian", starts_at=starts_at)
+    return row.id
+
+
+async def tables_of(w: World, tid: int, number: int) -> list[int]:
+    return [t.table_id for t in await w.runner.repo.tables(tid)
+            if t.round == number and t.table_id is not None]
+
+
+async def play(w: World, table_ids: list[int], seed: int = 1, steps: int = 100_000) -> None:
+    """People act with a seeded random player, computers by themselves, until the tables
+    end (or ``steps`` people's actions)."""
+    rng = RandomPlayer(seed)
+    for _ in range(steps):
+        await w.service.settle()
+        await w.runner.settle()
+        open_ = [t for t in table_ids if t in w.service.live]
+        if not open_:
+            return
+        moved = False
+        for table_id in open_:
+            live = w.service.live.get(table_id)
+            if live is None:
+                continue
+            seat = match_of(live).to_act
+            if seat is None:
+                continue
+            row = live.seats[seat]
+            if row.computer is not None or row.user_id is None or seat in live.computers:
+                continue
+            action = rng.choose(table_view(match_of(live), seat))
+            await w.service.act(table_id, row.user_id, live.seq, action)
+            moved = True
+            break
+        if not moved:
+            await w.service.settle()
+    await w.runner.settle()
+
+
+async def test_sign_up_starts_when_full_and_seats_everyone(db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    for user in PEOPLE[:7]:
+        await w.runner.join(tid, user)
+    with pytest.raises(TournamentError, match="already_in"):
+        await w.runner.join(tid, 1)
+    _, t = await w.runner.load(tid)
+    assert t.stage is Stage.SIGN_UP and t.entrants == PEOPLE[:7]
+    await w.runner.join(tid, 8)
+    _, t = await w.runner.load(tid)
+    assert t.stage is Stage.RUNNING
+    tables = await tables_of(w, tid, 1)
+    assert len(tables) == 2
+    seated = sorted(s.user_id for tb in tables for s in w.service.live[tb].seats.values()
+                    if s.user_id is not None)
+    assert seated == PEOPLE
+    live = w.service.live[tables[0]]
+    assert live.row.turn_timer == 30
+    assert match_of(live).options.deal_cap == 7 and match_of(live).options.target == 151
+    with pytest.raises(TournamentError, match="not_open"):
+        await w.runner.join(tid, 9)
+    await w.close()
+
+
+async def test_a_round_ends_the_next_is_seated_at_once_and_the_final_decides(
+        db: Database) -> None:
+    # Two of the eight are not there at the start: computers play for them.
+    w = World(db, present=lambda guild, user: user not in (7, 8))
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    statuses = {e.user_id: e.status for e in await w.runner.repo.entrants(tid)}
+    assert [u for u, s in statuses.items() if s == COMPUTER] == [7, 8]
+    await play(w, await tables_of(w, tid, 1))
+    _, t = await w.runner.load(tid)
+    assert t.rounds[0].is_done and len(t.rounds) == 2
+    final = await tables_of(w, tid, 2)
+    assert len(final) == 1 and final[0] in w.service.live  # seated at once
+    assert sorted(t.rounds[1].draws[0].seats) == sorted(t.rounds[0].going_on())
+    await play(w, final, seed=2)
+    row, t = await w.runner.load(tid)
+    assert row.stage == "finished" and t.stage is Stage.FINISHED
+    draw = t.rounds[1].draws[0]
+    assert {*t.winners, *t.runners_up} == set(draw.seats)
+    assert await w.runner.repo.unfinished() == []
+    await w.close()
+
+
+async def test_no_shows_cancel_the_tournament_when_the_server_says_so(db: Database) -> None:
+    w = World(db, present=lambda guild, user: user != 4)
+    await w.runner.settings.change(GUILD, {"tournament_no_show": "cancel"})
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    row, _ = await w.runner.load(tid)
+    assert row.stage == "cancelled" and not w.service.live
+    await w.close()
+
+
+async def test_a_timed_start_waits_for_its_time_and_fills_empty_places(db: Database) -> None:
+    now = [NOW]
+    w = World(db, clock=lambda: now[0])
+    tid = await new_quick(w, starts_at=NOW + timedelta(minutes=30))
+    for user in PEOPLE[:5]:
+        await w.runner.join(tid, user)
+    assert await w.runner.start_due() == []
+    now[0] = NOW + timedelta(minutes=30)
+    assert await w.runner.start_due() == [tid]
+    _, t = await w.runner.load(tid)
+    assert t.stage is Stage.RUNNING and len(t.entrants) == 8
+    assert sorted(p for p in t.entrants if t.plays_by_computer(p)) == [-3, -2, -1]
+    with pytest.raises(TournamentError, match="start_in_the_past"):
+        await w.runner.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST,
+                              fmt="quick", variant="bulgarian", starts_at=NOW)
+    await w.close()
+
+
+async def test_a_leaver_is_played_by_a_computer_and_cannot_rejoin(db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    await w.runner.join(tid, 1)
+    await w.runner.leave(tid, 1)
+    with pytest.raises(TournamentError, match="cannot_rejoin"):
+        await w.runner.join(tid, 1)
+    for user in [*PEOPLE[1:], 9]:
+        await w.runner.join(tid, user)
+    await w.runner.leave(tid, 5)
+    _, t = await w.runner.load(tid)
+    assert t.plays_by_computer(5) and 5 in t.entrants
+    table = next(w.service.live[tb] for tb in await tables_of(w, tid, 1)
+                 if any(s.user_id == 5 for s in w.service.live[tb].seats.values()))
+    seat = next(s for s, row in table.seats.items() if row.user_id == 5)
+    assert seat in table.computers or table.seats[seat].computer is not None
+    await w.close()
+
+
+async def test_a_restart_in_the_middle_of_a_round_goes_on(db: Database) -> None:
+    w = World(db, present=lambda guild, user: user in (1, 2))
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    first = await tables_of(w, tid, 1)
+    await play(w, first, steps=20)  # part of round one
+    await w.close()
+    # The bot stops; while it is away nothing runs. It comes back and resumes.
+    w2 = World(db, present=lambda guild, user: user in (1, 2))
+    await w2.restore()
+    assert all(tb in w2.service.live for tb in first)
+    await play(w2, first, seed=4)
+    _, t = await w2.runner.load(tid)
+    assert t.rounds[0].is_done and len(t.rounds) == 2
+    await play(w2, await tables_of(w2, tid, 2), seed=5)
+    row, t = await w2.runner.load(tid)
+    assert row.stage == "finished"
+    await w2.close()
+
+
+async def test_a_table_that_ended_while_the_runner_was_away_is_recorded_on_resume(
+        db: Database) -> None:
+    w = World(db, present=lambda guild, user: user not in (7, 8))
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    first = await tables_of(w, tid, 1)
+    w.service.end_hooks.clear()  # the results are stored, the runner never hears of them
+    await play(w, first)
+    assert not any(tb in w.service.live for tb in first)
+    _, t = await w.runner.load(tid)
+    assert len(t.rounds) == 1 and not t.rounds[0].winners
+    await w.close()
+    w2 = World(db, present=lambda guild, user: user not in (7, 8))
+    await w2.restore()
+    _, t = await w2.runner.load(tid)
+    assert t.rounds[0].is_done and len(t.rounds) == 2
+    assert len(await tables_of(w2, tid, 2)) == 1
+    await w2.close()

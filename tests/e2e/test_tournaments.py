@@ -1,0 +1,57 @@
+"""/belote tournament new through the fake Discord: the sign-up message and its buttons, the
+start when full with one thread per table, and a leaver handed to a computer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.tournament import TournamentError
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import make_world
+
+NAMES = ("ana", "bo", "cy", "dee", "eve", "fay", "gus", "hal", "ivy")
+
+
+async def test_sign_up_start_and_a_leaver(fake_discord: FakeDiscord,
+                                          database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, names=NAMES)
+    fake, bot = w.fake, w.bot
+    mod = w.guild.add_member("mod", manage_guild=True)
+    refused = await fake.slash(bot, w.members[0], w.channel, "belote tournament new",
+                               format="quick")
+    assert refused.ephemeral and "Only moderators" in refused.text
+    r = await fake.slash(bot, mod, w.channel, "belote tournament new", format="quick")
+    signup = r.message
+    assert signup is not None and "Quick tournament #1" in signup.content
+    assert "Starts as soon as it is full" in signup.content
+    for member in w.members[:7]:
+        click = await fake.click(bot, member, signup, "tn:join:1")
+        assert click.ephemeral and "signed up" in click.text, click.text
+    again = await fake.click(bot, w.members[0], signup, "tn:join:1")
+    assert again.ephemeral and "already signed up" in again.text
+    await fake.settle()
+    signup = fake.message(signup.id)
+    assert "Entrants 7/8" in signup.content and f"<@{w.members[6].id}>" in signup.content
+    assert not fake.threads(w.channel)
+    await fake.click(bot, w.members[7], signup, "tn:join:1")  # the eighth: it starts
+    await fake.settle()
+    signup = fake.message(signup.id)
+    assert "Under way" in signup.content
+    threads = fake.threads(w.channel)
+    assert len(threads) == 2 and all("round 1" in t.name for t in threads)
+    runner = bot.tournaments
+    tables = [t.table_id for t in await runner.repo.tables(1)]
+    assert all(tb in bot.service.live and bot.service.live[tb].row.thread_id in
+               {t.id for t in threads} for tb in tables)
+    assert not signup.components  # no Join button any more
+    with pytest.raises(TournamentError, match="not_open"):
+        await runner.join(1, w.members[8].id)
+    _, t = await runner.load(1)
+    assert not t.plays_by_computer(w.members[1].id)
+    await runner.leave(1, w.members[1].id)
+    await fake.settle()
+    _, t = await runner.load(1)
+    assert t.plays_by_computer(w.members[1].id)
