@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,8 @@ from db.tournaments import COMPUTER, LEFT, EntrantRow, TableDrawRow, TournamentR
 
 
 @pytest.fixture
-async def repo(tmp_path: Path) -> AsyncIterator[TournamentRepo]:
-    database = await Database.open(tmp_path / "t.sqlite3")
+async def repo(database_target: str) -> AsyncIterator[TournamentRepo]:
+    database = await Database.open(database_target)  # on SQLite and on PostgreSQL
     yield TournamentRepo(database)
     await database.close()
 
