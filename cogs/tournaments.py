@@ -27,8 +27,7 @@ from game.rules import Variant
 from game.tournament import Format, Stage, Tournament, TournamentError
 from i18n import words
 
-from .admin import BeloteSubcommands
-from .common import reply_privately
+from .common import BeloteSubcommands, reply_privately
 
 log = logging.getLogger(__name__)
 W = words()

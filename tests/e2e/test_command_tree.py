@@ -26,7 +26,8 @@ EXPECTED = [{"belote": [
                 "max_tables_server", "moderator_role", "log_channel", "language", "reset"]},
     {"help": []}, {"tables": ["end"]},
     {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
-    {"history": ["member"]}, {"replay": ["match"]}]}]
+    {"history": ["member"]}, {"replay": ["match"]},
+    {"tournament": [{"new": ["format", "variant", "starts_in"]}]}]}]
 
 
 def tree_shape(tree: app_commands.CommandTree) -> list[Any]:
