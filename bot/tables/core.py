@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from db import Database, SeatRow, TableStatus
 
 from ..computers import available_levels, computer_name
+from .clock import Clock
 from .refusals import Refusal
 from .state import LiveTable, TableListener
 
@@ -23,8 +24,10 @@ class Tables:
     """What every part of the service shares: the database, the live tables, the listener."""
 
     def __init__(self, db: Database, listener: TableListener, rng: random.Random,
-                 computer_level: str) -> None:
+                 computer_level: str, clock: Clock) -> None:
         self.db = db
+        # The time and the timers of the service (turn timers, the sweeper's deadlines).
+        self.clock = clock
         self.listener = listener
         # Draws each new table's seed (its decks, its computers) and first dealer. A seeded
         # generator (TABLE_SEED) makes every table of a run reproducible.

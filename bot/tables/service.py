@@ -16,7 +16,9 @@ from db import Database, SeatRow
 from db.activity import last_activity
 from game.actions import Action, Declaration
 
+from . import clock as clocks
 from . import state
+from .clock import Clock
 from .core import Tables
 from .lobby import Lobby
 from .play import Playing
@@ -28,9 +30,10 @@ from .turns import Turns
 class TableService:
     def __init__(self, db: Database, *, listener: TableListener | None = None,
                  computer_delay: float = 1.0, computer_level: str = "easy",
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, clock: Clock | None = None) -> None:
         self.tables = Tables(db, listener or NullListener(),
-                             rng if rng is not None else state.system_rng(), computer_level)
+                             rng if rng is not None else state.system_rng(), computer_level,
+                             clock if clock is not None else clocks.system_clock())
         # Computers commit through the same door and commit as people (``play.commit``).
         self.turns = Turns(self.tables, lambda live, seat, action:
                            self.play.commit(live, seat, action, None), computer_delay)
@@ -54,6 +57,10 @@ class TableService:
     @property
     def rng(self) -> random.Random:
         return self.tables.rng
+
+    @property
+    def clock(self) -> Clock:
+        return self.tables.clock
 
     @property
     def computer_level(self) -> str:

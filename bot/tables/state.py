@@ -19,6 +19,7 @@ from game.rules import Options, Variant
 from game.view import TableView, table_view
 
 from ..computers import computer_name, make_player, seat_seed
+from .clock import Handle
 
 # Seat 0 sits at the bottom of the table image and play goes counter-clockwise
 # (rendering and game.view agree), so seat 1 is on the right and seat 2 at the top.
@@ -31,10 +32,6 @@ TURN_TIMER_LIMITS = (15, 600)
 # After a restart the person to act gets the whole timer again, and at least this long: they
 # may not have seen the table while the bot was away.
 RESTART_GRACE = 30
-# How long a timer's second lasts. Only tests change it (``bot.tables.state.TIMER_SECOND``), to
-# run timers in a fraction of a second while every number the players read and the service
-# checks stays the real one. Read at each use, so a change applies at once.
-TIMER_SECOND = 1.0
 
 
 def system_rng() -> random.Random:
@@ -90,10 +87,10 @@ class LiveTable:
         # What each person chose ahead of their cards this deal (saved, so a restart keeps it).
         self.choices: dict[int, SeatChoice] = {}
         # The turn timer: the (seq, seat) of the turn it runs for, when it runs out (Unix
-        # time, for Discord's timestamps), and the loop's handle that fires then.
+        # time, for Discord's timestamps), and the clock's handle that fires then.
         self.timer_key: tuple[int, int] | None = None
         self.deadline: float | None = None
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: Handle | None = None
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: str | None = None
