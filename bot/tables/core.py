@@ -8,16 +8,26 @@ take their server's seating lock, after the table's own lock and never before on
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from db import Database, SeatRow, TableStatus
 
 from ..computers import available_levels, computer_name
+from . import state
 from .clock import Clock
 from .refusals import Refusal
 from .state import LiveTable, TableListener
+
+log = logging.getLogger(__name__)
+
+# Why a table closed before a winner (``Tables.close``, and the ``closed_hooks``): its host or
+# a moderator ended it, every person left, the sweeper closed a lobby that did not start in
+# time, or ended a game nobody played any more (recorded as abandoned).
+ENDED, EVERYBODY_LEFT, LOBBY_EXPIRED, ABANDONED = \
+    "ended", "everybody_left", "lobby_expired", "abandoned"
 
 
 class Tables:
@@ -39,6 +49,10 @@ class Tables:
         # such requests of one person cannot both pass the check. Taken after a table's own
         # lock, never before one (create's new table is nobody else's yet).
         self._seating: dict[int, asyncio.Lock] = {}
+        # Called (table, why) when a table closes before a winner (``why``: ENDED,
+        # EVERYBODY_LEFT, LOBBY_EXPIRED or ABANDONED), after it is closed; a won match is told
+        # to the listener's ``match_finished`` instead. A failing hook is logged, not raised.
+        self.closed_hooks: list[Callable[[LiveTable, str], None]] = []
 
     # ---- the door ------------------------------------------------------------------------
     @asynccontextmanager
@@ -101,12 +115,31 @@ class Tables:
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
 
-    async def close(self, live: LiveTable, status: TableStatus, reason: str) -> None:
-        """Close the table for good (``reason``: for the listener). Caller holds the door."""
+    async def touch(self, live: LiveTable) -> None:
+        """A person acted at this started table: its idle deadline moves on (saved once it
+        moved ``SWEEP_SAVE_STEP`` seconds). Caller holds the door."""
+        if live.row.status != TableStatus.PLAYING:
+            return
+        at = self.clock.now() + 60.0 * live.idle_minutes
+        live.row.sweep_at = at
+        if live.sweep_saved is None or at - live.sweep_saved >= state.SWEEP_SAVE_STEP:
+            await self.db.tables.set_sweep_at(live.id, at)
+            live.sweep_saved = at
+
+    async def close(self, live: LiveTable, status: TableStatus, reason: str,
+                    why: str = ENDED) -> None:
+        """Close the table for good (``reason``: for the listener; ``why``: for the
+        ``closed_hooks``). Caller holds the door."""
         await self.db.tables.set_status(live.id, status)
         live.row.status = status
         self.live.pop(live.id, None)
         live.stop_timer()
+        live.stop_sweep()
         if live.task is not None and live.task is not asyncio.current_task():
             live.task.cancel()
         self.listener.table_closed(live, reason)
+        for hook in self.closed_hooks:
+            try:
+                hook(live, why)
+            except Exception:
+                log.exception("table %s: a closed hook failed", live.id)

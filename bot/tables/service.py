@@ -24,6 +24,7 @@ from .lobby import Lobby
 from .play import Playing
 from .restore import Restore
 from .state import LiveTable, NewTable, NullListener, TableListener
+from .sweeper import Sweeper
 from .turns import Turns
 
 
@@ -38,8 +39,9 @@ class TableService:
         self.turns = Turns(self.tables, lambda live, seat, action:
                            self.play.commit(live, seat, action, None), computer_delay)
         self.play = Playing(self.tables, self.turns)
-        self.lobby = Lobby(self.tables, self.play, self.turns)
-        self._restore = Restore(self.tables, self.play, self.turns)
+        self.sweeper = Sweeper(self.tables, self.play)
+        self.lobby = Lobby(self.tables, self.play, self.turns, self.sweeper)
+        self._restore = Restore(self.tables, self.play, self.turns, self.sweeper)
 
     @property
     def db(self) -> Database:
@@ -69,6 +71,13 @@ class TableService:
     @property
     def computer_delay(self) -> float:
         return self.turns.computer_delay
+
+    @property
+    def closed_hooks(self) -> list[Callable[[LiveTable, str], None]]:
+        """Called (table, why) when a table closes before a winner: why is ``"ended"`` (by
+        its host or a moderator), ``"everybody_left"``, ``"lobby_expired"`` or
+        ``"abandoned"`` (the sweeper). A won match goes to the listener's match_finished."""
+        return self.tables.closed_hooks
 
     @property
     def timeout_hooks(self) -> list[Callable[[LiveTable, SeatRow], None]]:
@@ -121,6 +130,11 @@ class TableService:
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
         return await self.lobby.end(table_id, user_id, can_manage=can_manage)
 
+    async def kick(self, table_id: int, actor_id: int, user_id: int, *,
+                   can_manage: bool) -> LiveTable:
+        """The host or a moderator removes a person from the table for good."""
+        return await self.lobby.kick(table_id, actor_id, user_id, can_manage=can_manage)
+
     # ---- play ----------------------------------------------------------------------------
     async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
         """A person's action, checked and committed; raises Refusal saying why not."""
@@ -138,10 +152,13 @@ class TableService:
         return await self._restore.restore()
 
     async def close(self) -> None:
+        await self.sweeper.close()
         await self.turns.close()
 
     async def settle(self) -> None:
-        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        """Wait until no computer has a turn pending and no timeout or sweep is being handled
+        (tests and benchmarks)."""
+        await self.sweeper.settle()
         await self.turns.settle()
 
     def hold_timers(self) -> None:

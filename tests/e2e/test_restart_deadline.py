@@ -49,8 +49,9 @@ async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
     assert shown is not None and int(shown.group(1)) == int(old_deadline)
     await w.fake.disconnect(w.bot)
 
-    # The bot comes back an hour later: the turn's 30 seconds ran out while it was down.
-    table_clock.advance(3600)
+    # The bot comes back half an hour later: the turn's 30 seconds ran out while it was down
+    # (and the game's hour without any action, when the sweeper would end it, has not).
+    table_clock.advance(1800)
     later = table_clock.now()
     mark = w.fake.mark()
     w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
