@@ -64,6 +64,10 @@ class Playing:
                               declare=choice.declare if first_card(deal, seat) else None)
             await self.commit(live, seat, action, user_id)
             await self.tables.touch(live)
+            s = live.seats.get(seat)
+            if s is not None and s.missed:  # in time again: the count of turns away restarts
+                s.missed = 0
+                await self.tables.db.tables.put_seat(s)
         self.turns.schedule_computer(live)
         return live
 

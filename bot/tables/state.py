@@ -33,10 +33,12 @@ TURN_TIMER_LIMITS = (15, 600)
 # may not have seen the table while the bot was away.
 RESTART_GRACE = 30
 # The limits of a table whose server settings were not given (a service used without a bot, a
-# table opened before they were stored): the server settings' defaults (bot/guild_settings.py).
+# table opened before they were stored): the server settings' defaults (bot/guild_settings.py),
+# but for the turns away: such a table keeps the rule it opened with, one turn run out and a
+# computer takes the seat over.
 DEFAULT_LOBBY_MINUTES = 30
 DEFAULT_IDLE_MINUTES = 60
-DEFAULT_AWAY_TURNS = 3
+DEFAULT_AWAY_TURNS = 1
 # A person's action moves the idle deadline in memory at once, and in the database when it
 # moved this many seconds since last saved: a restart may end a table this much early at most.
 SWEEP_SAVE_STEP = 60.0

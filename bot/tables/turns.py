@@ -16,6 +16,7 @@ from db import SeatRow
 from game.actions import Action
 from game.view import table_view
 
+from ..computers import make_player, seat_seed
 from .clock import Handle
 from .core import Tables
 from .state import LiveTable
@@ -155,15 +156,26 @@ class Turns:
         task.add_done_callback(self._timeouts.discard)
 
     async def _time_out(self, live: LiveTable, key: tuple[int, int]) -> None:
-        """The person to act ran out of time: a computer plays their seat, as if they left."""
+        """The person to act ran out of time: a computer plays this turn for them. Once they
+        let ``away_turns`` turns in a row run out, they are away: a computer plays their seat,
+        as if they left, until they take it back."""
         try:
             async with self.tables.door(live):
                 if self._turn_key(live) != key:
                     return  # they acted (or left, or the table closed) just in time
                 seat = key[1]
+                s = live.seats[seat]
+                s.missed += 1
+                if s.missed < live.away_turns:
+                    await self.tables.db.tables.put_seat(s)
+                    log.info("table %s: seat %s ran out of time (%s of %s in a row)", live.id,
+                             seat, s.missed, live.away_turns)
+                    await self._play_once(live, seat)
+                    return
                 await self.take_over(live, seat, timed_out=True)
                 live.timer_key = live.deadline = None
-                log.info("table %s: seat %s ran out of time", live.id, seat)
+                log.info("table %s: seat %s ran out of time; a computer takes it over",
+                         live.id, seat)
                 self.tables.listener.table_changed(live)
                 self.tables.listener.hands_changed(live, [seat])
                 for hook in self.timeout_hooks:
@@ -171,6 +183,15 @@ class Turns:
             self.schedule_computer(live)
         except Exception:
             log.exception("table %s: the turn timer's takeover failed", live.id)
+
+    async def _play_once(self, live: LiveTable, seat: int) -> None:
+        """A computer of the table's level plays this one turn for the person; the seat stays
+        theirs (their next turn has its timer). Caller holds the door."""
+        view = table_view(live.match, seat)  # type: ignore[arg-type]
+        player = make_player(live.level, seat_seed(live.row.seed, seat) + live.seq)
+        action = await asyncio.to_thread(player.choose, view)
+        await self.commit(live, seat, action)
+        self.schedule_computer(live)
 
     # ---- stop ------------------------------------------------------------------------------
     async def close(self) -> None:

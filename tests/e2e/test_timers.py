@@ -25,7 +25,12 @@ from .table_helpers import World, make_world, open_table
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock) -> World:
-    return await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
+    w = await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
+    # One turn run out and a computer takes the seat over (tests/e2e/test_away.py: several).
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote config", away_turns=1)
+    assert "Turns away before a takeover: 1 (changed)" in r.text, r.text
+    return w
 
 
 async def advance(w: World, clock: FakeClock, seconds: float) -> None:
