@@ -228,7 +228,7 @@ class Lobby:
             other = tables.table_of(live.row.guild_id, user_id)
             if other is not None and other is not live:
                 raise Refusal("tables.seated_elsewhere", table=other.id)
-            s.computer, s.timed_out, s.departed = None, False, None
+            s.computer, s.timed_out, s.departed, s.missed = None, False, None, 0
             live.computers.pop(seat, None)
             await tables.db.tables.put_seat(s)
         live.rename()
@@ -279,6 +279,12 @@ class Lobby:
                     await tables.close(live, TableStatus.ENDED, "every player left",
                                        EVERYBODY_LEFT)
                     return live
+                humans = live.humans()
+                if user_id == live.row.host_id and humans:  # a moderator kicked the host
+                    new_host = humans[0].user_id
+                    assert new_host is not None
+                    live.row.host_id = new_host
+                    await tables.db.tables.set_host(live.id, new_host)
                 tables.listener.hands_changed(live, [seat])
         tables.listener.table_changed(live)
         self.turns.schedule_computer(live)

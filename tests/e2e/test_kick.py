@@ -79,3 +79,18 @@ async def test_a_moderator_kicks_from_a_lobby_and_the_player_cannot_sit_again(
     assert r.text == f"<@{w.members[3].id}> does not sit at an open table in this server."
     r = await w.fake.slash(w.bot, ana, w.channel, "belote kick", player=ana)
     assert r.text == "You cannot remove yourself: `/belote leave` leaves the table."
+
+
+async def test_a_moderator_kicks_the_host_of_a_game_and_another_player_hosts(
+        world: World) -> None:
+    w = world
+    ana, bo, mod = w.members[0], w.members[1], w.members[4]
+    table_id, _ = await start_table(w, "classic")
+    live = w.bot.service.live[table_id]
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote kick", player=ana)
+    assert r.text == f"<@{ana.id}> was removed from table #{table_id}.", r.text
+    assert live.seats[0].departed == "kicked" and live.row.host_id == bo.id
+    assert (await w.bot.service.db.tables.get(table_id)).host_id == bo.id
+    r = await w.fake.slash(w.bot, ana, w.channel, "belote end", table=table_id)
+    assert r.ephemeral and "Only the host or a moderator" in r.text
+    assert table_id in w.bot.service.live
