@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The actions written. A moderator's: CONFIG, END (a table ended by someone not its host).
+# The actions written. A moderator's: CONFIG, END (a table ended by someone not its host), KICK
+# (a player removed from a table by its host or a moderator, details {"user": id}).
 # The bot's own (actor None): CLOSED, with details {"reason": ...}.
-CONFIG, END, CLOSED = "config", "end", "closed"
+CONFIG, END, CLOSED, KICK = "config", "end", "closed", "kick"
 
 
 class AuditLog:

@@ -445,6 +445,7 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
               if s.computer is not None and s.user_id is None and s.computer != live.level]
     lines.append(w("computers_others", level=level, others=", ".join(others)) if others
                  else w("computers", level=level))
+    lines.append(w("ratings"))
     computers = [seat_label(live, s.seat, language)
                  for s in sorted(live.seats.values(), key=lambda s: s.seat)
                  if s.computer is not None and s.user_id is None]

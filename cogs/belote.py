@@ -3,6 +3,7 @@ replay join this group from cogs/stats.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import Any
 
@@ -17,9 +18,10 @@ from bot.controls.replies import send_hand
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.tables.core import ABANDONED, LOBBY_EXPIRED
 from bot.translator import text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
-from i18n import Message, Permissions
+from i18n import Message, Permissions, words
 
 from .channels import Channels
 from .common import PUBLIC, display_name, member_words, reply_privately
@@ -66,6 +68,36 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
              group_description=text("commands.group.description")):
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
+        self._audits: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        # A bot without a table service (the command-tree tests) has nothing to hear.
+        if getattr(self.bot, "service", None) is not None:
+            self.bot.service.closed_hooks.append(self.closed_by_itself)
+
+    async def cog_unload(self) -> None:
+        if getattr(self.bot, "service", None) is not None and \
+                self.closed_by_itself in self.bot.service.closed_hooks:
+            self.bot.service.closed_hooks.remove(self.closed_by_itself)
+
+    def closed_by_itself(self, live: LiveTable, why: str) -> None:
+        """The sweeper closed a table: the thread says why, and the audit log records it (and
+        posts it to the log channel, if the server has one)."""
+        minutes = {LOBBY_EXPIRED: live.lobby_minutes, ABANDONED: live.idle_minutes}.get(why)
+        if minutes is None:
+            return
+        self.bot.delivery.post(("closed", live.id), lambda: self.bot.delivery.notice(
+            live, PUBLIC.plural(f"sweeper.notice.{why}", minutes, table=live.id),
+            once=("closed", why)))
+
+        async def record() -> None:
+            settings = await self.bot.guild_settings.get(live.row.guild_id)
+            await self.bot.audit.closed(
+                live.row.guild_id, live.id,
+                words(settings.language).plural(f"sweeper.reason.{why}", minutes))
+        task = asyncio.create_task(record(), name=f"belote-audit-closed-{live.id}")
+        self._audits.add(task)
+        task.add_done_callback(self._audits.discard)
 
     def my_table(self, interaction: discord.Interaction[Any], *,
                  held: bool = True) -> LiveTable | None:
@@ -144,7 +176,9 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
                 variant=v.value, options=given, private=private, fill=computers,
                 turn_timer=turn_timer.value if turn_timer is not None else settings.turn_timer,
-                computer_level=level.value if level else settings.computer_level))
+                computer_level=level.value if level else settings.computer_level,
+                lobby_minutes=settings.lobby_minutes, idle_minutes=settings.idle_minutes,
+                away_turns=settings.away_turns))
         except Refusal:
             self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
             raise
@@ -303,6 +337,32 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         await interaction.response.send_message(
             PUBLIC("commands.end.done", table=live.id, user=interaction.user.mention),
             allowed_mentions=messages.NO_MENTIONS)
+
+
+    @app_commands.command(name=text("commands.kick.name"),
+                          description=text("commands.kick.description"))
+    @app_commands.rename(**_names("kick", ("player",)))
+    @app_commands.describe(**_descriptions("kick", ("player",)))
+    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        assert interaction.guild_id is not None
+        live = self.bot.service.table_of(interaction.guild_id, player.id, held=True)
+        if live is None:
+            await reply_privately(interaction, member_words(interaction)(
+                "sweeper.kick.no_table", player=player.mention))
+            return
+        # Checked here, not only by the command's default permissions: servers can change those.
+        settings = await self.bot.guild_settings.get(live.row.guild_id)
+        moderator = is_moderator(interaction.user, settings)
+        lobby = not live.playing
+        await self.bot.service.kick(live.id, interaction.user.id, player.id,
+                                    can_manage=moderator)
+        await self.bot.audit.record(live.row.guild_id, audit.KICK, actor_id=interaction.user.id,
+                                    table_id=live.id, details={"user": player.id})
+        await reply_privately(interaction, member_words(interaction)(
+            "sweeper.kick.done", player=player.mention, table=live.id))
+        await self.bot.delivery.notice(live, PUBLIC(
+            "sweeper.kick.notice_lobby" if lobby else "sweeper.kick.notice",
+            actor=interaction.user.mention, player=player.mention))
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -148,7 +148,11 @@ def moves(players: Sequence[MatchPlayer], winner: int | None, left_users: Collec
 
 
 def is_rated(players: Sequence[MatchPlayer], winner: int | None,
-             left_users: Collection[int]) -> bool:
+             left_users: Collection[int], ending: str = "played") -> bool:
+    """Whether the match moves ratings: four people played it out (or someone left it, a
+    loss for them alone); an abandoned match (the sweeper ended it) moves nobody."""
+    if ending == Ending.ABANDONED:
+        return False
     return rated([Seat(p.seat, p.user_id) for p in players], winner, left_users)
 
 
@@ -373,7 +377,7 @@ async def record_in(tx: Transaction, *, table_id: int, guild_id: int, variant: s
                     finished_at: datetime) -> dict[int, tuple[float, float]]:
     import json
     left_users = {p.user_id for p in players if p.user_id is not None and p.user_id in left}
-    rated_now = is_rated(players, winner, left_users)
+    rated_now = is_rated(players, winner, left_users, ending)
     duration = None
     if started_at is not None:
         duration = max(0.0, (finished_at - parse_iso(started_at)).total_seconds())

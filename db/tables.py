@@ -50,6 +50,12 @@ class TableRow:
     ended_at: str | None
     turn_timer: int | None = None  # seconds a person has to act; None: no timer
     computer_level: str | None = None  # computers that fill or take over; None: the default
+    # When the sweeper closes the table if nothing happens first (Unix seconds); None: unset.
+    sweep_at: float | None = None
+    # The server's settings when it opened; None: the defaults (a table from before them).
+    lobby_minutes: int | None = None
+    idle_minutes: int | None = None
+    away_turns: int | None = None
 
     @property
     def home_id(self) -> int:
@@ -69,7 +75,13 @@ class TableRow:
             private=bool(row["private"]), status=TableStatus(row["status"]), seed=row["seed"],
             first_dealer=row["first_dealer"], created_at=row["created_at"],
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
-            computer_level=row["computer_level"])
+            computer_level=row["computer_level"], sweep_at=row["sweep_at"],
+            lobby_minutes=row["lobby_minutes"], idle_minutes=row["idle_minutes"],
+            away_turns=row["away_turns"])
+
+
+# Why a seat's person no longer plays it (seats.departed).
+LEFT, KICKED = "left", "kicked"
 
 
 @dataclass(slots=True)
@@ -83,6 +95,8 @@ class SeatRow:
     dm_message_id: int | None = None
     dm_closed: bool = False
     timed_out: bool = False  # the computer standing in took over when time ran out
+    departed: str | None = None  # LEFT or KICKED: why its person no longer plays it
+    missed: int = 0  # turns in a row its person let the timer run out
 
     @property
     def is_human(self) -> bool:
@@ -95,7 +109,7 @@ class SeatRow:
             table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
             name=row["name"], computer=row["computer"], dm_channel_id=row["dm_channel_id"],
             dm_message_id=row["dm_message_id"], dm_closed=bool(row["dm_closed"]),
-            timed_out=bool(row["timed_out"]))
+            timed_out=bool(row["timed_out"]), departed=row["departed"], missed=row["missed"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +130,17 @@ class TableRepo:
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, variant: str,
                      options: dict[str, Any], private: bool, seed: int,
                      first_dealer: int = 0, turn_timer: int | None = None,
-                     computer_level: str | None = None) -> TableRow:
+                     computer_level: str | None = None, sweep_at: float | None = None,
+                     lobby_minutes: int | None = None, idle_minutes: int | None = None,
+                     away_turns: int | None = None) -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
-                " seed, first_dealer, turn_timer, computer_level)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " seed, first_dealer, turn_timer, computer_level, sweep_at, lobby_minutes,"
+                " idle_minutes, away_turns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
-                 int(private), seed, first_dealer, turn_timer, computer_level))
+                 int(private), seed, first_dealer, turn_timer, computer_level, sweep_at,
+                 lobby_minutes, idle_minutes, away_turns))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)
@@ -153,13 +170,19 @@ class TableRepo:
             " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
             (status.value, int(ended), table_id))
 
-    async def start(self, table_id: int, entries: list[LogEntry]) -> None:
+    async def start(self, table_id: int, entries: list[LogEntry],
+                    sweep_at: float | None = None) -> None:
         """The game starts: the table is playing and its log begins (``entries``: the first
-        deal), in one transaction, so no crash leaves a playing table without its deal."""
+        deal), in one transaction, so no crash leaves a playing table without its deal.
+        ``sweep_at``: its first idle deadline."""
         async with self.db.transaction() as tx:
-            await tx.execute("UPDATE tables SET status = ?, ended_at = NULL WHERE id = ?",
-                             (TableStatus.PLAYING.value, table_id))
+            await tx.execute("UPDATE tables SET status = ?, ended_at = NULL, sweep_at = ?"
+                             " WHERE id = ?", (TableStatus.PLAYING.value, sweep_at, table_id))
             await append_in(tx, table_id, entries)
+
+    async def set_sweep_at(self, table_id: int, sweep_at: float | None) -> None:
+        await self.db.execute("UPDATE tables SET sweep_at = ? WHERE id = ?",
+                              (sweep_at, table_id))
 
     async def set_host(self, table_id: int, host_id: int) -> None:
         await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
@@ -173,10 +196,11 @@ class TableRepo:
     async def put_seat(self, seat: SeatRow) -> None:
         await self.db.execute(
             "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, computer,"
-            " dm_channel_id, dm_message_id, dm_closed, timed_out)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " dm_channel_id, dm_message_id, dm_closed, timed_out, departed, missed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (seat.table_id, seat.seat, seat.user_id, seat.name, seat.computer,
-             seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed), int(seat.timed_out)))
+             seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed), int(seat.timed_out),
+             seat.departed, seat.missed))
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
@@ -228,6 +252,18 @@ class TableRepo:
         await self.db.execute(
             "INSERT OR IGNORE INTO invites (table_id, user_id) VALUES (?, ?)",
             (table_id, user_id))
+
+    # ---- kicked ----------------------------------------------------------------------------
+    async def kick(self, table_id: int, user_id: int) -> None:
+        await self.db.execute(
+            "INSERT INTO kicked (table_id, user_id) VALUES (?, ?)"
+            " ON CONFLICT (table_id, user_id) DO NOTHING",
+            (table_id, user_id))
+
+    async def kicked(self, table_id: int) -> set[int]:
+        rows = await self.db.fetchall("SELECT user_id FROM kicked WHERE table_id = ?",
+                                      (table_id,))
+        return {r[0] for r in rows}
 
     async def invited(self, table_id: int) -> set[int]:
         rows = await self.db.fetchall("SELECT user_id FROM invites WHERE table_id = ?",

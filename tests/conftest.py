@@ -5,6 +5,9 @@
 - Every table service the tests make without a seed of its own (a bot made by ``create_bot``
   without ``table_seed``, a ``TableService(db)``) draws its tables' seeds and first dealers from
   a fixed seed instead of the system's randomness.
+- A test that asks for ``table_clock`` runs every table service it makes (a restarted bot's
+  too) on that FakeClock: turn timers and the sweeper's deadlines fall due when the test moves
+  it forward, never after real seconds.
 - The bot's render workers are started, and have each made an image, before the first test:
   their start (an interpreter, Pillow, the palette) can take seconds on a busy machine, and
   paid on a test's first click it would miss Discord's 3 s answer deadline by chance.
@@ -25,7 +28,9 @@ from hypothesis import settings
 
 from bench.bench_render import mid_deal_view
 from bot import images
+from bot.tables import clock as table_clocks
 from bot.tables import state as table_state
+from bot.tables.clock import FakeClock
 from rendering import render_hand, render_table
 from tests.db import pgserver
 
@@ -40,6 +45,13 @@ TEST_TABLE_SEED = 20240601
 def _seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(table_state, "system_rng", lambda: random.Random(TEST_TABLE_SEED))
     yield
+
+
+@pytest.fixture
+def table_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    clock = FakeClock()
+    monkeypatch.setattr(table_clocks, "system_clock", lambda: clock)
+    return clock
 
 
 @pytest.fixture(scope="session", autouse=True)

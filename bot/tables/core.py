@@ -8,6 +8,7 @@ take their server's seating lock, after the table's own lock and never before on
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -16,16 +17,28 @@ from db import Database, SeatRow, TableStatus
 from i18n import Levels, Message
 
 from ..computers import available_levels, computer_name
+from . import state
+from .clock import Clock
 from .refusals import Refusal
 from .state import LiveTable, TableListener
+
+log = logging.getLogger(__name__)
+
+# Why a table closed before a winner (``Tables.close``, and the ``closed_hooks``): its host or
+# a moderator ended it, every person left, the sweeper closed a lobby that did not start in
+# time, or ended a game nobody played any more (recorded as abandoned).
+ENDED, EVERYBODY_LEFT, LOBBY_EXPIRED, ABANDONED = \
+    "ended", "everybody_left", "lobby_expired", "abandoned"
 
 
 class Tables:
     """What every part of the service shares: the database, the live tables, the listener."""
 
     def __init__(self, db: Database, listener: TableListener, rng: random.Random,
-                 computer_level: str) -> None:
+                 computer_level: str, clock: Clock) -> None:
         self.db = db
+        # The time and the timers of the service (turn timers, the sweeper's deadlines).
+        self.clock = clock
         self.listener = listener
         # Draws each new table's seed (its decks, its computers) and first dealer. A seeded
         # generator (TABLE_SEED) makes every table of a run reproducible.
@@ -40,6 +53,10 @@ class Tables:
         # Called with a table once it ends for good: its match won (``live.match.winner``)
         # or closed without a winner (ended, abandoned). Each hook only schedules work.
         self.end_hooks: list[Callable[[LiveTable], None]] = []
+        # Called (table, why) when a table closes before a winner (``why``: ENDED,
+        # EVERYBODY_LEFT, LOBBY_EXPIRED or ABANDONED), after it is closed; a won match is told
+        # to the listener's ``match_finished`` instead. A failing hook is logged, not raised.
+        self.closed_hooks: list[Callable[[LiveTable, str], None]] = []
 
     # ---- the door ------------------------------------------------------------------------
     @asynccontextmanager
@@ -102,14 +119,36 @@ class Tables:
         self.listener.table_changed(live)
         self.listener.hands_changed(live, range(4))
 
-    async def close(self, live: LiveTable, status: TableStatus, reason: str) -> None:
-        """Close the table for good (``reason``: for the listener). Caller holds the door."""
+    async def touch(self, live: LiveTable) -> None:
+        """A person acted at this started table: its idle deadline moves on (saved once it
+        moved ``SWEEP_SAVE_STEP`` seconds). Caller holds the door."""
+        if live.row.status != TableStatus.PLAYING:
+            return
+        at = self.clock.now() + 60.0 * live.idle_minutes
+        live.row.sweep_at = at
+        if live.sweep_saved is None or at - live.sweep_saved >= state.SWEEP_SAVE_STEP:
+            await self.db.tables.set_sweep_at(live.id, at)
+            live.sweep_saved = at
+
+    async def close(self, live: LiveTable, status: TableStatus, reason: str,
+                    why: str = ENDED) -> None:
+        """Close the table for good (``reason``: for the listener; ``why``: for the
+        ``closed_hooks``). Caller holds the door."""
         await self.db.tables.set_status(live.id, status)
         live.row.status = status
         self.live.pop(live.id, None)
         live.stop_timer()
+        live.stop_sweep()
         if live.task is not None and live.task is not asyncio.current_task():
             live.task.cancel()
         self.listener.table_closed(live, reason)
-        for hook in self.end_hooks:
-            hook(live)
+        for hook in self.closed_hooks:
+            try:
+                hook(live, why)
+            except Exception:
+                log.exception("table %s: a closed hook failed", live.id)
+        for end_hook in self.end_hooks:
+            try:
+                end_hook(live)
+            except Exception:
+                log.exception("table %s: an end hook failed", live.id)

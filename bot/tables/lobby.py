@@ -6,26 +6,29 @@ from __future__ import annotations
 import logging
 
 from db import LogEntry, SeatRow, TableStatus
+from db.tables import KICKED, LEFT
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
 from i18n import Seat, Seats
 
 from ..uncancelled import to_the_end
-from .core import Tables
+from .core import EVERYBODY_LEFT, Tables
 from .play import Playing
 from .refusals import Refusal
-from .state import TURN_TIMER_LIMITS, LiveTable, NewTable
+from .state import DEFAULT_LOBBY_MINUTES, TURN_TIMER_LIMITS, LiveTable, NewTable
+from .sweeper import Sweeper
 from .turns import Turns
 
 log = logging.getLogger(__name__)
 
 
 class Lobby:
-    def __init__(self, tables: Tables, play: Playing, turns: Turns) -> None:
+    def __init__(self, tables: Tables, play: Playing, turns: Turns, sweeper: Sweeper) -> None:
         self.tables = tables
         self.play = play
         self.turns = turns
+        self.sweeper = sweeper
 
     async def create(self, spec: NewTable) -> LiveTable:
         tables = self.tables
@@ -48,7 +51,10 @@ class Lobby:
                 guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
                 variant=variant.value, options=options.to_json(variant), private=spec.private,
                 seed=tables.rng.getrandbits(62), first_dealer=tables.rng.randrange(4),
-                turn_timer=timer, computer_level=level)
+                turn_timer=timer, computer_level=level,
+                sweep_at=self.sweeper.lobby_deadline(spec.lobby_minutes or DEFAULT_LOBBY_MINUTES),
+                lobby_minutes=spec.lobby_minutes, idle_minutes=spec.idle_minutes,
+                away_turns=spec.away_turns)
             live = LiveTable(row, [], set())
             # Through the door: a click may reach the table before its seats are saved.
             async with tables.door(live):
@@ -57,6 +63,7 @@ class Lobby:
                 if spec.fill:
                     for seat in (1, 2, 3):
                         await tables.put_seat(live, tables.computer_seat(row.id, seat, level))
+                self.sweeper.arm(live)
         return live
 
     async def attach(self, table_id: int, *, thread_id: int | None, message_id: int,
@@ -74,6 +81,8 @@ class Lobby:
     async def sit(self, table_id: int, user_id: int, name: str, seat: int) -> LiveTable:
         tables = self.tables
         async with tables.door(table_id) as live:
+            if user_id in live.kicked:
+                raise Refusal("sweeper.kicked.no_sit", table=live.id)
             if live.row.status == TableStatus.PLAYING and live.held_seat(user_id) is not None:
                 return await self._reclaim(live, user_id)
             if live.row.status != TableStatus.LOBBY:
@@ -142,20 +151,23 @@ class Lobby:
             live.seq = 0
             # The save ends even if the request is cancelled meanwhile (then the table
             # plays, as saved); nothing after it awaits.
-            await to_the_end(self._save_start(live, self.play.deal_entry(live, 0)))
+            sweep_at = self.sweeper.idle_deadline(live)
+            await to_the_end(self._save_start(live, self.play.deal_entry(live, 0), sweep_at))
             live.row.status = TableStatus.PLAYING
+            live.row.sweep_at = live.sweep_saved = sweep_at
             live.seq = 1
             self.turns.arm_timer(live)
+            self.sweeper.arm(live)
         self.tables.listener.table_changed(live)
         self.tables.listener.hands_changed(live, range(4))
         self.turns.schedule_computer(live)
         return live
 
-    async def _save_start(self, live: LiveTable, deal: LogEntry) -> None:
-        """Save the start (the status and the first deal: one transaction); if it cannot be
-        saved, the table stays the lobby it was."""
+    async def _save_start(self, live: LiveTable, deal: LogEntry, sweep_at: float) -> None:
+        """Save the start (the status, the first deal and the idle deadline: one
+        transaction); if it cannot be saved, the table stays the lobby it was."""
         try:
-            await self.tables.db.tables.start(live.id, [deal])
+            await self.tables.db.tables.start(live.id, [deal], sweep_at)
         except Exception:
             log.exception("table %s: could not save its start", live.id)
             live.match = None
@@ -172,7 +184,8 @@ class Lobby:
                 await tables.db.tables.remove_seat(live.id, seat)
                 del live.seats[seat]
                 if not live.humans():
-                    await tables.close(live, TableStatus.ENDED, "everybody left the lobby")
+                    await tables.close(live, TableStatus.ENDED, "everybody left the lobby",
+                                       EVERYBODY_LEFT)
                     return "tables.left_lobby_closed"
                 if user_id == live.row.host_id:
                     new_host = live.humans()[0].user_id
@@ -181,11 +194,14 @@ class Lobby:
                     await tables.db.tables.set_host(live.id, new_host)
                 message = "tables.left"
             else:
+                # A match they leave counts as a loss for them, unless they come back.
+                live.seats[seat].departed = LEFT
                 await self.turns.take_over(live, seat, timed_out=False)
                 self.turns.arm_timer(live)  # stops it if it ran for them
                 # Closed when nobody may come back; a player who ran out of time may.
                 if not live.humans() and not any(s.timed_out for s in live.seats.values()):
-                    await tables.close(live, TableStatus.ENDED, "every player left")
+                    await tables.close(live, TableStatus.ENDED, "every player left",
+                                       EVERYBODY_LEFT)
                     return "tables.left_game_closed"
                 message = "tables.left_computer_plays"
                 tables.listener.hands_changed(live, [seat])
@@ -204,20 +220,74 @@ class Lobby:
         if seat is None:
             raise Refusal("tables.no_seat")
         s = live.seats[seat]
+        if s.departed == KICKED:
+            raise Refusal("sweeper.kicked.no_back", table=live.id)
         if s.computer is None:
             raise Refusal("tables.already_play")
         async with tables.seating(live.row.guild_id):
             other = tables.table_of(live.row.guild_id, user_id)
             if other is not None and other is not live:
                 raise Refusal("tables.seated_elsewhere", table=other.id)
-            s.computer, s.timed_out = None, False
+            s.computer, s.timed_out, s.departed, s.missed = None, False, None, 0
             live.computers.pop(seat, None)
             await tables.db.tables.put_seat(s)
         live.rename()
+        await tables.touch(live)
         self.turns.arm_timer(live)  # their turn, if it is, starts now
         tables.listener.table_changed(live)
         tables.listener.hands_changed(live, [seat])
         self.turns.schedule_computer(live)  # a paused table goes on
+        return live
+
+    async def kick(self, table_id: int, actor_id: int, user_id: int, *,
+                   can_manage: bool) -> LiveTable:
+        """The host or a moderator (``can_manage``) removes a person from the table for good:
+        in the lobby their seat is freed, in a game a computer plays it to the end (a loss for
+        them). They may not sit at this table again, nor take the seat back."""
+        tables = self.tables
+        async with tables.door(table_id) as live:
+            if actor_id != live.row.host_id and not can_manage:
+                raise Refusal("sweeper.kick.who", table=live.id)
+            if user_id == actor_id:
+                raise Refusal("sweeper.kick.yourself")
+            seat = live.held_seat(user_id)
+            if seat is None:
+                raise Refusal("sweeper.kick.no_table", player=f"<@{user_id}>")
+            await tables.db.tables.kick(live.id, user_id)
+            live.kicked.add(user_id)
+            s = live.seats[seat]
+            if live.row.status == TableStatus.LOBBY:
+                await tables.db.tables.remove_seat(live.id, seat)
+                del live.seats[seat]
+                if not live.humans():
+                    await tables.close(live, TableStatus.ENDED, "everybody left the lobby",
+                                       EVERYBODY_LEFT)
+                    return live
+                if user_id == live.row.host_id:
+                    new_host = live.humans()[0].user_id
+                    assert new_host is not None
+                    live.row.host_id = new_host
+                    await tables.db.tables.set_host(live.id, new_host)
+            else:
+                s.departed, s.timed_out = KICKED, False
+                if s.computer is None:
+                    await self.turns.take_over(live, seat, timed_out=False)
+                else:
+                    await tables.db.tables.put_seat(s)
+                self.turns.arm_timer(live)  # stops it if it ran for them
+                if not live.humans() and not any(x.timed_out for x in live.seats.values()):
+                    await tables.close(live, TableStatus.ENDED, "every player left",
+                                       EVERYBODY_LEFT)
+                    return live
+                humans = live.humans()
+                if user_id == live.row.host_id and humans:  # a moderator kicked the host
+                    new_host = humans[0].user_id
+                    assert new_host is not None
+                    live.row.host_id = new_host
+                    await tables.db.tables.set_host(live.id, new_host)
+                tables.listener.hands_changed(live, [seat])
+        tables.listener.table_changed(live)
+        self.turns.schedule_computer(live)
         return live
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:

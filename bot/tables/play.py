@@ -63,6 +63,11 @@ class Playing:
                               belote=choice.belote or not may_call_belote(deal, action.card),
                               declare=choice.declare if first_card(deal, seat) else None)
             await self.commit(live, seat, action, user_id)
+            await self.tables.touch(live)
+            s = live.seats.get(seat)
+            if s is not None and s.missed:  # in time again: the count of turns away restarts
+                s.missed = 0
+                await self.tables.db.tables.put_seat(s)
         self.turns.schedule_computer(live)
         return live
 
@@ -97,6 +102,7 @@ class Playing:
             await self.tables.db.tables.put_choice(
                 ChoiceRow(live.id, seat, choice.deal, stored, choice.belote))
             live.choices[seat] = choice
+            await self.tables.touch(live)
         return live
 
     async def commit(self, live: LiveTable, seat: int, action: Action,
@@ -179,23 +185,30 @@ class Playing:
             live.seq += 1
 
     @staticmethod
-    def result_of(live: LiveTable) -> dict[str, Any]:
+    def players_of(live: LiveTable) -> list[MatchPlayer]:
+        """The match's players as recorded: a seat a computer plays for a person who left is
+        still that person's (they lose it: ``left``)."""
+        return [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
+                for s in live.seats.values()]
+
+    @classmethod
+    def result_of(cls, live: LiveTable) -> dict[str, Any]:
         """The arguments of ``results.record_match`` for a won match."""
         match = live.match
         assert match is not None and match.winner is not None
-        players = [MatchPlayer(s.seat, s.user_id, s.computer if s.user_id is None else None)
-                   for s in live.seats.values()]
         winner = match.winner
         return {"table_id": live.id, "guild_id": live.row.guild_id,
                 "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
-                "players": players, "tally": tally(match)}
+                "players": cls.players_of(live), "tally": tally(match),
+                "left": live.leavers()}
 
     def finished(self, live: LiveTable, ratings: Ratings) -> None:
         """The match's result is stored (and the table closed there): close it here too."""
         live.row.status = TableStatus.FINISHED
         self.tables.live.pop(live.id, None)
         live.stop_timer()
+        live.stop_sweep()
         listener = self.tables.listener
         listener.table_changed(live)
         listener.hands_changed(live, range(4))

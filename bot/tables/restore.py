@@ -16,23 +16,26 @@ from . import state
 from .core import Tables
 from .play import Playing
 from .state import LiveTable, SeatChoice
+from .sweeper import Sweeper
 from .turns import Turns
 
 log = logging.getLogger(__name__)
 
 
 class Restore:
-    def __init__(self, tables: Tables, play: Playing, turns: Turns) -> None:
+    def __init__(self, tables: Tables, play: Playing, turns: Turns, sweeper: Sweeper) -> None:
         self.tables = tables
         self.play = play
         self.turns = turns
+        self.sweeper = sweeper
 
     async def restore(self) -> list[LiveTable]:
         """Bring back every open table from the database, replaying each match."""
         db = self.tables.db
         restored = []
         for row in await db.tables.open_tables():
-            live = LiveTable(row, await db.tables.seats(row.id), await db.tables.invited(row.id))
+            live = LiveTable(row, await db.tables.seats(row.id), await db.tables.invited(row.id),
+                             await db.tables.kicked(row.id))
             row.computer_level = row.computer_level or self.tables.computer_level
             if row.status == TableStatus.PLAYING:
                 try:
@@ -46,6 +49,9 @@ class Restore:
             await self._restore_choices(live)
             self.tables.live[row.id] = live
             restored.append(live)
+            # A deadline passed while the bot was down: the sweeper closes it at once.
+            await self.sweeper.give_deadline(live)
+            self.sweeper.arm(live)
             if live.playing:
                 async with self.tables.door(live):
                     await self.play.deal_if_needed(live)

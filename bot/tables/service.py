@@ -17,27 +17,32 @@ from db.activity import last_activity
 from game.actions import Action, Declaration
 from i18n import Message
 
+from . import clock as clocks
 from . import state
+from .clock import Clock
 from .core import Tables
 from .lobby import Lobby
 from .play import Playing
 from .restore import Restore
 from .state import LiveTable, NewTable, NullListener, TableListener
+from .sweeper import Sweeper
 from .turns import Turns
 
 
 class TableService:
     def __init__(self, db: Database, *, listener: TableListener | None = None,
                  computer_delay: float = 1.0, computer_level: str = "easy",
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, clock: Clock | None = None) -> None:
         self.tables = Tables(db, listener or NullListener(),
-                             rng if rng is not None else state.system_rng(), computer_level)
+                             rng if rng is not None else state.system_rng(), computer_level,
+                             clock if clock is not None else clocks.system_clock())
         # Computers commit through the same door and commit as people (``play.commit``).
         self.turns = Turns(self.tables, lambda live, seat, action:
                            self.play.commit(live, seat, action, None), computer_delay)
         self.play = Playing(self.tables, self.turns)
-        self.lobby = Lobby(self.tables, self.play, self.turns)
-        self._restore = Restore(self.tables, self.play, self.turns)
+        self.sweeper = Sweeper(self.tables, self.play)
+        self.lobby = Lobby(self.tables, self.play, self.turns, self.sweeper)
+        self._restore = Restore(self.tables, self.play, self.turns, self.sweeper)
 
     @property
     def db(self) -> Database:
@@ -57,12 +62,23 @@ class TableService:
         return self.tables.rng
 
     @property
+    def clock(self) -> Clock:
+        return self.tables.clock
+
+    @property
     def computer_level(self) -> str:
         return self.tables.computer_level
 
     @property
     def computer_delay(self) -> float:
         return self.turns.computer_delay
+
+    @property
+    def closed_hooks(self) -> list[Callable[[LiveTable, str], None]]:
+        """Called (table, why) when a table closes before a winner: why is ``"ended"`` (by
+        its host or a moderator), ``"everybody_left"``, ``"lobby_expired"`` or
+        ``"abandoned"`` (the sweeper). A won match goes to the listener's match_finished."""
+        return self.tables.closed_hooks
 
     @property
     def timeout_hooks(self) -> list[Callable[[LiveTable, SeatRow], None]]:
@@ -120,6 +136,11 @@ class TableService:
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
         return await self.lobby.end(table_id, user_id, can_manage=can_manage)
 
+    async def kick(self, table_id: int, actor_id: int, user_id: int, *,
+                   can_manage: bool) -> LiveTable:
+        """The host or a moderator removes a person from the table for good."""
+        return await self.lobby.kick(table_id, actor_id, user_id, can_manage=can_manage)
+
     # ---- play ----------------------------------------------------------------------------
     async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
         """A person's action, checked and committed; raises Refusal saying why not."""
@@ -137,10 +158,13 @@ class TableService:
         return await self._restore.restore()
 
     async def close(self) -> None:
+        await self.sweeper.close()
         await self.turns.close()
 
     async def settle(self) -> None:
-        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        """Wait until no computer has a turn pending and no timeout or sweep is being handled
+        (tests and benchmarks)."""
+        await self.sweeper.settle()
         await self.turns.settle()
 
     def hold_timers(self) -> None:

@@ -20,6 +20,7 @@ from game.view import TableView, table_view
 from i18n import DEFAULT_LANGUAGE, Message, Seat, words
 
 from ..computers import computer_name, make_player, seat_seed
+from .clock import Handle
 
 # Turn timers: the seconds /belote new offers, and the range the service accepts.
 TURN_TIMERS = (30, 60, 120, 300)
@@ -27,10 +28,16 @@ TURN_TIMER_LIMITS = (15, 600)
 # After a restart the person to act gets the whole timer again, and at least this long: they
 # may not have seen the table while the bot was away.
 RESTART_GRACE = 30
-# How long a timer's second lasts. Only tests change it (``bot.tables.state.TIMER_SECOND``), to
-# run timers in a fraction of a second while every number the players read and the service
-# checks stays the real one. Read at each use, so a change applies at once.
-TIMER_SECOND = 1.0
+# The limits of a table whose server settings were not given (a service used without a bot, a
+# table opened before they were stored): the server settings' defaults (bot/guild_settings.py),
+# but for the turns away: such a table keeps the rule it opened with, one turn run out and a
+# computer takes the seat over.
+DEFAULT_LOBBY_MINUTES = 30
+DEFAULT_IDLE_MINUTES = 60
+DEFAULT_AWAY_TURNS = 1
+# A person's action moves the idle deadline in memory at once, and in the database when it
+# moved this many seconds since last saved: a restart may end a table this much early at most.
+SWEEP_SAVE_STEP = 60.0
 
 
 def system_rng() -> random.Random:
@@ -70,13 +77,18 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("choices", "computers", "deadline", "invited", "lock", "lost", "match", "row",
-                 "seats", "seq", "task", "timer", "timer_key")
+    __slots__ = ("choices", "computers", "deadline", "invited", "kicked", "lock", "lost", "match",
+                 "row", "seats", "seq", "sweep", "sweep_saved", "task", "timer", "timer_key")
 
-    def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int]) -> None:
+    def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int],
+                 kicked: set[int] | None = None) -> None:
         self.row = row
         self.seats: dict[int, SeatRow] = {s.seat: s for s in seats}
         self.invited = invited
+        self.kicked: set[int] = kicked if kicked is not None else set()  # may not sit again
+        # The sweeper's call at ``row.sweep_at``, and the deadline the database holds.
+        self.sweep: Handle | None = None
+        self.sweep_saved = row.sweep_at
         self.match: Match | None = None
         self.seq = 0  # the sequence number of the next log entry
         # Taken only through ``Tables.door``: every change to this table passes it.
@@ -86,10 +98,10 @@ class LiveTable:
         # What each person chose ahead of their cards this deal (saved, so a restart keeps it).
         self.choices: dict[int, SeatChoice] = {}
         # The turn timer: the (seq, seat) of the turn it runs for, when it runs out (Unix
-        # time, for Discord's timestamps), and the loop's handle that fires then.
+        # time, for Discord's timestamps), and the clock's handle that fires then.
         self.timer_key: tuple[int, int] | None = None
         self.deadline: float | None = None
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: Handle | None = None
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: Message | None = None
@@ -174,6 +186,28 @@ class LiveTable:
             p = self.computers[seat] = make_player(s.computer, seat_seed(self.row.seed, seat))
         return p
 
+    @property
+    def lobby_minutes(self) -> int:
+        return self.row.lobby_minutes or DEFAULT_LOBBY_MINUTES
+
+    @property
+    def idle_minutes(self) -> int:
+        return self.row.idle_minutes or DEFAULT_IDLE_MINUTES
+
+    @property
+    def away_turns(self) -> int:
+        return self.row.away_turns or DEFAULT_AWAY_TURNS
+
+    def leavers(self) -> list[int]:
+        """The people who left this match (or were kicked) and did not come back."""
+        return [s.user_id for s in self.seats.values()
+                if s.user_id is not None and s.departed is not None]
+
+    def stop_sweep(self) -> None:
+        if self.sweep is not None:
+            self.sweep.cancel()
+        self.sweep = None
+
     def stop_timer(self) -> None:
         """No turn timer runs for this table any more."""
         if self.timer is not None:
@@ -205,3 +239,7 @@ class NewTable:
     fill: bool = False  # computers sit in the other seats (people may still take them)
     turn_timer: int | None = None  # seconds a person has to act; None or 0: no timer
     computer_level: str | None = None  # None: the bot's COMPUTER_LEVEL
+    # The server's limits (bot/guild_settings.py); None: the defaults above.
+    lobby_minutes: int | None = None
+    idle_minutes: int | None = None
+    away_turns: int | None = None

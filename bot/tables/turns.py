@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
 from db import SeatRow
 from game.actions import Action
 from game.view import table_view
 
-from . import state
+from ..computers import make_player, seat_seed
+from .clock import Handle
 from .core import Tables
 from .state import LiveTable
 
@@ -75,9 +75,11 @@ class Turns:
             live.task = None
 
     async def settle(self) -> None:
-        """Wait until no computer has a turn pending (tests and benchmarks)."""
+        """Wait until no computer has a turn pending and no timeout is being handled (tests
+        and benchmarks)."""
         while True:
             tasks = [t.task for t in self.tables.live.values() if t.task is not None]
+            tasks += self._timeouts
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -109,21 +111,23 @@ class Turns:
         live.stop_timer()
         if key is None:
             return
-        seconds = float(live.row.turn_timer or 0)
+        delay = float(live.row.turn_timer or 0)
         if grace is not None:
-            seconds = max(seconds, grace)
-        delay = seconds * state.TIMER_SECOND
-        live.timer_key, live.deadline = key, time.time() + delay
+            delay = max(delay, grace)
+        live.timer_key, live.deadline = key, self.tables.clock.now() + delay
         if self._held is not None:  # Discord is down: it starts when Discord is back
             self._held[live.id] = delay
             return
-        live.timer = asyncio.get_running_loop().call_later(delay, self._timer_fired, live, key)
+        live.timer = self._call_at(live.deadline, live, key)
+
+    def _call_at(self, when: float, live: LiveTable, key: tuple[int, int]) -> Handle:
+        return self.tables.clock.call_at(when, lambda: self._timer_fired(live, key))
 
     def hold(self) -> None:
         """Discord is down and nobody can see the tables: no turn timer runs meanwhile."""
         if self._held is not None:
             return
-        now, self._held = time.time(), {}
+        now, self._held = self.tables.clock.now(), {}
         for live in self.tables.live.values():
             if live.timer is not None and live.deadline is not None:
                 live.timer.cancel()
@@ -134,15 +138,14 @@ class Turns:
         """Discord is back: each turn timer goes on with the time it had left when Discord
         went down (the new deadline is shown)."""
         held, self._held = self._held or {}, None
-        now = time.time()
+        now = self.tables.clock.now()
         listener = self.tables.listener
         for table_id, left in held.items():
             live = self.tables.live.get(table_id)
             if live is None or live.timer_key is None or live.timer is not None:
                 continue
             live.deadline = now + left
-            live.timer = asyncio.get_running_loop().call_later(
-                left, self._timer_fired, live, live.timer_key)
+            live.timer = self._call_at(live.deadline, live, live.timer_key)
             listener.table_changed(live)
             listener.hands_changed(live, [live.timer_key[1]])
 
@@ -153,15 +156,26 @@ class Turns:
         task.add_done_callback(self._timeouts.discard)
 
     async def _time_out(self, live: LiveTable, key: tuple[int, int]) -> None:
-        """The person to act ran out of time: a computer plays their seat, as if they left."""
+        """The person to act ran out of time: a computer plays this turn for them. Once they
+        let ``away_turns`` turns in a row run out, they are away: a computer plays their seat,
+        as if they left, until they take it back."""
         try:
             async with self.tables.door(live):
                 if self._turn_key(live) != key:
                     return  # they acted (or left, or the table closed) just in time
                 seat = key[1]
+                s = live.seats[seat]
+                s.missed += 1
+                if s.missed < live.away_turns:
+                    await self.tables.db.tables.put_seat(s)
+                    log.info("table %s: seat %s ran out of time (%s of %s in a row)", live.id,
+                             seat, s.missed, live.away_turns)
+                    await self._play_once(live, seat)
+                    return
                 await self.take_over(live, seat, timed_out=True)
                 live.timer_key = live.deadline = None
-                log.info("table %s: seat %s ran out of time", live.id, seat)
+                log.info("table %s: seat %s ran out of time; a computer takes it over",
+                         live.id, seat)
                 self.tables.listener.table_changed(live)
                 self.tables.listener.hands_changed(live, [seat])
                 for hook in self.timeout_hooks:
@@ -169,6 +183,15 @@ class Turns:
             self.schedule_computer(live)
         except Exception:
             log.exception("table %s: the turn timer's takeover failed", live.id)
+
+    async def _play_once(self, live: LiveTable, seat: int) -> None:
+        """A computer of the table's level plays this one turn for the person; the seat stays
+        theirs (their next turn has its timer). Caller holds the door."""
+        view = table_view(live.match, seat)  # type: ignore[arg-type]
+        player = make_player(live.level, seat_seed(live.row.seed, seat) + live.seq)
+        action = await asyncio.to_thread(player.choose, view)
+        await self.commit(live, seat, action)
+        self.schedule_computer(live)
 
     # ---- stop ------------------------------------------------------------------------------
     async def close(self) -> None:

@@ -82,7 +82,7 @@ async def test_the_names_people_type_are_unchanged() -> None:
         "new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
                 "computers", "level", "turn_timer"],
         "invite": ["player"], "hand": [], "leave": [], "show": [], "rules": ["variant"],
-        "end": ["table"],
+        "end": ["table"], "kick": ["player"],
         # the moderators' commands (cogs/admin.py)
         "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                    "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",

@@ -91,11 +91,12 @@ async def test_a_cancelled_start_leaves_memory_as_saved(tmp_path: Path, before: 
         reached = asyncio.Event()
         real = db.tables.start
 
-        async def start(table_id: int, entries: list[LogEntry]) -> None:
+        async def start(table_id: int, entries: list[LogEntry],
+                        sweep_at: float | None = None) -> None:
             reached.set()
             if before:
                 await asyncio.sleep(0)
-            await real(table_id, entries)
+            await real(table_id, entries, sweep_at)
 
         db.tables.start = start  # type: ignore[method-assign]
         task = asyncio.create_task(service.start(table_id, HOST))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.tables.state as table_state
 from bot.tables import NewTable, Refusal, TableService
+from bot.tables.clock import FakeClock
 from db import Database
 from game.actions import Pass
 from tests.bot.helpers import to_act
@@ -42,11 +42,11 @@ async def test_timer_and_level_limits(db: Database) -> None:
 
 async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(
     db: Database,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.01)  # 30 s last 0.3 s
+    clock = FakeClock()
     rec = Recorder()
-    service = TableService(db, listener=rec, computer_delay=0, computer_level="hard")
+    service = TableService(db, listener=rec, computer_delay=0, computer_level="hard",
+                           clock=clock)
     timed_out: list[int] = []
     service.timeout_hooks.append(lambda live, seat: timed_out.append(seat.seat))
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1},
@@ -60,8 +60,12 @@ async def test_acting_in_time_stops_the_timer_and_the_next_one_runs_out(
     await service.act(live.id, user_at(service, live.id, first), live.seq, Pass())
     second = to_act(live)
     assert armed.cancelled() and live.timer_key == (live.seq, second)
-    while not timed_out:
-        await asyncio.sleep(0.01)
+    clock.advance(29)
+    await service.settle()
+    assert not timed_out
+    clock.advance(1)
+    await asyncio.sleep(0)  # the timer's takeover starts
+    await service.settle()
     assert timed_out == [second]
     s = live.seats[second]
     assert (s.computer, s.timed_out) == ("easy", True)  # the table's level, not the bot's

@@ -6,15 +6,11 @@ messages are still right is neither edited nor rendered."""
 from __future__ import annotations
 
 import re
-import time
-from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
-import bot.tables.turns as turns_module
 from bot import create_bot
 from bot.controls import button_id
+from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
 
 from .table_helpers import World, make_world, open_table, play_turn, seat_everyone
@@ -38,7 +34,7 @@ def sends(w: World, mark: int) -> list[str]:
 
 
 async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
-        fake_discord: Any, database_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
     timed = await table(w, list(w.members[:4]), turn_timer=30)
     untimed = await table(w, list(w.members[4:]))
@@ -53,9 +49,10 @@ async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
     assert shown is not None and int(shown.group(1)) == int(old_deadline)
     await w.fake.disconnect(w.bot)
 
-    # The bot comes back an hour later: the turn's 30 seconds ran out while it was down.
-    later = time.time() + 3600
-    monkeypatch.setattr(turns_module, "time", SimpleNamespace(time=lambda: later))
+    # The bot comes back half an hour later: the turn's 30 seconds ran out while it was down
+    # (and the game's hour without any action, when the sweeper would end it, has not).
+    table_clock.advance(1800)
+    later = table_clock.now()
     mark = w.fake.mark()
     w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
     await w.fake.settle()

@@ -3,15 +3,12 @@ a player who runs out of time (said in the table, the hand and the thread), the 
 a table whose every player ran out of time waiting for them, and timers re-armed with a grace
 period after a restart.
 
-The timers run on ``bot.tables.state.TIMER_SECOND``: 30 "seconds" last a fraction of a real second
-here, while every number the players read and the service checks stays the real one.
+The timers run on the service's clock: here a FakeClock (``table_clock``) the tests move forward,
+so 30 seconds pass when a test says so and no test waits through real ones.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +17,26 @@ import pytest
 import bot.tables.state as table_state
 from bot import create_bot
 from bot.controls import button_id
+from bot.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
-    return await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
+async def world(fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock) -> World:
+    w = await make_world(fake_discord, database_path, ("ana", "bo", "cy"))
+    # One turn run out and a computer takes the seat over (tests/e2e/test_away.py: several).
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote config", away_turns=1)
+    assert "Turns away before a takeover: 1 (changed)" in r.text, r.text
+    return w
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> float:
-    """Poll until ``condition`` holds; returns how long it took."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.01)
-    return time.monotonic() - start
+async def advance(w: World, clock: FakeClock, seconds: float) -> None:
+    """``seconds`` pass on the tables' clock; the bot does what falls due."""
+    clock.advance(seconds)
+    await w.fake.settle()
 
 
 async def two_people_two_computers(w: World, **options: Any) -> tuple[int, Any]:
@@ -59,7 +58,7 @@ def stamp(live: Any) -> str:
 
 async def test_time_out_take_over_wait_and_take_back(
     world: World,
-    monkeypatch: pytest.MonkeyPatch,
+    table_clock: FakeClock,
 ) -> None:
     fake, bot = world.fake, world.bot
     ana, bo = world.members[:2]
@@ -70,23 +69,26 @@ async def test_time_out_take_over_wait_and_take_back(
     assert "Turn timer: 30 s; a player who runs out of time is replaced by a computer" \
         in card.text
 
-    # ana's turn: the table and her hand say until when (30 real seconds from now).
-    assert live.match.to_act == 0 and 29 < live.deadline - time.time() <= 30
+    # ana's turn: the table and her hand say until when (30 seconds from now).
+    assert live.match.to_act == 0 and live.deadline == table_clock.now() + 30
     assert f"▶ **ana** to bid · time runs out {stamp(live)}" in fake.message(lobby.id).content
     dm = fake.message(live.seats[0].dm_message_id)
     assert f"time runs out {stamp(live)}" in dm.content
     assert "time runs out" not in fake.message(live.seats[1].dm_message_id).content
 
-    # From now on 30 "seconds" last 0.3 s. ana passes in time; bo's timer starts, and bo
-    # does nothing.
-    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.01)
+    # ana passes in time; bo's timer starts, and bo does nothing.
     r = await fake.click(bot, ana, dm, button_id("act", table_id, live.seq, "pass"))
     assert r.callback_type == 7, r.text
     assert live.timer_key == (live.seq, 1)
     # bo runs out of time, a computer plays for him; then ana's next turn runs out too,
     # and with nobody left playing the computers wait.
-    await wait_until(lambda: live.paused)
-    await fake.settle()
+    await advance(world, table_clock, 29)
+    assert live.seats[1].computer is None  # a second still to go
+    await advance(world, table_clock, 1)
+    assert live.seats[1].computer == "easy" and not live.paused
+    assert live.timer_key == (live.seq, 0) and live.deadline == table_clock.now() + 30
+    await advance(world, table_clock, 30)
+    assert live.paused
     assert [(s.computer, s.timed_out) for s in (live.seats[0], live.seats[1])] == \
         [("easy", True), ("easy", True)]
     entries = [e for e in await bot.service.db.log.entries(table_id) if e.kind == "action"]
@@ -104,18 +106,17 @@ async def test_time_out_take_over_wait_and_take_back(
                 if f"<@{member.id}>, your time ran out" in m.content]
         assert len(said) == 1 and "**Take my seat back**" in said[0]
     seq = live.seq
-    await asyncio.sleep(0.1)
+    await advance(world, table_clock, 300)
     assert live.seq == seq and live.task is None  # paused: the computers do not play alone
 
-    # bo takes his seat back (real 30 s timers again): the computers go on until his turn.
-    monkeypatch.setattr(table_state, "TIMER_SECOND", 1.0)
+    # bo takes his seat back: the computers go on until his turn.
     hand = fake.message(live.seats[1].dm_message_id)
     r = await fake.click(bot, bo, hand, button_id("back", table_id))
     assert r.callback_type == 7 and live.seats[1].computer is None
     assert not live.seats[1].timed_out
     await fake.settle()
     assert not live.paused and live.seq > seq and live.match.to_act == 1
-    assert live.timer_key == (live.seq, 1) and 29 < live.deadline - time.time() <= 30
+    assert live.timer_key == (live.seq, 1) and live.deadline == table_clock.now() + 30
     table = fake.message(lobby.id).content
     assert "bo ran out of time" not in table and "⏱ ana ran out of time" in table
     assert "▶ **bo** to " in table and f"time runs out {stamp(live)}" in table
@@ -125,26 +126,28 @@ async def test_time_out_take_over_wait_and_take_back(
 
 
 async def test_timers_are_re_armed_with_a_grace_period_after_a_restart(
-        world: World, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        world: World, database_path: Path, monkeypatch: pytest.MonkeyPatch,
+        table_clock: FakeClock) -> None:
     fake, bot = world.fake, world.bot
     table_id, lobby = await two_people_two_computers(world)
     assert bot.service.live[table_id].timer_key is not None  # ana's 30 s are running
     lobby_table, _ = await open_table(world, world.members[2], variant="coinche")  # no timer
     shown_before = len(fake.message(lobby.id).versions)
     await fake.disconnect(bot)
-    # The new process: 30 "seconds" last 0.6 s, and the grace after a restart is 60 of them
-    # (twice the table's timer, so the test tells it from the timer itself).
-    monkeypatch.setattr(table_state, "TIMER_SECOND", 0.02)
+    # The new process, started as the 30 seconds had run out: the grace after a restart is 60
+    # seconds (twice the table's timer, so the test tells it from the timer itself).
+    table_clock.advance(45)
     monkeypatch.setattr(table_state, "RESTART_GRACE", 60)
-    restarted = time.monotonic()
     bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    world.bot = bot
     live = bot.service.live[table_id]
     assert bot.service.live[lobby_table].timer_key is None
     assert live.match.to_act == 0 and live.seats[0].computer is None
-    took = await wait_until(lambda: live.seats[0].computer is not None)
-    assert time.monotonic() - restarted >= 60 * 0.02 and took > 0
-    assert live.seats[0].timed_out
-    await fake.settle()
+    assert live.deadline == table_clock.now() + 60
+    await advance(world, table_clock, 59)
+    assert live.seats[0].computer is None
+    await advance(world, table_clock, 1)
+    assert live.seats[0].computer is not None and live.seats[0].timed_out
     # While it ran, the restarted bot's table message showed the new deadline.
     after = fake.message(lobby.id).versions[shown_before:]
     assert any("▶ **ana** to bid · time runs out <t:" in v.content for v in after)

@@ -1,0 +1,107 @@
+"""The sweeper: a table nobody plays closes itself.
+
+A lobby not started within its server's ``lobby_minutes`` closes; a started game without any
+person's action for ``idle_minutes`` (everybody away, run out of time, or gone quiet) is ended
+and recorded as abandoned (no rating moves, the leavers are marked). Each table's deadline is
+``row.sweep_at``, stored, so a restart arms it again, and a table whose deadline passed while the
+bot was down is closed as soon as it starts. A person's action moves a game's deadline
+(``Tables.touch``): when the clock's call comes and the deadline has moved, it is armed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from db import TableStatus
+from game.tally import tally
+from i18n import words
+
+from .core import ABANDONED, LOBBY_EXPIRED, Tables
+from .play import Playing
+from .state import LiveTable
+
+log = logging.getLogger(__name__)
+
+
+class Sweeper:
+    def __init__(self, tables: Tables, play: Playing) -> None:
+        self.tables = tables
+        self.play = play
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def lobby_deadline(self, minutes: int) -> float:
+        return self.tables.clock.now() + 60.0 * minutes
+
+    def idle_deadline(self, live: LiveTable) -> float:
+        return self.tables.clock.now() + 60.0 * live.idle_minutes
+
+    def arm(self, live: LiveTable) -> None:
+        """Call the sweeper at the table's deadline (at once if it has passed)."""
+        live.stop_sweep()
+        at = live.row.sweep_at
+        if at is None or live.id not in self.tables.live:
+            return
+        live.sweep = self.tables.clock.call_at(at, lambda: self._due(live))
+
+    async def give_deadline(self, live: LiveTable) -> None:
+        """A table without a deadline (opened before they were stored) gets a full one now."""
+        if live.row.sweep_at is not None:
+            return
+        at = self.idle_deadline(live) if live.row.status == TableStatus.PLAYING \
+            else self.lobby_deadline(live.lobby_minutes)
+        await self.tables.db.tables.set_sweep_at(live.id, at)
+        live.row.sweep_at = live.sweep_saved = at
+
+    def _due(self, live: LiveTable) -> None:
+        live.sweep = None
+        task = asyncio.create_task(self._sweep(live), name=f"belote-sweep-{live.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _sweep(self, live: LiveTable) -> None:
+        try:
+            async with self.tables.door(live):
+                at = live.row.sweep_at
+                if live.id not in self.tables.live or at is None:
+                    return
+                if self.tables.clock.now() < at:  # somebody acted meanwhile
+                    self.arm(live)
+                    return
+                if live.row.status == TableStatus.LOBBY:
+                    log.info("table %s: not started within %s minutes; closing it", live.id,
+                             live.lobby_minutes)
+                    await self.tables.close(
+                        live, TableStatus.ENDED,
+                        words().plural("sweeper.reason.lobby_expired", live.lobby_minutes),
+                        LOBBY_EXPIRED)
+                elif live.playing:
+                    log.info("table %s: no person acted for %s minutes; ending it as abandoned",
+                             live.id, live.idle_minutes)
+                    await self._abandon(live)
+        except Exception:
+            log.exception("table %s: the sweeper could not close it", live.id)
+
+    async def _abandon(self, live: LiveTable) -> None:
+        """Record the match as abandoned (no rating moves; the leavers marked), then close."""
+        match = live.match
+        assert match is not None
+        await self.tables.db.results.record_match(
+            table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
+            winner=None, totals=(match.totals[0], match.totals[1]), deals=len(match.deals),
+            players=self.play.players_of(live), tally=tally(match), ending="abandoned",
+            left=live.leavers())
+        await self.tables.close(
+            live, TableStatus.ENDED,
+            words().plural("sweeper.reason.abandoned", live.idle_minutes), ABANDONED)
+
+    async def settle(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        for live in self.tables.live.values():
+            live.stop_sweep()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

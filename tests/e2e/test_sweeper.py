@@ -1,0 +1,159 @@
+"""The sweeper through the fake Discord, on a clock the tests move: a lobby not started within the
+server's lobby_minutes closes itself, a game without any person's action for idle_minutes is
+ended and recorded as abandoned (no rating moves, the leaver marked); the thread says so, the
+table message shows it closed, its buttons say the table is closed, the audit log records it and
+the log channel shows it. The deadlines survive a restart, and one that passed while the bot was
+down is handled as soon as it is back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot import create_bot
+from bot.controls import button_id
+from bot.tables.clock import FakeClock
+from db.audit import AuditRepo
+from game.players import RandomPlayer
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import (
+    World,
+    make_world,
+    member_of,
+    open_table,
+    play_turn,
+    restart,
+    start_table,
+)
+
+MINUTE = 60.0
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock) -> World:
+    w = await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee"))
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    return w
+
+
+async def advance(w: World, clock: FakeClock, seconds: float) -> None:
+    clock.advance(seconds)
+    await w.fake.settle()
+
+
+async def configure(w: World, **settings: Any) -> Any:
+    """A moderator sets the server's settings, with a #modlog log channel."""
+    modlog = w.guild.add_text_channel("modlog")
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote config",
+                           log_channel=modlog, **settings)
+    assert "Settings changed" in r.text, r.text
+    await w.fake.settle()
+    return modlog
+
+
+def thread_says(w: World, live: Any, text: str) -> list[str]:
+    return [m.content for m in w.fake.messages(w.fake.channel(live.row.thread_id))
+            if text in m.content]
+
+
+async def test_a_lobby_not_started_in_time_closes_itself(world: World,
+                                                        table_clock: FakeClock) -> None:
+    w = world
+    modlog = await configure(w, lobby_minutes=10)
+    ana, bo = w.members[:2]
+    table_id, lobby = await open_table(w, ana, variant="classic")
+    live = w.bot.service.live[table_id]
+    # A copy of the lobby's controls somewhere (a client that has not refreshed).
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="sit", custom_id=button_id("sit", table_id, 2)))
+    old = await w.bot.get_partial_messageable(w.channel.id).send("old lobby", view=view)
+    await advance(w, table_clock, 10 * MINUTE - 1)
+    assert table_id in w.bot.service.live  # a second to go
+    r = await w.fake.click(w.bot, bo, lobby, button_id("sit", table_id, 1))
+    assert r.callback_type == 7, r.text  # sitting does not give the lobby more time
+    await advance(w, table_clock, 1)
+    assert table_id not in w.bot.service.live
+    assert (await w.bot.service.db.tables.get(table_id)).status == "ended"
+    said = thread_says(w, live, f"Table #{table_id} is closed")
+    assert said == [f"Table #{table_id} is closed: it was not started within 10 minutes. "
+                    "`/belote new` opens a new table."]
+    table = w.fake.message(lobby.id)
+    assert "Table closed: it was not started within 10 minutes." in table.content
+    assert table.custom_ids == []
+    r = await w.fake.click(w.bot, bo, old.id, button_id("sit", table_id, 2))
+    assert r.ephemeral and f"Table #{table_id} is closed" in r.text
+    entry = (await AuditRepo(w.bot.db).recent(w.guild.id))[0]
+    assert (entry.action, entry.actor_id, entry.table_id) == ("closed", None, table_id)
+    assert entry.details["reason"] == "it was not started within 10 minutes"
+    assert w.fake.messages(modlog)[-1].content == \
+        f"Belote table #{table_id} closed by itself: it was not started within 10 minutes."
+    # ana and bo are free to sit elsewhere.
+    assert w.bot.service.table_of(w.guild.id, ana.id) is None
+
+
+async def test_a_game_nobody_plays_is_ended_as_abandoned_with_the_leaver_marked(
+        world: World, table_clock: FakeClock) -> None:
+    w = world
+    modlog = await configure(w, idle_minutes=20)
+    table_id, lobby = await start_table(w, "classic")  # four people, no turn timer
+    live = w.bot.service.live[table_id]
+    bo = w.members[1]
+    r = await w.fake.slash(w.bot, bo, w.channel, "belote leave")
+    assert "computer" in r.text, r.text
+    # A person acting gives the game its 20 minutes again.
+    await advance(w, table_clock, 15 * MINUTE)
+    assert live.seats[live.match.to_act].computer is None  # computers act at once
+    r = await play_turn(w, table_id, RandomPlayer(3))
+    assert r.callback_type == 7, r.text
+    await advance(w, table_clock, 19 * MINUTE)
+    assert table_id in w.bot.service.live
+    # The person to act opens "My hand": its buttons stay on that reply.
+    acting = member_of(w, live.seats[live.match.to_act].user_id)
+    mine = await w.fake.click(w.bot, acting, lobby, button_id("hand", table_id))
+    assert mine.answer.custom_ids
+    await advance(w, table_clock, 1 * MINUTE)
+    assert table_id not in w.bot.service.live
+    match = await w.bot.service.db.results.match(w.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned" and match.winner is None
+    assert not match.rated and match.left == (1,)  # bo, South's right, left
+    for member in w.members[:4]:
+        assert await w.bot.service.db.results.skill(w.guild.id, "classic", member.id) is None
+    said = thread_says(w, live, f"Table #{table_id} is ended")
+    assert said == [f"Table #{table_id} is ended: nobody played for 20 minutes. The game is "
+                    "recorded as abandoned; no rating changes."]
+    table = w.fake.message(lobby.id)
+    assert "Table closed: nobody played for 20 minutes; the game is recorded as abandoned" \
+        in table.content and table.custom_ids == []
+    r = await w.fake.click(w.bot, acting, mine.message, mine.answer.custom_ids[0])
+    assert r.ephemeral and f"Table #{table_id} is closed" in r.text
+    assert w.fake.messages(modlog)[-1].content == (
+        f"Belote table #{table_id} closed by itself: nobody played for 20 minutes; the game "
+        "is recorded as abandoned.")
+
+
+async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_at_once(
+        world: World, database_path: Path, table_clock: FakeClock) -> None:
+    w = world
+    await configure(w, lobby_minutes=10, idle_minutes=30)
+    lobby_id, _ = await open_table(w, w.members[4], variant="classic")
+    game_id, _ = await start_table(w, "classic")
+    await restart(w, database_path)
+    assert {lobby_id, game_id} <= set(w.bot.service.live)
+    # The lobby's 10 minutes run on across the restart.
+    await advance(w, table_clock, 10 * MINUTE)
+    assert lobby_id not in w.bot.service.live and game_id in w.bot.service.live
+    # The bot is down when the game's 30 minutes run out: it ends the game as it starts.
+    await w.fake.disconnect(w.bot)
+    table_clock.advance(25 * MINUTE)
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+    assert game_id not in w.bot.service.live
+    match = await w.bot.service.db.results.match(w.guild.id, game_id)
+    assert match is not None and match.ending == "abandoned" and not match.rated
+    entries = await AuditRepo(w.bot.db).recent(w.guild.id)
+    assert [(e.action, e.table_id) for e in entries[:2]] == \
+        [("closed", game_id), ("closed", lobby_id)]
