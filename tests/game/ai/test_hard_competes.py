@@ -16,8 +16,9 @@ from game.actions import (
     Surcontre,
     Take,
 )
+from game.ai.bidsearch import announced_points
 from game.ai.hard import HardPlayer
-from game.cards import Suit
+from game.cards import Suit, parse_card
 from game.match import Match
 from game.rules import Trump, Variant
 from game.view import table_view
@@ -106,3 +107,16 @@ def test_bulgarian_redoubles_a_contract_its_cards_hold() -> None:
     m = match_with_hands(Variant.BULGARIAN, {1: "JS 9S AS TS AH"},
                          bids=(ContractBid(Trump.SPADES), Double(), Pass(), Pass()))
     assert _bids(m) == [Redouble()] * len(SEEDS)
+
+
+def test_the_bid_search_counts_the_announcements_of_the_sampled_hands() -> None:
+    # Bulgarian: a carré of jacks (seat 0) scores 200 for team 0; the two tierces of seat 1
+    # (to the nine) lose to the tierce of seat 2 (to the ace): 20 more for team 0. Nothing in
+    # no trumps.
+    hands = [sum(1 << parse_card(c) for c in h.split()) for h in (
+        "JS JH JD JC 7S 8S 7H 8H", "7D 8D 9D QC KC 7C 8C 9C",
+        "9S TS QD KS AH KH QH 9H", "AS AD TD KD QS AC TC TH")]
+    m = match_with_hands(Variant.BULGARIAN, {})
+    view = table_view(m, 1)
+    assert announced_points(view, hands, Trump.SPADES) == (220, 0)
+    assert announced_points(view, hands, Trump.NO_TRUMPS) == (0, 0)
