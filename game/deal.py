@@ -318,10 +318,12 @@ class Deal:
         """The cards the seat to act may play now (0 outside the play)."""
         if self.phase is not Phase.PLAY:
             return 0
-        return self._legal()[0]
-
-    def _legal(self) -> tuple[CardSet, int]:
-        return self._legal_for(self.hands[self.to_act])  # type: ignore[index]
+        hand = self.hands[self.to_act]  # type: ignore[index]
+        # The cache answers the second call for a position without a call of _legal_for.
+        played, cached_hand, legal, _why = self._legal_cache
+        if played == self.played and cached_hand == hand:
+            return legal
+        return self._legal_for(hand)[0]
 
     def _legal_for(self, hand: CardSet) -> tuple[CardSet, int]:
         played, cached_hand, legal, why = self._legal_cache
@@ -372,7 +374,9 @@ class Deal:
             if self.played & b:
                 raise IllegalAction("card_already_played", card=Cards((c,)))
             raise IllegalAction("card_not_held", card=Cards((c,)))
-        legal, why = self._legal_for(hand)
+        played, cached_hand, legal, why = self._legal_cache
+        if played != self.played or cached_hand != hand:
+            legal, why = self._legal_for(hand)
         if not legal & b:
             raise self._explain(legal, why)
         if not self.declared[seat]:
@@ -386,25 +390,27 @@ class Deal:
         self.played |= b
         trick = self.trick
         trick.append(c)
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             self.win_card, self.win_index = c, 0
-        else:
-            if beats(c, self.win_card, self.trump_suit_mask, self._strength):
-                self.win_card, self.win_index = c, len(trick) - 1
-        if len(trick) < 4:
+        elif beats(c, self.win_card, self.trump_suit_mask, self._strength):
+            self.win_card, self.win_index = c, n - 1
+        if n < 4:
             self.to_act = (seat + 1) & 3
             return
         winner = (self.trick_leader + self.win_index) & 3
         team = winner & 1
         self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
-        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        tricks = self.tricks
+        tricks.append(Trick(self.trick_leader, tuple(trick), winner))
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner
-        if len(self.tricks) == 1:
+        n = len(tricks)
+        if n == 1:
             self._compare_announcements()
-        if len(self.tricks) == 8:
+        if n == 8:
             self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
 

@@ -5,7 +5,9 @@ the bidding so far as well as possible (a seat that bid a suit holds cards for i
 opened with a pass holds no strong hand, a seat that doubled holds cards against the contract,
 judged by the hand evaluator of game/ai/evaluate.py).
 On every such deal it plays out each contract worth considering (its own possible contracts,
-and the contract standing) with the rules of thumb for all four seats, and keeps the points.
+and the contract standing) with the rules of thumb for all four seats, and keeps the points,
+with the belote and the announcements each team holds in that deal (every seat declaring its
+best, as the deal does).
 Each legal call is then worth the mean score the variant's scorer gives its contract over those
 deals (passing is worth the standing contract, or nothing when none stands); the best call is
 made. Contre/surcontre and double/redouble are the standing contract at twice or four times.
@@ -31,6 +33,7 @@ from ..actions import (
     Surcontre,
     Take,
 )
+from ..announcements import Announcement, best_announcements, bulgarian_winners, classic_winner
 from ..cards import FULL_DECK, CardSet, Suit, to_set
 from ..contract import Contract
 from ..deal import held_belote_points, sweep_of
@@ -64,7 +67,35 @@ DOUBLE_HOLDING = 0.06
 PASS_BASE = 0.0
 
 
-Outcome = tuple[int, int | None, tuple[int, int]]  # team 0's card points, sweep, belote
+# Team 0's card points, the sweep, the belote and the announcements each team scores.
+Outcome = tuple[int, int | None, tuple[int, int], tuple[int, int]]
+
+
+def announced_points(view: TableView, hands: list[CardSet], trump: Trump) -> tuple[int, int]:
+    """The announcement points each team scores when every seat declares its best choice of
+    the full hand it holds in a sampled deal (as the deal does for a seat that says nothing),
+    compared by the variant's rule. A tierce or a carré can make or break a contract."""
+    if not view.options.announcements or trump is Trump.NO_TRUMPS:
+        return (0, 0)
+    anns: list[Announcement] = []
+    for seat in range(4):
+        anns.extend(best_announcements(seat, hands[seat]))
+    if not anns:
+        return (0, 0)
+    pts = [0, 0]
+    if view.variant is Variant.BULGARIAN:
+        seq_team, carre_team = bulgarian_winners(anns)
+        for a in anns:
+            if a.seat & 1 == (carre_team if a.is_carre else seq_team):
+                pts[a.seat & 1] += a.points
+    else:
+        assert view.dealer is not None
+        team = classic_winner(anns, (view.dealer + 1) & 3,
+                              int(trump) if trump.is_suit else None)
+        for a in anns:
+            if a.seat & 1 == team:
+                pts[a.seat & 1] += a.points
+    return (pts[0], pts[1])
 
 
 
@@ -211,18 +242,19 @@ class BidSearch:
                     pos.play(position_card(pos))
                 self.playouts += 1
                 out[c].append((pos.points[0], sweep_of(pos.tricks_won),
-                               held_belote_points(full, rules[c].trump_cards)))
+                               held_belote_points(full, rules[c].trump_cards),
+                               announced_points(view, full, c[1])))
         return out
 
     def value(self, contract: Contract, outcomes: list[Outcome]) -> float:
         """The mean score difference for this seat's team of ``contract`` over ``outcomes``."""
-        values: dict[tuple[int, int], DealValue] = {}
+        values: dict[tuple[tuple[int, int], tuple[int, int]], DealValue] = {}
         total = 0
-        for p0, sweep, belote in outcomes:
-            v = values.get(belote)
+        for p0, sweep, belote, announced in outcomes:
+            v = values.get((belote, announced))
             if v is None:
-                v = values[belote] = DealValue(self.view.variant, contract, self.team, (0, 0),
-                                               belote)
+                v = values[belote, announced] = DealValue(self.view.variant, contract,
+                                                          self.team, announced, belote)
             total += v(p0, sweep)
         return total / len(outcomes)
 
