@@ -20,7 +20,7 @@ EXPECTED = [{"belote": [
     {"new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
              "computers", "level", "turn_timer"]},
     {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
-    {"end": ["table"]},
+    {"end": ["table"]}, {"kick": ["player"]},
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                 "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                 "max_tables_server", "moderator_role", "log_channel", "language", "reset"]},
