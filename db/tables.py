@@ -50,6 +50,7 @@ class TableRow:
     ended_at: str | None
     turn_timer: int | None = None  # seconds a person has to act; None: no timer
     computer_level: str | None = None  # computers that fill or take over; None: the default
+    language: str = "en"  # what the table's public messages and images are written in
 
     @property
     def home_id(self) -> int:
@@ -69,7 +70,7 @@ class TableRow:
             private=bool(row["private"]), status=TableStatus(row["status"]), seed=row["seed"],
             first_dealer=row["first_dealer"], created_at=row["created_at"],
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
-            computer_level=row["computer_level"])
+            computer_level=row["computer_level"], language=row["language"])
 
 
 @dataclass(slots=True)
@@ -116,14 +117,14 @@ class TableRepo:
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, variant: str,
                      options: dict[str, Any], private: bool, seed: int,
                      first_dealer: int = 0, turn_timer: int | None = None,
-                     computer_level: str | None = None) -> TableRow:
+                     computer_level: str | None = None, language: str = "en") -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
-                " seed, first_dealer, turn_timer, computer_level)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " seed, first_dealer, turn_timer, computer_level, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
-                 int(private), seed, first_dealer, turn_timer, computer_level))
+                 int(private), seed, first_dealer, turn_timer, computer_level, language))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)

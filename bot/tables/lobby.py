@@ -9,7 +9,7 @@ from db import LogEntry, SeatRow, TableStatus
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
-from i18n import Seat, Seats
+from i18n import Seat, Seats, languages
 
 from ..uncancelled import to_the_end
 from .core import Tables
@@ -38,6 +38,9 @@ class Lobby:
         if timer is not None and not low <= timer <= high:
             raise Refusal("tables.timer_range", low=low, high=high)
         level = spec.computer_level or tables.computer_level
+        if spec.language not in languages():
+            raise Refusal("commands.new.bad_language", language=spec.language,
+                          languages=", ".join(languages()))
         tables.check_level(level)
         async with tables.seating(spec.guild_id):
             other = tables.table_of(spec.guild_id, spec.host_id)
@@ -48,7 +51,7 @@ class Lobby:
                 guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
                 variant=variant.value, options=options.to_json(variant), private=spec.private,
                 seed=tables.rng.getrandbits(62), first_dealer=tables.rng.randrange(4),
-                turn_timer=timer, computer_level=level)
+                turn_timer=timer, computer_level=level, language=spec.language)
             live = LiveTable(row, [], set())
             # Through the door: a click may reach the table before its seats are saved.
             async with tables.door(live):

@@ -116,6 +116,11 @@ class LiveTable:
         return self.row.computer_level or "easy"
 
     @property
+    def language(self) -> str:
+        """What the table's thread, public messages and images are written in."""
+        return self.row.language
+
+    @property
     def paused(self) -> bool:
         """Every person ran out of time: the computers wait until one takes their seat back."""
         return self.playing and not self.humans()
@@ -205,3 +210,4 @@ class NewTable:
     fill: bool = False  # computers sit in the other seats (people may still take them)
     turn_timer: int | None = None  # seconds a person has to act; None or 0: no timer
     computer_level: str | None = None  # None: the bot's COMPUTER_LEVEL
+    language: str = "en"  # one of i18n.languages(): the table's public words and images

@@ -18,7 +18,7 @@ def shape(node: dict[str, Any]) -> Any:
 
 EXPECTED = [{"belote": [
     {"new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
-             "computers", "level", "turn_timer"]},
+             "computers", "level", "turn_timer", "language"]},
     {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
     {"end": ["table"]},
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
