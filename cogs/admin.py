@@ -47,7 +47,8 @@ VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.v
 TIMERS = [app_commands.Choice(name=timer_text(0), value=0)] + [
     app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
 LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
-LANGUAGES = [app_commands.Choice(name=code, value=code) for code in languages()]
+LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
+             for code in languages()]
 RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
 # The option that sets each setting directly (the channels have add/remove instead).
 SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "turn_timer",

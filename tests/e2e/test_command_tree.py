@@ -35,3 +35,12 @@ def tree_shape(tree: app_commands.CommandTree) -> list[Any]:
 
 async def test_the_command_tree_names_every_subcommand_and_option(world: World) -> None:
     assert tree_shape(world.bot.tree) == EXPECTED
+
+
+async def test_the_language_choices_are_named_in_words(world: World) -> None:
+    group = next(c for c in world.bot.tree.get_commands() if c.name == "belote")
+    data = group.to_dict(world.bot.tree)
+    for command in ("new", "config"):
+        options = next(o for o in data["options"] if o["name"] == command)["options"]
+        language = next(o for o in options if o["name"] == "language")
+        assert [c["name"] for c in language["choices"]] == ["English", "Български", "Français"]
