@@ -30,7 +30,7 @@ from .records import Records
 from .settings import Settings
 from .tables import TableService
 from .tournaments import TournamentRunner
-from .translator import CatalogueTranslator
+from .translator import CatalogueTranslator, Readers
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
     async def interaction_check(self, interaction: discord.Interaction[BeloteBot], /) -> bool:
         """Each member's commands are rate-limited (bot/ratelimit.py); the refusal says when
         to try again. Typing in an option (autocomplete) is not a command."""
+        self.client.readers.note(interaction.user.id, interaction.locale)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         again = self.client.limits.commands.take((interaction.guild_id, interaction.user.id))
@@ -90,6 +91,7 @@ class BeloteBot(commands.Bot):
         meter(self.http, self.delivery.jobs.budget)
         self.db: Database | None = None
         self.limits = MemberLimits()
+        self.readers = Readers()  # each member's language, for what they alone read
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)

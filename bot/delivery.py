@@ -219,17 +219,18 @@ class Delivery:
     # ---- the table message ----------------------------------------------------------------
     async def table_payload(self, live: LiveTable, closed: str | None = None) -> dict[str, Any]:
         """Content, attachments and controls of the table message as it should be now."""
+        language = live.language  # the table message is public: in the table's language
         if closed is not None:
-            return {"content": messages.header(live) + "\n" +
-                    words()("delivery.table_closed", reason=closed),
+            return {"content": messages.header(live, language) + "\n" +
+                    words(language)("delivery.table_closed", reason=closed),
                     "view": None}
         view = live.view()
         if view is None:
-            return {"content": messages.lobby_text(live), "view": messages.lobby_view(live),
-                    "attachments": []}
-        return {"content": messages.table_text(live, view),
-                "view": messages.table_view_controls(live),
-                "attachments": [await images.table_image(view)]}
+            return {"content": messages.lobby_text(live, language),
+                    "view": messages.lobby_view(live, language), "attachments": []}
+        return {"content": messages.table_text(live, view, language),
+                "view": messages.table_view_controls(live, language),
+                "attachments": [await images.table_image(view, language)]}
 
     def table_key(self, live: LiveTable, closed: str | None = None) -> Hashable:
         return (live.row.status, live.seq, live.row.host_id, closed, live.deadline,
@@ -290,16 +291,24 @@ class Delivery:
     async def _hand_payload(self, live: LiveTable, seat: int, view: TableView, background: bool,
                             keep: Hashable | None) -> tuple[dict[str, Any], Hashable | None]:
         """The payload and the key of the image it leaves on the message (None: no image)."""
-        payload: dict[str, Any] = {"content": messages.hand_text(live, view),
-                                   "view": messages.hand_controls(live, view)}
+        language = self.hand_language(live, seat)
+        payload: dict[str, Any] = {"content": messages.hand_text(live, view, language),
+                                   "view": messages.hand_controls(live, view, language)}
         if not view.hand:
             payload["attachments"] = []
             return payload, None
-        key = hand_image_key(view)
+        key = hand_image_key(view, language=language)
         if key != keep:  # otherwise no "attachments": Discord keeps the image it has
             payload["attachments"] = [await images.hand_image(view, background=background,
-                                                              slot=(live.id, seat))]
+                                                              slot=(live.id, seat),
+                                                              language=language)]
         return payload, key
+
+    def hand_language(self, live: LiveTable, seat: int) -> str:
+        """A hand is read by its player alone: in their client's language when we speak it,
+        else the table's."""
+        s = live.seats.get(seat)
+        return self.bot.readers.language(s.user_id if s is not None else None, live.language)
 
     async def edit_hand(self, live: LiveTable, seat: int, message_id: int | None,
                         send: Callable[[dict[str, Any]], Awaitable[Any]], *,
@@ -455,7 +464,8 @@ class Delivery:
             self.invalidate(live.id, seat)
             if await self.note_seat(live, seat, user_id, dm_closed=True) is None:
                 return
-            await self.notice(live, words()("delivery.dm_closed", mention=f"<@{user_id}>"),
+            await self.notice(live, words(live.language)("delivery.dm_closed",
+                                                          mention=f"<@{user_id}>"),
                               mention=user_id)
             self.table_changed(live)
             return
@@ -487,8 +497,9 @@ class Delivery:
         if view.is_my_turn and view.winner is None and \
                 self.turn_noticed.get((live.id, seat)) != live.seq:
             self.turn_noticed[(live.id, seat)] = live.seq
-            await self.notice(live, words()("delivery.your_turn", mention=f"<@{s.user_id}>",
-                                            table=live.id), mention=s.user_id)
+            await self.notice(live, words(live.language)(
+                "delivery.your_turn", mention=f"<@{s.user_id}>", table=live.id),
+                mention=s.user_id)
 
     # ---- posts in the thread ----------------------------------------------------------------
     async def notice(self, live: LiveTable, text: str, *, mention: int | None = None,
@@ -509,8 +520,10 @@ class Delivery:
         if match is None or index >= len(match.results):
             return
         result = match.results[index]
-        image = await images.deal_sheet_image(result, match.variant, live.names(), index + 1)
-        await self.notice(live, messages.deal_sheet_text(live, index, result), files=[image],
+        image = await images.deal_sheet_image(result, match.variant, live.names(), index + 1,
+                                             live.language)
+        await self.notice(live, messages.deal_sheet_text(live, index, result, live.language),
+                          files=[image],
                           once=("deal", index))
 
     async def post_match_result(self, live: LiveTable,
@@ -520,9 +533,9 @@ class Delivery:
             return
         summary = rendering.MatchResult.from_results(
             match.variant, live.names(), match.options.target, match.results, match.winner)
-        image = await images.match_image(summary)
+        image = await images.match_image(summary, live.language)
         text = messages.match_text(live, match.winner, (match.totals[0], match.totals[1]),
-                                   ratings)
+                                   ratings, live.language)
         await self.notice(live, text, files=[image], once="match")
 
     def forget(self, live: LiveTable) -> None:

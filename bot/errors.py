@@ -46,11 +46,13 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException,
-                       where: str) -> None:
+                       where: str, otherwise: str = DEFAULT_LANGUAGE) -> None:
     """Answer an interaction whose handler raised ``error`` (``where``: what it was, for the
-    log). Never raises: a failure to answer is logged in one line."""
+    log; ``otherwise``: the language of a member whose client's we do not speak, the table's).
+    Never raises: a failure to answer is logged in one line."""
     if isinstance(error, Refusal):
-        text = error.text(language(interaction))  # in the words of who clicked or typed
+        # In the words of who clicked or typed.
+        text = error.text(language(interaction, otherwise))
     elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
         # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
         log.warning("%s was answered too late (user %s)", where, interaction.user.id)

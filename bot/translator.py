@@ -33,6 +33,26 @@ def language_of(locale: discord.Locale | None) -> str | None:
     return language if language in languages() else None
 
 
+class Readers:
+    """The language each member's Discord client speaks, as their last interaction said (in
+    memory: after a restart a member reads the table's language until they click again). What
+    the bot sends one member unasked (their DM hand) is written in it."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, str] = {}
+
+    def note(self, user_id: int, locale: discord.Locale | None) -> None:
+        language = language_of(locale)
+        if language is None:
+            self._seen.pop(user_id, None)
+        else:
+            self._seen[user_id] = language
+
+    def language(self, user_id: int | None, otherwise: str) -> str:
+        """``user_id``'s language when we speak it, else ``otherwise`` (the table's)."""
+        return self._seen.get(user_id, otherwise) if user_id is not None else otherwise
+
+
 def text(message_id: str, **params: object) -> app_commands.locale_str:
     """A command text: English by default, translated per client locale at sync. ``params``
     fill the message's named parameters in every language."""

@@ -17,7 +17,7 @@ from bot import audit
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.errors import language as reader_language
-from bot.guild_settings import KEYS, GuildSettings, label, show
+from bot.guild_settings import KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
 from bot.messages import NO_MENTIONS, timer_text
 from bot.moderation import is_moderator
 from bot.tables import TURN_TIMERS, LiveTable
@@ -41,13 +41,17 @@ def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
 
 CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
-                  "max_tables_server", "moderator_role", "log_channel", "language", "reset")
+                  "max_tables_server", "moderator_role", "log_channel", "language",
+                  "tournament_no_show", "reset")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
 TIMERS = [app_commands.Choice(name=timer_text(0), value=0)] + [
     app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
 LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
-LANGUAGES = [app_commands.Choice(name=code, value=code) for code in languages()]
+LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
+             for code in languages()]
+NO_SHOWS = [app_commands.Choice(name=text(f"tournaments.no_show.{choice}"), value=choice)
+            for choice in NO_SHOW_CHOICES]
 RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
 # The option that sets each setting directly (the channels have add/remove instead).
 SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "turn_timer",
@@ -56,7 +60,7 @@ SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "tu
                      "max_tables_channel": "max_tables_channel",
                      "max_tables_server": "max_tables_server",
                      "moderator_role": "moderator_role", "log_channel": "log_channel",
-                     "language": "language"}
+                     "language": "language", "tournament_no_show": "tournament_no_show"}
 
 
 def settings_text(settings: GuildSettings, w: Words, changed: frozenset[str] = frozenset()
@@ -136,7 +140,8 @@ class Admin(BeloteSubcommands):
     @app_commands.command(name=text("commands.config.name"),
                           description=text("commands.config.description"))
     @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
-    @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS)
+    @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS,
+                          tournament_no_show=NO_SHOWS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def config(self, interaction: discord.Interaction[Any],
                      add_channel: discord.TextChannel | None = None,
@@ -151,6 +156,7 @@ class Admin(BeloteSubcommands):
                      moderator_role: discord.Role | None = None,
                      log_channel: discord.TextChannel | None = None,
                      language: app_commands.Choice[str] | None = None,
+                     tournament_no_show: app_commands.Choice[str] | None = None,
                      reset: app_commands.Choice[str] | None = None) -> None:
         settings = await self.moderator_settings(interaction)
         if settings is None:
@@ -162,7 +168,8 @@ class Admin(BeloteSubcommands):
             "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
             "away_turns": away_turns, "max_tables_channel": max_tables_channel,
             "max_tables_server": max_tables_server, "moderator_role": moderator_role,
-            "log_channel": log_channel, "language": language}
+            "log_channel": log_channel, "language": language,
+            "tournament_no_show": tournament_no_show}
         values: dict[str, Any] = {}
         for option, value in given.items():
             if value is None:

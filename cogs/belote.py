@@ -15,16 +15,17 @@ from bot import audit, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.replies import send_hand
+from bot.guild_settings import GuildSettings
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
 from bot.tables.core import ABANDONED, LOBBY_EXPIRED
-from bot.translator import text
+from bot.translator import language_of, text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
-from i18n import Message, Permissions, words
+from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
 
 from .channels import Channels
-from .common import PUBLIC, display_name, member_words, reply_privately
+from .common import display_name, member_words, reply_privately
 
 VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
             for v in Variant]
@@ -42,9 +43,11 @@ TIMERS = [app_commands.Choice(name=text("commands.choice.timer.off"), value=0)] 
     app_commands.Choice(name=_timer_choice(t), value=t) for t in TURN_TIMERS]
 LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value=level)
           for level in available_levels()]
+LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
+             for code in languages()]
 
 NEW_OPTIONS = ("variant", "private", "announcements", "must_undertrump", "shuffle", "computers",
-               "level", "turn_timer", "target")
+               "level", "turn_timer", "target", "language")
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
@@ -61,6 +64,16 @@ def _descriptions(command: str,
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
 # Without these the table goes in the channel instead of its own thread.
 FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+
+
+def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:
+    """A new table's language when /belote new does not say: the server's setting when a
+    moderator chose another than English, else the server's preferred locale when the bot
+    speaks it (a French or Bulgarian community), else English."""
+    if settings.language != DEFAULT_LANGUAGE:
+        return settings.language
+    preferred = language_of(guild.preferred_locale) if guild is not None else None
+    return preferred or DEFAULT_LANGUAGE
 
 
 @app_commands.guild_only()
@@ -87,7 +100,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         if minutes is None:
             return
         self.bot.delivery.post(("closed", live.id), lambda: self.bot.delivery.notice(
-            live, PUBLIC.plural(f"sweeper.notice.{why}", minutes, table=live.id),
+            live, words(live.language).plural(f"sweeper.notice.{why}", minutes, table=live.id),
             once=("closed", why)))
 
         async def record() -> None:
@@ -119,7 +132,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     @app_commands.rename(**_names("new", NEW_OPTIONS))
     @app_commands.describe(**_descriptions("new", NEW_OPTIONS),
                            target=text("commands.new.target.description", max=MAX_TARGET))
-    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS)
+    @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS, language=LANGUAGES)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def new(self, interaction: discord.Interaction[Any],
                   variant: app_commands.Choice[str] | None = None,
@@ -128,10 +141,13 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                   must_undertrump: bool | None = None,
                   shuffle: app_commands.Choice[str] | None = None,
                   computers: bool = False, level: app_commands.Choice[str] | None = None,
-                  turn_timer: app_commands.Choice[int] | None = None) -> None:
+                  turn_timer: app_commands.Choice[int] | None = None,
+                  language: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         # The server's settings (/belote config) give what the options leave out.
         settings = await self.bot.guild_settings.get(interaction.guild_id)
+        spoken = language.value if language is not None else table_language(
+            settings, interaction.guild)
         v = Variant(variant.value if variant is not None else settings.variant)
         target = target if target is not None else settings.target
         say = member_words(interaction, settings.language)
@@ -178,17 +194,19 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 turn_timer=turn_timer.value if turn_timer is not None else settings.turn_timer,
                 computer_level=level.value if level else settings.computer_level,
                 lobby_minutes=settings.lobby_minutes, idle_minutes=settings.idle_minutes,
-                away_turns=settings.away_turns))
+                away_turns=settings.away_turns, language=spoken))
         except Refusal:
             self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
             raise
         await interaction.response.defer(thinking=True)
+        public = words(live.language)  # the thread and its posts speak the table's language
         thread: discord.Thread | None = None
         opened = "commands.new.opened_here"
         if not in_thread and not no_thread and isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=PUBLIC("commands.new.thread_name", table=live.id, variant=v.value),
+                    name=public("commands.new.thread_name", table=live.id,
+                                variant=messages.variant_title(v, live.language)),
                     auto_archive_duration=1440,
                     type=discord.ChannelType.public_thread)
             except discord.HTTPException:
@@ -202,7 +220,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             # makes a try whose answer was lost give back the message it made, not a second.
             message = await self.bot.delivery.jobs.call(
                 ("table post", live.id), lambda: home.send(
-                    messages.lobby_text(live), view=messages.lobby_view(live),
+                    messages.lobby_text(live, live.language),
+                    view=messages.lobby_view(live, live.language),
                     allowed_mentions=messages.NO_MENTIONS,
                     nonce=nonce("table post", live.id)))
         except Exception as e:
@@ -210,14 +229,15 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 raise
             await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
             self.bot.delivery.post(("followup", interaction.id), lambda: interaction.followup.send(
-                PUBLIC("commands.new.post_failed")))
+                public("commands.new.post_failed")))
             return
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
-        # Posted in the channel for everybody: in the server's language (English for now).
-        text = PUBLIC("commands.new.opened_in_thread" if thread else opened,
+        # Posted in the channel for everybody: in the table's language.
+        text = public("commands.new.opened_in_thread" if thread else opened,
                       user=interaction.user.mention, table=live.id,
-                      variant=messages.VARIANT_TITLES[v], target=live.options.target,
+                      variant=messages.variant_title(v, live.language),
+                      target=live.options.target,
                       thread=thread.mention if thread else "",
                       permissions=Permissions(no_thread))
         # Through the delivery's Outbox: sent again if Discord fails (the token lasts 15 min).
@@ -247,11 +267,11 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
-        await reply_privately(interaction, member_words(interaction)(
+        await reply_privately(interaction, member_words(interaction, live.language)(
             "commands.invite.done", player=user.mention, table=live.id))
         await self.bot.delivery.notice(
-            live, PUBLIC("commands.invite.notice", player=f"<@{user.id}>",
-                         host=f"<@{interaction.user.id}>"), mention=user.id)
+            live, words(live.language)("commands.invite.notice", player=f"<@{user.id}>",
+                                       host=f"<@{interaction.user.id}>"), mention=user.id)
 
     @app_commands.command(name=text("commands.hand.name"),
                           description=text("commands.hand.description"))
@@ -270,16 +290,16 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
         said = await self.bot.service.leave(live.id, interaction.user.id)
-        await reply_privately(interaction, member_words(interaction)(said))
+        await reply_privately(interaction, member_words(interaction, live.language)(said))
 
     @app_commands.command(name=text("commands.show.name"),
                           description=text("commands.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        say = member_words(interaction)
         live = self.my_table(interaction)
         if live is None:
             await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
             return
+        say = member_words(interaction, live.language)
         if live.lost is None and live.row.message_id is not None:
             await reply_privately(interaction, say("commands.show.elsewhere", table=live.id,
                                                    channel=f"<#{live.row.home_id}>"))
@@ -308,12 +328,14 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
+        live = self.my_table(interaction) or self.channel_table(interaction)
+        language = language_of(interaction.locale) or (
+            live.language if live is not None else DEFAULT_LANGUAGE)
         if variant is not None:
-            text = messages.variant_rules(Variant(variant.value))
+            text = messages.variant_rules(Variant(variant.value), language)
         else:
-            live = self.my_table(interaction) or self.channel_table(interaction)
-            text = messages.rules_card(live) if live else \
-                "\n\n".join(messages.variant_rules(v) for v in Variant)
+            text = messages.rules_card(live, language) if live else \
+                "\n\n".join(messages.variant_rules(v, language) for v in Variant)
         await reply_privately(interaction, text)
 
     @app_commands.command(name=text("commands.end.name"),
@@ -335,7 +357,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             await self.bot.audit.record(live.row.guild_id, audit.END,
                                         actor_id=interaction.user.id, table_id=live.id)
         await interaction.response.send_message(
-            PUBLIC("commands.end.done", table=live.id, user=interaction.user.mention),
+            words(live.language)("commands.end.done", table=live.id,
+                                 user=interaction.user.mention),
             allowed_mentions=messages.NO_MENTIONS)
 
 
@@ -360,7 +383,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                     table_id=live.id, details={"user": player.id})
         await reply_privately(interaction, member_words(interaction)(
             "sweeper.kick.done", player=player.mention, table=live.id))
-        await self.bot.delivery.notice(live, PUBLIC(
+        await self.bot.delivery.notice(live, words(live.language)(
             "sweeper.kick.notice_lobby" if lobby else "sweeper.kick.notice",
             actor=interaction.user.mention, player=player.mention))
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
 from bot.tables import LiveTable
-from i18n import DEFAULT_LANGUAGE, Message, Permissions, words
+from i18n import Message, Permissions, words
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +167,8 @@ class Channels(commands.Cog):
             await self.bot.service.attach(
                 live.id, thread_id=thread_id, message_id=message.id,
                 channel_id=None if thread_id is not None else message.channel.id)
-        # Posted for everybody: in the server's language (English until tables choose one).
-        await channel.send(words(DEFAULT_LANGUAGE)("belote.moved.notice", table=live.id, why=why),
+        # Posted for everybody: in the table's language.
+        await channel.send(words(live.language)("belote.moved.notice", table=live.id, why=why),
                            allowed_mentions=NO_MENTIONS)
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)
         return message

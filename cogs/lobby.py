@@ -35,7 +35,8 @@ class Lobby(commands.Cog):
         notify them): a computer plays for them, and how to take the seat back."""
         if seat.user_id is None or live.lost is not None:
             return
-        text = words()("lobby.timed_out", user=f"<@{seat.user_id}>", table=live.id)
+        text = words(live.language)("lobby.timed_out", user=f"<@{seat.user_id}>",
+                                    table=live.id)
         task = self.bot.loop.create_task(self._notice(live, text, seat.user_id),
                                          name=f"belote-send-timeout-{live.id}")
         self.notices.add(task)  # a reference, so the task is not collected mid-way

@@ -56,6 +56,7 @@ class TableRow:
     lobby_minutes: int | None = None
     idle_minutes: int | None = None
     away_turns: int | None = None
+    language: str = "en"  # what the table's public messages and images are written in
 
     @property
     def home_id(self) -> int:
@@ -77,7 +78,7 @@ class TableRow:
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
             computer_level=row["computer_level"], sweep_at=row["sweep_at"],
             lobby_minutes=row["lobby_minutes"], idle_minutes=row["idle_minutes"],
-            away_turns=row["away_turns"])
+            away_turns=row["away_turns"], language=row["language"])
 
 
 # Why a seat's person no longer plays it (seats.departed).
@@ -132,15 +133,16 @@ class TableRepo:
                      first_dealer: int = 0, turn_timer: int | None = None,
                      computer_level: str | None = None, sweep_at: float | None = None,
                      lobby_minutes: int | None = None, idle_minutes: int | None = None,
-                     away_turns: int | None = None) -> TableRow:
+                     away_turns: int | None = None, language: str = "en") -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
                 " seed, first_dealer, turn_timer, computer_level, sweep_at, lobby_minutes,"
-                " idle_minutes, away_turns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " idle_minutes, away_turns, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
                  int(private), seed, first_dealer, turn_timer, computer_level, sweep_at,
-                 lobby_minutes, idle_minutes, away_turns))
+                 lobby_minutes, idle_minutes, away_turns, language))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)

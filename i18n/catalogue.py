@@ -8,6 +8,11 @@ runtime, so there is no build step and ``pybabel`` works on them as on any proje
 
 Parameters are named and written ``{name}`` (``python-brace-format``). A message with plural forms
 is asked for with :meth:`Words.plural`; the forms follow each language's gettext plural rule.
+
+A slash command named in a message is written ``{/belote new}``: the catalogue fills it with the
+command's name as a client in that language shows it (``/belote nouvelle``), from the same ids
+the command was named with (``commands.group.name``, ``commands.new.name``). It is no parameter
+of the caller's.
 """
 
 from __future__ import annotations
@@ -70,9 +75,14 @@ def message_ids(language: str) -> frozenset[str]:
     return frozenset(_key(m.id) for m in catalogue(language) if m.id)
 
 
-def parameters(text: str) -> frozenset[str]:
-    """The named parameters a message text uses: ``"Deal {n}"`` -> ``{"n"}``."""
+def _fields(text: str) -> frozenset[str]:
     return frozenset(field for _, field, _, _ in string.Formatter().parse(text) if field)
+
+
+def parameters(text: str) -> frozenset[str]:
+    """The named parameters a message text uses: ``"Deal {n}"`` -> ``{"n"}`` (a command's
+    name, ``{/belote new}``, is filled by the catalogue, not by the caller)."""
+    return frozenset(f for f in _fields(text) if not f.startswith("/"))
 
 
 @cache
@@ -119,16 +129,27 @@ class Words:
 
     def __call__(self, message_id: str, **params: object) -> str:
         text = self._lookup(message_id, None)
-        return text.format(**self._worded(params)) if params else text
+        return text.format(**self._worded(text, params)) if params or "{/" in text else text
 
     def plural(self, message_id: str, count: int, **params: object) -> str:
         """A message whose form depends on ``count`` (passed to it as ``{n}``)."""
-        return self._lookup(message_id, count).format(n=self.number(count),
-                                                      **self._worded(params))
+        text = self._lookup(message_id, count)
+        return text.format(n=self.number(count), **self._worded(text, params))
 
-    def _worded(self, params: Mapping[str, object]) -> dict[str, object]:
-        """The parameters with each :class:`Term` worded in this language."""
-        return {k: v.text(self) if isinstance(v, Term) else v for k, v in params.items()}
+    def _worded(self, text: str, params: Mapping[str, object]) -> dict[str, object]:
+        """The parameters with each :class:`Term` worded in this language, and the commands
+        the text names (``{/belote new}``) as this language's clients show them."""
+        out = {k: v.text(self) if isinstance(v, Term) else v for k, v in params.items()}
+        if "{/" in text:
+            out |= {f: self.command(f) for f in _fields(text) if f.startswith("/")}
+        return out
+
+    def command(self, path: str) -> str:
+        """``/belote new`` as this language's clients show it: ``/belote nouvelle``."""
+        group, *subcommands = path.lstrip("/").split()
+        names = [self("commands.group.name") if group == "belote" else group]
+        names += [self(f"commands.{name}.name") for name in subcommands]
+        return "/" + " ".join(names)
 
     def number(self, value: float) -> str:
         """``12345`` -> ``12,345`` in English, ``12 345`` in French."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
 
-from i18n import words
+from i18n import DEFAULT_LANGUAGE, words
 
 from ..errors import answer_error, language, tell
 from ..outbox import is_transient
@@ -123,6 +123,9 @@ class Control:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", "?"))
         where = f"control {custom_id}"
+        bot = bot_of(interaction)
+        bot.readers.note(interaction.user.id, interaction.locale)
+        live = bot.service.live.get(self.table_id) or bot.delivery.over.get(self.table_id)
         try:
             await self.run(interaction)
         except BadControl as e:
@@ -137,7 +140,9 @@ class Control:
                 # did stands, and the delivery shows it once Discord answers again.
                 bot_of(interaction).delivery.answer_failed(interaction, self.table_id, e)
                 return
-            await answer_error(interaction, e, where)
+            # A member whose client's language we do not speak reads the table's.
+            await answer_error(interaction, e, where,
+                               live.language if live is not None else DEFAULT_LANGUAGE)
 
 
 class ButtonControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):

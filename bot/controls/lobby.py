@@ -11,7 +11,7 @@ from typing import Any, Self
 
 import discord
 
-from i18n import words
+from i18n import DEFAULT_LANGUAGE, words
 
 from ..errors import language, tell
 from .base import PART, PLAIN, TABLE, ButtonControl, Look, TableButton, bot_of, number
@@ -77,8 +77,11 @@ class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
     kind = "leave"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        said = await bot_of(interaction).service.leave(self.table_id, interaction.user.id)
-        await tell(interaction, words(language(interaction))(said))
+        service = bot_of(interaction).service
+        said = await service.leave(self.table_id, interaction.user.id)
+        live = service.live.get(self.table_id)
+        otherwise = live.language if live is not None else DEFAULT_LANGUAGE
+        await tell(interaction, words(language(interaction, otherwise))(said))
 
 
 class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
@@ -90,7 +93,7 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
         from ..messages import rules_card  # here: messages lays out the controls
 
         live = bot_of(interaction).service.get(self.table_id)
-        await tell(interaction, rules_card(live, language(interaction)))
+        await tell(interaction, rules_card(live, language(interaction, live.language)))
 
 
 class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):

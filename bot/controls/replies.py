@@ -38,10 +38,10 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     """The player's hand and controls as an ephemeral reply (closed DMs, or on request)."""
     seat = live.held_seat(interaction.user.id)
     if seat is None:
-        await tell(interaction, words(language(interaction))("controls.not_playing"))
+        await tell(interaction, words(language(interaction, live.language))("controls.not_playing"))
         return
     if live.view(seat) is None:
-        await tell(interaction, words(language(interaction))("controls.not_started"))
+        await tell(interaction, words(language(interaction, live.language))("controls.not_started"))
         return
     deliver = bot_of(interaction).delivery
     async with deliver.hand_reply(live, seat, interaction, new_reply=True), \

@@ -10,7 +10,7 @@ from db.tables import KICKED, LEFT
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
-from i18n import Seat, Seats
+from i18n import Seat, Seats, languages
 
 from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
@@ -41,6 +41,9 @@ class Lobby:
         if timer is not None and not low <= timer <= high:
             raise Refusal("tables.timer_range", low=low, high=high)
         level = spec.computer_level or tables.computer_level
+        if spec.language not in languages():
+            raise Refusal("commands.new.bad_language", language=spec.language,
+                          languages=", ".join(languages()))
         tables.check_level(level)
         async with tables.seating(spec.guild_id):
             other = tables.table_of(spec.guild_id, spec.host_id)
@@ -54,7 +57,7 @@ class Lobby:
                 turn_timer=timer, computer_level=level,
                 sweep_at=self.sweeper.lobby_deadline(spec.lobby_minutes or DEFAULT_LOBBY_MINUTES),
                 lobby_minutes=spec.lobby_minutes, idle_minutes=spec.idle_minutes,
-                away_turns=spec.away_turns)
+                away_turns=spec.away_turns, language=spec.language)
             live = LiveTable(row, [], set())
             # Through the door: a click may reach the table before its seats are saved.
             async with tables.door(live):

@@ -128,6 +128,11 @@ class LiveTable:
         return self.row.computer_level or "easy"
 
     @property
+    def language(self) -> str:
+        """What the table's thread, public messages and images are written in."""
+        return self.row.language
+
+    @property
     def paused(self) -> bool:
         """Every person ran out of time: the computers wait until one takes their seat back."""
         return self.playing and not self.humans()
@@ -243,3 +248,4 @@ class NewTable:
     lobby_minutes: int | None = None
     idle_minutes: int | None = None
     away_turns: int | None = None
+    language: str = "en"  # one of i18n.languages(): the table's public words and images

@@ -80,13 +80,14 @@ async def test_the_names_people_type_are_unchanged() -> None:
     names = {c["name"]: [o["name"] for o in c.get("options", [])] for c in group["options"]}
     assert names == {
         "new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
-                "computers", "level", "turn_timer"],
+                "computers", "level", "turn_timer", "language"],
         "invite": ["player"], "hand": [], "leave": [], "show": [], "rules": ["variant"],
         "end": ["table"], "kick": ["player"],
         # the moderators' commands (cogs/admin.py)
         "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                    "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
-                   "max_tables_server", "moderator_role", "log_channel", "language", "reset"],
+                   "max_tables_server", "moderator_role", "log_channel", "language",
+                   "tournament_no_show", "reset"],
         "help": [], "tables": ["end"],
         # the stats commands (cogs/stats.py); leaderboard keeps its variant option
         "leaderboard": ["variant", "period", "pairs"], "stats": ["member", "variant"],

@@ -3,30 +3,20 @@ database made by the first version upgrades in place and keeps its tables."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from db import ChoiceRow, Database, SeatRow
-from db.migrate import _statements, migration_files
+from db.migrate import migration_files
+
+from .old_databases import database_at
 
 
 def first_version_database(path: Path) -> None:
     """A database as the bot left it before migration 0002, with one table and a seat."""
-    version, name, sql = migration_files()[0]
-    assert version == 1
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT "
-                "NULL, applied_at TEXT NOT NULL DEFAULT 'then')")
-    for statement in _statements(sql):
-        con.execute(statement)
-    con.execute("INSERT INTO schema_migrations (version, name) VALUES (1, ?)", (name,))
-    con.execute("INSERT INTO tables (id, guild_id, channel_id, host_id, variant, options, seed)"
-                " VALUES (1, 10, 20, 7, 'classic', '{\"target\": 501}', 3)")
-    con.execute("INSERT INTO seats (table_id, seat, user_id, name) VALUES (1, 0, 7, 'ana')")
-    con.commit()
-    con.close()
+    assert migration_files()[0][0] == 1
+    database_at(path, 1)
 
 
 async def test_an_old_database_upgrades_and_keeps_its_tables(tmp_path: Path) -> None:

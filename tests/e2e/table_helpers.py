@@ -33,11 +33,12 @@ class World:
 
 async def make_world(fake: FakeDiscord, database_path: Any,
                      names: tuple[str, ...] = ("ana", "bo", "cy", "dee"),
-                     **settings: Any) -> World:
+                     locale: str = "en-US", **settings: Any) -> World:
     """A server with a #belote channel, these members, and the bot started on the database
     (computers act at once, and tables deal from TABLE_SEED, unless ``settings`` says
-    otherwise)."""
+    otherwise). ``locale``: the server's preferred locale."""
     guild = fake.add_guild("Cafe")
+    guild.locale = locale
     channel = guild.add_text_channel("belote")
     members = [guild.add_member(n) for n in names]
     settings.setdefault("computer_delay", 0)

@@ -283,3 +283,13 @@ async def test_tables_lists_and_ends_for_moderators(server: Server) -> None:
     entries = await AuditRepo(s.bot.db).recent(s.guild.id)
     assert [(e.action, e.actor_id, e.table_id) for e in entries] == \
         [("end", s.mod.id, first.id)]
+
+
+async def test_a_moderator_sets_what_happens_to_tournament_no_shows(server: Server) -> None:
+    s = server
+    r = await config(s, s.mod, tournament_no_show="cancel")
+    assert "Tournament no-shows: The tournament is cancelled (changed)" in r.text, r.text
+    assert (await s.bot.guild_settings.get(s.guild.id)).tournament_no_show == "cancel"
+    r = await config(s, s.ana, tournament_no_show="computer")
+    assert "Only moderators can do that" in r.text
+    assert (await s.bot.guild_settings.get(s.guild.id)).tournament_no_show == "cancel"

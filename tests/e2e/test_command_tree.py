@@ -18,12 +18,13 @@ def shape(node: dict[str, Any]) -> Any:
 
 EXPECTED = [{"belote": [
     {"new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
-             "computers", "level", "turn_timer"]},
+             "computers", "level", "turn_timer", "language"]},
     {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
     {"end": ["table"]}, {"kick": ["player"]},
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                 "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
-                "max_tables_server", "moderator_role", "log_channel", "language", "reset"]},
+                "max_tables_server", "moderator_role", "log_channel", "language",
+                "tournament_no_show", "reset"]},
     {"help": []}, {"tables": ["end"]},
     {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
     {"history": ["member"]}, {"replay": ["match"]},
@@ -36,3 +37,12 @@ def tree_shape(tree: app_commands.CommandTree) -> list[Any]:
 
 async def test_the_command_tree_names_every_subcommand_and_option(world: World) -> None:
     assert tree_shape(world.bot.tree) == EXPECTED
+
+
+async def test_the_language_choices_are_named_in_words(world: World) -> None:
+    group = next(c for c in world.bot.tree.get_commands() if c.name == "belote")
+    data = group.to_dict(world.bot.tree)
+    for command in ("new", "config"):
+        options = next(o for o in data["options"] if o["name"] == command)["options"]
+        language = next(o for o in options if o["name"] == "language")
+        assert [c["name"] for c in language["choices"]] == ["English", "Български", "Français"]

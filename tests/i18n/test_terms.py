@@ -72,3 +72,10 @@ def test_a_kept_message_is_worded_per_reader() -> None:
     lost = Message.of("belote.lost.channel_deleted", table=4)
     assert str(lost) == "The channel of table #4 was deleted"
     assert words("fr")("hand.lost", lost=lost) != words("en")("hand.lost", lost=lost)
+
+
+def test_a_message_names_a_command_as_the_readers_client_shows_it() -> None:
+    assert "`/belote nouvelle`" in words("fr")("tables.closed", table=3)
+    assert "`/belote new`" in words("en")("tables.closed", table=3)
+    assert words("bg").command("/belote show") == "/" + words("bg")("commands.group.name") + \
+        " " + words("bg")("commands.show.name")
