@@ -86,7 +86,7 @@ async def test_a_start_whose_image_is_ready_is_answered_in_one_request(
     table_id, lobby = await open_table(world, ana, variant="classic")
     await seat_everyone(world, table_id, lobby, world.members)
 
-    async def ready(view: Any) -> discord.File:
+    async def ready(view: Any, language: str = "en") -> discord.File:
         return discord.File(io.BytesIO(b"image"), filename="table.png")
     monkeypatch.setattr(images, "table_image", ready)
     mark = fake.mark()
