@@ -96,4 +96,33 @@ class GameOver(IllegalAction):
 
 
 class InvalidOptions(BeloteError):
-    """Options a variant does not know, or values out of range."""
+    """Options a variant does not know, or values out of range: why, as ``code`` and
+    ``params`` (option names, numbers). The catalogue's ``options.<code>`` words it for the
+    reader; ``str(err)`` is for logs and the command line: the English reason once the
+    catalogue is loaded (:func:`word_options_with`), else the code and parameters."""
+
+    code: str
+    params: Mapping[str, str | int]
+
+    def __init__(self, code: str, **params: str | int) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = MappingProxyType(params)
+
+    def __str__(self) -> str:
+        if _options_wording is not None:
+            try:
+                return _options_wording(self)
+            except LookupError:
+                pass
+        shown = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.code} ({shown})" if shown else self.code
+
+
+_options_wording: Callable[[InvalidOptions], str] | None = None
+
+
+def word_options_with(wording: Callable[[InvalidOptions], str]) -> None:
+    """How ``str(err)`` words invalid options: the catalogue's English, set when it loads."""
+    global _options_wording
+    _options_wording = wording

@@ -90,32 +90,31 @@ class Options:
         if not given:
             return base
         if not isinstance(given, Mapping):
-            raise InvalidOptions("options must be an object")
+            raise InvalidOptions("not_an_object")
         known = set(OPTION_NAMES[variant]) | set(MATCH_ONLY_OPTIONS)
         changes: dict[str, Any] = {}
         for key, value in given.items():
             if key not in known:
-                raise InvalidOptions(f"the {variant.value} variant has no option {key!r}")
+                raise InvalidOptions("unknown", variant=variant.value, option=str(key))
             if key == "target":
                 if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                    raise InvalidOptions("target must be a positive whole number")
+                    raise InvalidOptions("target_not_positive")
                 if value > MAX_TARGET:
-                    raise InvalidOptions(f"target must be at most {MAX_TARGET}")
+                    raise InvalidOptions("target_too_high", high=MAX_TARGET)
                 changes[key] = value
             elif key == "deal_cap":
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                           or not 1 <= value <= MAX_DEAL_CAP):
-                    raise InvalidOptions(
-                        f"deal_cap must be a whole number from 1 to {MAX_DEAL_CAP}")
+                    raise InvalidOptions("deal_cap_range", high=MAX_DEAL_CAP)
                 changes[key] = value
             elif key == "shuffle":
                 try:
                     changes[key] = Shuffle(value)
                 except ValueError:
-                    raise InvalidOptions("shuffle must be 'random' or 'cut'") from None
+                    raise InvalidOptions("shuffle") from None
             else:
                 if not isinstance(value, bool):
-                    raise InvalidOptions(f"{key} must be true or false")
+                    raise InvalidOptions("not_a_flag", option=key)
                 changes[key] = value
         return replace(base, **changes)
 

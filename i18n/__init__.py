@@ -13,6 +13,7 @@ from .catalogue import (
     words,
 )
 from .rules import (
+    OptionsReason,
     RuleSentence,
     announcement_text,
     bid_text,
@@ -31,6 +32,7 @@ __all__ = [
     "Levels",
     "Message",
     "MissingMessage",
+    "OptionsReason",
     "Permissions",
     "RuleSentence",
     "Scoped",

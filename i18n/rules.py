@@ -25,7 +25,7 @@ from game.actions import (
 from game.announcements import Announcement
 from game.cards import Card, Rank, Suit
 from game.contract import Contract
-from game.errors import Cards, IllegalAction, word_reasons_with
+from game.errors import Cards, IllegalAction, InvalidOptions, word_options_with, word_reasons_with
 from game.rules import Trump
 
 from .catalogue import DEFAULT_LANGUAGE, Term, Words, words
@@ -153,3 +153,26 @@ class RuleSentence(Term):
 
 
 word_reasons_with(rule_reason)  # logs, and callers not yet worded here, read English reasons
+
+
+def options_reason(err: InvalidOptions, language: str = DEFAULT_LANGUAGE) -> str:
+    """Why a table's options do not work, as a clause: ``the target must be at most 100000``."""
+    w = words(language)
+    params: dict[str, object] = dict(err.params)
+    if err.code == "unknown":  # a known variant's code: its name as the reader's language says it
+        params["variant"] = w(f"commands.choice.variant.{params['variant']}")
+    return w(f"options.{err.code}", **params)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionsReason(Term):
+    """Why options do not work, as a parameter: worded in the language of the message it
+    fills."""
+
+    error: InvalidOptions
+
+    def text(self, w: Words) -> str:
+        return options_reason(self.error, w.language)
+
+
+word_options_with(options_reason)  # logs and the command line read English reasons

@@ -10,7 +10,7 @@ from db.tables import KICKED, LEFT
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
-from i18n import Seat, Seats, languages
+from i18n import OptionsReason, Seat, Seats, languages
 
 from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
@@ -33,9 +33,14 @@ class Lobby:
     async def create(self, spec: NewTable) -> LiveTable:
         tables = self.tables
         try:
-            options = Options.for_variant(Variant(spec.variant), spec.options)
-        except (InvalidOptions, ValueError) as e:
-            raise Refusal("tables.bad_options", reason=str(e)) from None
+            variant = Variant(spec.variant)
+        except ValueError:
+            raise Refusal("tables.bad_options", reason=OptionsReason(
+                InvalidOptions("unknown_variant", variant=spec.variant))) from None
+        try:
+            options = Options.for_variant(variant, spec.options)
+        except InvalidOptions as e:
+            raise Refusal("tables.bad_options", reason=OptionsReason(e)) from None
         timer = spec.turn_timer or None
         low, high = TURN_TIMER_LIMITS
         if timer is not None and not low <= timer <= high:

@@ -3,6 +3,8 @@ announcements, the rules' refusals. The game keeps codes; the records keep their
 
 from __future__ import annotations
 
+import pytest
+
 from bot.tables import Refusal
 from game.actions import CAPOT
 from game.announcements import carre, sequence
@@ -79,3 +81,23 @@ def test_a_message_names_a_command_as_the_readers_client_shows_it() -> None:
     assert "`/belote new`" in words("en")("tables.closed", table=3)
     assert words("bg").command("/belote show") == "/" + words("bg")("commands.group.name") + \
         " " + words("bg")("commands.show.name")
+
+
+def test_invalid_options_are_worded_in_the_readers_language() -> None:
+    # The rules core says why options do not work as a code and parameters; the refusal a
+    # French host reads is French, with the variant's French name.
+    from game.errors import InvalidOptions
+    from game.rules import Options, Variant
+    from i18n import OptionsReason
+
+    with pytest.raises(InvalidOptions) as caught:
+        Options.for_variant(Variant.BULGARIAN, {"must_undertrump": True})
+    error = caught.value
+    assert (error.code, dict(error.params)) == (
+        "unknown", {"variant": "bulgarian", "option": "must_undertrump"})
+    french = words("fr")("tables.bad_options", reason=OptionsReason(error))
+    assert french.startswith("Ces options ne conviennent pas") and "n’a pas d’option" in french
+    assert words("fr")("commands.choice.variant.bulgarian") in french
+    with pytest.raises(InvalidOptions) as caught:
+        Options.for_variant(Variant.CLASSIC, {"target": 10**9})
+    assert str(caught.value) == "the target must be at most 100000"  # logs: English
