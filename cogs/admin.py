@@ -31,7 +31,7 @@ from .common import BeloteSubcommands, reply_privately
 log = logging.getLogger(__name__)
 
 # Subcommands only moderators may use (and see in /belote help).
-MODERATOR_COMMANDS = frozenset({"config", "tables"})
+MODERATOR_COMMANDS = frozenset({"config", "tables", "tournament"})
 
 
 def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:

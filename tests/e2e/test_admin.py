@@ -253,10 +253,12 @@ async def test_help_as_member_and_as_moderator(server: Server) -> None:
     assert r.ephemeral and "`/belote new`" in r.text and "/belote rules" in r.text
     assert "`/belote help`" in r.text and "`/belote end`" in r.text
     assert "/belote config" not in r.text and "Moderator commands" not in r.text
+    assert "`/belote kick`" in r.text  # the host of a table may kick too
+    assert "/belote tournament" not in r.text
     assert len(r.text) < 2000
     r = await s.fake.slash(s.bot, s.mod, s.channel, "belote help")
     assert "Moderator commands" in r.text and "`/belote config`" in r.text
-    assert "`/belote tables`" in r.text
+    assert "`/belote tables`" in r.text and "`/belote tournament`" in r.text
 
 
 async def test_tables_lists_and_ends_for_moderators(server: Server) -> None:
