@@ -15,7 +15,6 @@ from bot import audit, messages
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.replies import send_hand
-from bot.guild_settings import GuildSettings
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
@@ -25,7 +24,7 @@ from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
 
 from .channels import Channels
-from .common import display_name, member_words, reply_privately
+from .common import display_name, member_words, reply_privately, table_language
 
 VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
             for v in Variant]
@@ -64,16 +63,6 @@ def _descriptions(command: str,
 REQUIRED = ("view_channel", "send_messages", "attach_files", "read_message_history")
 # Without these the table goes in the channel instead of its own thread.
 FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
-
-
-def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:
-    """A new table's language when /belote new does not say: the server's setting when a
-    moderator chose another than English, else the server's preferred locale when the bot
-    speaks it (a French or Bulgarian community), else English."""
-    if settings.language != DEFAULT_LANGUAGE:
-        return settings.language
-    preferred = language_of(guild.preferred_locale) if guild is not None else None
-    return preferred or DEFAULT_LANGUAGE
 
 
 @app_commands.guild_only()

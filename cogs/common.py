@@ -13,6 +13,8 @@ from bot.bot import BeloteBot
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
 from bot.errors import language, tell
+from bot.guild_settings import GuildSettings
+from bot.translator import language_of
 from i18n import DEFAULT_LANGUAGE, Words, words
 
 # What the bot posts for everybody in a channel: in the server's language (English until
@@ -68,3 +70,22 @@ class BeloteSubcommands(commands.Cog):
             for name in self._joined:
                 group.remove_command(name)
         self._joined.clear()
+
+
+def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:
+    """A new table's language when /belote new does not say: the server's setting when a
+    moderator chose another than English, else the server's preferred locale when the bot
+    speaks it (a French or Bulgarian community), else English."""
+    if settings.language != DEFAULT_LANGUAGE:
+        return settings.language
+    preferred = language_of(guild.preferred_locale) if guild is not None else None
+    return preferred or DEFAULT_LANGUAGE
+
+
+async def public_words(interaction: discord.Interaction[Any]) -> Words:
+    """The words of a message posted for everybody in a server (a leaderboard, stats): in the
+    language its new tables speak."""
+    bot = bot_of(interaction)
+    assert interaction.guild_id is not None
+    settings = await bot.guild_settings.get(interaction.guild_id)
+    return words(table_language(settings, interaction.guild))

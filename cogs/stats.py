@@ -24,21 +24,18 @@ from bot.records import Replay
 from bot.translator import text
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
 from game.rules import Variant
-from i18n import words
+from i18n import Words
 from rendering import LeaderboardRow
 
-from .common import BeloteSubcommands, bot_of, member_words
+from .common import BeloteSubcommands, bot_of, member_words, public_words
 
 log = logging.getLogger(__name__)
 
 PAGE = 10
 PREFIX = "rk"
 _TEMPLATE = PREFIX + r":(?P<kind>lb|rp):(?P<args>[0-9a-z:]{1,80})"
-W = words()
-
-
-def variant_name(variant: str) -> str:
-    return W(f"image.variant.{variant}")
+def variant_name(variant: str, w: Words) -> str:
+    return w(f"image.variant.{variant}")
 
 
 def _variant_choices() -> list[app_commands.Choice[str]]:
@@ -69,30 +66,30 @@ class Board:
         variant, period, pairs, page = args.split(":")
         return Board(Variant(variant).value, Period(period).value, pairs == "1", int(page))
 
-    def title(self) -> str:
+    def title(self, w: Words) -> str:
         key = "stats.board.title" + ("_pairs" if self.pairs else "") + \
             ("" if self.period == Period.ALL else f"_{self.period}")
-        return W(key, variant=variant_name(self.variant))
+        return w(key, variant=variant_name(self.variant, w))
 
-    def empty(self) -> str:
+    def empty(self, w: Words) -> str:
         if self.pairs and self.period == Period.ALL:
-            return W("stats.board.empty_pairs", title=self.title(), n=PAIR_MIN)
-        return W("stats.board.empty", title=self.title())
+            return w("stats.board.empty_pairs", title=self.title(w), n=PAIR_MIN)
+        return w("stats.board.empty", title=self.title(w))
 
 
 def _signed(value: float, period: str) -> str:
     return f"{value:+.0f}" if period != Period.ALL else f"{value:.0f}"
 
 
-async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board
+async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board, w: Words
                         ) -> tuple[str, list[discord.File], discord.ui.View | None]:
-    """The content, image and page buttons of one page of a board."""
+    """The content, image and page buttons of one page of a board, in ``w``'s language."""
     results = bot.records
     rows = await results.board(guild_id, board.variant, PAGE, board.page * PAGE,
                                      board.period, board.pairs)
-    title = board.title()
+    title = board.title(w)
     if not rows:
-        return board.empty(), [], None
+        return board.empty(w), [], None
     size = await results.board_size(guild_id, board.variant, board.period, board.pairs)
     pages = max(1, -(-size // PAGE))
     mine = await results.rank_of(guild_id, board.variant, user_id, board.period, board.pairs)
@@ -108,32 +105,32 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
         one = (lambda u: f"<@{u}>") if mention else name
         if not r.partner_id:
             return one(r.user_id)
-        return W("stats.board.pair", first=one(r.user_id), second=one(r.partner_id))
+        return w("stats.board.pair", first=one(r.user_id), second=one(r.partner_id))
 
     lines = [f"**{title}**"] + [
-        W("stats.board.line", rank=r.rank, who=who(r, True),
+        w("stats.board.line", rank=r.rank, who=who(r, True),
           rating=_signed(r.rating, board.period), wins=r.wins, games=r.matches) for r in rows]
     if pages > 1:
-        lines.append(W("stats.board.page", page=board.page + 1, pages=pages))
+        lines.append(w("stats.board.page", page=board.page + 1, pages=pages))
     shown = {r.rank for r in rows}
     if mine is None:
-        lines.append(W("stats.board.you_unranked", who=f"<@{user_id}>"))
+        lines.append(w("stats.board.you_unranked", who=f"<@{user_id}>"))
     elif mine.rank not in shown:
-        lines.append(W("stats.board.you", who=who(mine, True), rank=mine.rank,
+        lines.append(w("stats.board.you", who=who(mine, True), rank=mine.rank,
                        rating=_signed(mine.rating, board.period)))
     files: list[discord.File] = []
     try:
         files.append(await images.leaderboard_image(
             [LeaderboardRow(r.rank, who(r, False), r.rating, r.matches, r.wins) for r in rows],
-            title))
+            title, w.language))
     except Exception:  # the text says it all: the image is a nicety
         log.exception("leaderboard image failed; sending the text alone")
     view = None
     if pages > 1:
         view = discord.ui.View(timeout=None)
-        view.add_item(StatsButton(board.custom_id(board.page - 1), W("stats.button.previous"),
+        view.add_item(StatsButton(board.custom_id(board.page - 1), w("stats.button.previous"),
                                   disabled=board.page == 0))
-        view.add_item(StatsButton(board.custom_id(board.page + 1), W("stats.button.next"),
+        view.add_item(StatsButton(board.custom_id(board.page + 1), w("stats.button.next"),
                                   disabled=board.page + 1 >= pages))
     return "\n".join(lines), files, view
 
@@ -144,22 +141,23 @@ def record_file(rp: Replay) -> discord.File:
     return discord.File(io.BytesIO(data), filename=f"belote-{rp.row.table_id}.json")
 
 
-async def replay_message(rp: Replay, deal: int
+async def replay_message(rp: Replay, deal: int, w: Words
                          ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons."""
     results = rp.match.results
     table = rp.row.table_id
     if not results:
-        return (W("stats.replay.no_deals", table=table, variant=variant_name(rp.row.variant)),
+        return (w("stats.replay.no_deals", table=table, variant=variant_name(rp.row.variant, w)),
                 [record_file(rp)], None)
     deal = min(max(deal, 1), len(results))
-    content = W("stats.replay.title", table=table, variant=variant_name(rp.row.variant),
+    content = w("stats.replay.title", table=table, variant=variant_name(rp.row.variant, w),
                 deal=deal, deals=len(results), score=f"{rp.row.totals[0]}–{rp.row.totals[1]}")
-    sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal)
+    sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal,
+                                         w.language)
     view = discord.ui.View(timeout=None)
-    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal - 1}", W("stats.button.previous"),
+    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal - 1}", w("stats.button.previous"),
                               disabled=deal <= 1))
-    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal + 1}", W("stats.button.next"),
+    view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal + 1}", w("stats.button.next"),
                               disabled=deal >= len(results)))
     return content, [sheet, record_file(rp)], view
 
@@ -192,7 +190,7 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
                 return
             await interaction.response.defer()
             content, files, view = await board_message(bot, guild_id, interaction.user.id,
-                                                       board)
+                                                       board, await public_words(interaction))
             await interaction.edit_original_response(
                 content=content, attachments=files, view=view,
                 allowed_mentions=messages.NO_MENTIONS)
@@ -208,7 +206,8 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
             await interaction.response.defer(thinking=True)
         else:
             await interaction.response.defer()
-        content, files, view = await replay_message(rp, max(deal, 1))
+        content, files, view = await replay_message(rp, max(deal, 1),
+                                                    await public_words(interaction))
         if opened:
             await interaction.followup.send(content, files=files,
                                             view=view or discord.utils.MISSING)
@@ -222,7 +221,7 @@ def _percent(part: int, whole: int) -> int:
     return round(100 * part / whole) if whole else 0
 
 
-def history_line(row: MatchRow, user_id: int, names: dict[int, str]) -> str:
+def history_line(row: MatchRow, user_id: int, names: dict[int, str], w: Words) -> str:
     me = next(p for p in row.players if p.user_id == user_id)
 
     def who(seat: int) -> str:
@@ -230,20 +229,20 @@ def history_line(row: MatchRow, user_id: int, names: dict[int, str]) -> str:
         if p is None:
             return "?"
         if p.user_id is None:
-            return W("stats.computer", level=p.computer or "?")
+            return w("stats.computer", level=p.computer or "?")
         return names.get(p.user_id, str(p.user_id))
 
     partner = who(me.seat ^ 2)
-    opponents = W("stats.board.pair", first=who((me.seat + 1) & 3), second=who((me.seat + 3) & 3))
+    opponents = w("stats.board.pair", first=who((me.seat + 1) & 3), second=who((me.seat + 3) & 3))
     mine, theirs = row.totals[me.seat & 1], row.totals[1 - (me.seat & 1)]
     if me.seat in row.left:
-        result = W("stats.result.left")
+        result = w("stats.result.left")
     elif row.ending != "played":
-        result = W(f"stats.result.{row.ending}")
+        result = w(f"stats.result.{row.ending}")
     else:
-        result = W("stats.result.won" if row.won(me.seat) else "stats.result.lost")
-    return W("stats.history.line", table=row.table_id, date=row.finished_at[:10],
-             variant=variant_name(row.variant), partner=partner, opponents=opponents,
+        result = w("stats.result.won" if row.won(me.seat) else "stats.result.lost")
+    return w("stats.history.line", table=row.table_id, date=row.finished_at[:10],
+             variant=variant_name(row.variant, w), partner=partner, opponents=opponents,
              score=f"{mine}–{theirs}", result=result)
 
 
@@ -267,12 +266,13 @@ class Stats(BeloteSubcommands):
         results = bot.records
         rows = await results.board(interaction.guild_id, board.variant, PAGE, 0,
                                          board.period, board.pairs)
+        w = await public_words(interaction)
         if not rows:
-            await interaction.response.send_message(board.empty())
+            await interaction.response.send_message(board.empty(w))
             return
         await interaction.response.defer(thinking=True)
         content, files, view = await board_message(bot, interaction.guild_id,
-                                                   interaction.user.id, board)
+                                                   interaction.user.id, board, w)
         await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING,
                                         allowed_mentions=messages.NO_MENTIONS)
 
@@ -290,26 +290,28 @@ class Stats(BeloteSubcommands):
         v = variant.value if variant else Variant.CLASSIC.value
         results = bot.records
         s = await results.stats(interaction.guild_id, user.id, v)
+        w = await public_words(interaction)
         await interaction.response.defer(thinking=True)
-        lines = [W("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v)),
-                 W("stats.stats.matches", matches=s.matches, wins=s.wins,
+        lines = [w("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v, w)),
+                 w("stats.stats.matches", matches=s.matches, wins=s.wins,
                    rate=_percent(s.wins, s.matches)),
-                 W("stats.stats.contracts", taken=s.taken, made=s.made),
-                 W("stats.stats.sweeps", sweeps=s.sweeps, belotes=s.belotes)]
-        lines.append(W("stats.stats.unrated") if s.rating is None
-                     else W("stats.stats.rating", rating=f"{s.rating:.0f}"))
+                 w("stats.stats.contracts", taken=s.taken, made=s.made),
+                 w("stats.stats.sweeps", sweeps=s.sweeps, belotes=s.belotes)]
+        lines.append(w("stats.stats.unrated") if s.rating is None
+                     else w("stats.stats.rating", rating=f"{s.rating:.0f}"))
         if s.best_partner is not None:
-            lines.append(W("stats.stats.partner", who=f"<@{s.best_partner}>",
+            lines.append(w("stats.stats.partner", who=f"<@{s.best_partner}>",
                            wins=s.partner_wins, games=s.partner_matches))
         if s.left:
-            lines.append(W("stats.stats.left", left=s.left))
+            lines.append(w("stats.stats.left", left=s.left))
         chart = await results.rating_history(interaction.guild_id, v, user.id)
         files: list[discord.File] = []
         if len(chart) >= 2:
             name = getattr(user, "display_name", None) or user.name
             try:
                 files.append(await images.rating_chart_image(
-                    chart, W("stats.stats.chart", who=name, variant=variant_name(v))))
+                    chart, w("stats.stats.chart", who=name, variant=variant_name(v, w)),
+                    w.language))
             except Exception:
                 log.exception("rating chart failed; sending the text alone")
         await interaction.followup.send("\n".join(lines), files=files,
@@ -324,19 +326,20 @@ class Stats(BeloteSubcommands):
         assert interaction.guild_id is not None
         user = member or interaction.user
         rows = await bot.records.history(interaction.guild_id, user.id, PAGE)
+        w = await public_words(interaction)
         if not rows:
             await interaction.response.send_message(
-                W("stats.history.none", who=f"<@{user.id}>"),
+                w("stats.history.none", who=f"<@{user.id}>"),
                 allowed_mentions=messages.NO_MENTIONS)
             return
         ids = sorted({p.user_id for r in rows for p in r.players if p.user_id is not None})
         names = await bot.records.names(ids)
-        lines = [W("stats.history.title", who=f"<@{user.id}>")] + [
-            history_line(r, user.id, names) for r in rows]
+        lines = [w("stats.history.title", who=f"<@{user.id}>")] + [
+            history_line(r, user.id, names, w) for r in rows]
         view = discord.ui.View(timeout=None)
         for r in rows:
             view.add_item(StatsButton(f"{PREFIX}:rp:{r.table_id}:0",
-                                      W("stats.button.open", table=r.table_id)))
+                                      w("stats.button.open", table=r.table_id)))
         await interaction.response.send_message("\n".join(lines), view=view,
                                                 allowed_mentions=messages.NO_MENTIONS)
 
@@ -353,8 +356,9 @@ class Stats(BeloteSubcommands):
                                                                          table=match),
                                                     ephemeral=True)
             return
+        w = await public_words(interaction)
         await interaction.response.defer(thinking=True)
-        content, files, view = await replay_message(rp, 1)
+        content, files, view = await replay_message(rp, 1, w)
         await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING)
 
     async def cog_load(self) -> None:

@@ -164,3 +164,26 @@ async def test_replay_pages_and_its_file_replays_the_same(
     missing = await fake.slash(bot, world.members[2], world.channel, "belote replay",
                                match=table_id + 99)
     assert missing.ephemeral and f"No finished match #{table_id + 99}" in missing.text
+
+
+async def test_a_french_server_reads_its_leaderboard_and_stats_in_french(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    # Posted for everybody, the board, its page buttons, stats and history speak the server's
+    # language (its setting, here French), as its tables do.
+    world = await make_world(fake_discord, database_path,
+                             tuple(f"p{i:02d}" for i in range(16)))
+    fake, bot = world.fake, world.bot
+    await bot.guild_settings.change(world.guild.id, {"language": "fr"}, [])
+    ids = [m.id for m in world.members]
+    for i in range(0, 16, 4):
+        await record(world, (ids[i], ids[i + 1], ids[i + 2], ids[i + 3]), 0)
+    p00 = world.members[0]
+    board = await fake.slash(bot, p00, world.channel, "belote leaderboard")
+    text = board.messages[-1].content
+    assert "Classement" in text and "Page 1 sur 2" in text, text
+    nxt = await fake.click(bot, p00, board.messages[-1], label="Suivant")
+    assert nxt.callback_type == 6 and "Page 2 sur 2" in fake.message(board.messages[-1].id).content
+    stats = await fake.slash(bot, p00, world.channel, "belote stats")
+    assert "Parties" in stats.text and "gagnées" in stats.text, stats.text
+    history = await fake.slash(bot, p00, world.channel, "belote history")
+    assert "Dernières parties de" in history.text and "gagnée" in history.text, history.text
