@@ -42,7 +42,7 @@ CREATE TABLE invites (
     PRIMARY KEY (table_id, user_id)
 ) WITHOUT ROWID;
 
--- The game record of shared/docs/GAME_RECORD.md, one row per step: kind 'deal' holds
+-- The game record of docs/game-record.md, one row per step: kind 'deal' holds
 -- {"dealer": n, "deck": [...]}, kind 'action' holds {"seat": n, "action": ...}.
 CREATE TABLE actions (
     table_id      INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
