@@ -147,8 +147,13 @@ class Tables:
                 hook(live, why)
             except Exception:
                 log.exception("table %s: a closed hook failed", live.id)
-        for end_hook in self.end_hooks:
+        self.ended(live)
+
+    def ended(self, live: LiveTable) -> None:
+        """Tell the end hooks a table ended for good (won or closed); a failing hook is
+        logged, not raised: the table is over whatever a hook does."""
+        for hook in self.end_hooks:
             try:
-                end_hook(live)
+                hook(live)
             except Exception:
                 log.exception("table %s: an end hook failed", live.id)

@@ -213,5 +213,4 @@ class Playing:
         listener.table_changed(live)
         listener.hands_changed(live, range(4))
         listener.match_finished(live, ratings)
-        for hook in self.tables.end_hooks:
-            hook(live)
+        self.tables.ended(live)
