@@ -120,15 +120,20 @@ class Tables:
         self.listener.hands_changed(live, range(4))
 
     async def touch(self, live: LiveTable) -> None:
-        """A person acted at this started table: its idle deadline moves on (saved once it
-        moved ``SWEEP_SAVE_STEP`` seconds). Caller holds the door."""
+        """A person acted at this started table: its idle deadline moves on. Caller holds the
+        door.
+
+        Not every action writes: the deadline is saved ``SWEEP_SAVE_STEP`` seconds ahead, and
+        saved again only once the deadline passes what was saved. A restart reads back a
+        deadline at most a step late, never early: a game is not ended before its idle time."""
         if live.row.status != TableStatus.PLAYING:
             return
         at = self.clock.now() + 60.0 * live.idle_minutes
         live.row.sweep_at = at
-        if live.sweep_saved is None or at - live.sweep_saved >= state.SWEEP_SAVE_STEP:
-            await self.db.tables.set_sweep_at(live.id, at)
-            live.sweep_saved = at
+        if live.sweep_saved is None or at > live.sweep_saved:
+            saved = at + state.SWEEP_SAVE_STEP
+            await self.db.tables.set_sweep_at(live.id, saved)
+            live.sweep_saved = saved
 
     async def close(self, live: LiveTable, status: TableStatus, reason: str,
                     why: str = ENDED) -> None:

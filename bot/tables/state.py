@@ -35,8 +35,9 @@ RESTART_GRACE = 30
 DEFAULT_LOBBY_MINUTES = 30
 DEFAULT_IDLE_MINUTES = 60
 DEFAULT_AWAY_TURNS = 1
-# A person's action moves the idle deadline in memory at once, and in the database when it
-# moved this many seconds since last saved: a restart may end a table this much early at most.
+# A person's action moves the idle deadline in memory at once; the database holds it this many
+# seconds ahead, written again only once the deadline passes it: a restart may end a table this
+# much late at most, never early.
 SWEEP_SAVE_STEP = 60.0
 
 

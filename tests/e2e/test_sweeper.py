@@ -157,3 +157,23 @@ async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_a
     entries = await AuditRepo(w.bot.db).recent(w.guild.id)
     assert [(e.action, e.table_id) for e in entries[:2]] == \
         [("closed", game_id), ("closed", lobby_id)]
+
+
+async def test_a_restart_never_ends_a_game_before_its_idle_time(
+        world: World, database_path: Path, table_clock: FakeClock) -> None:
+    """The idle deadline is saved once it moves by a step, not at every action: what a restart
+    reads back must not be earlier than the deadline the game had before the stop."""
+    w = world
+    await configure(w, idle_minutes=20)
+    table_id, _ = await start_table(w, "classic")
+    await advance(w, table_clock, 30)  # a person acts 30 s after the start
+    r = await play_turn(w, table_id, RandomPlayer(3))
+    assert r.callback_type == 7, r.text
+    await restart(w, database_path)
+    # 20 minutes after the start, but only 19.5 after the last action: the game goes on.
+    await advance(w, table_clock, 20 * MINUTE - 30 + 1)
+    assert table_id in w.bot.service.live
+    await advance(w, table_clock, 2 * MINUTE)
+    assert table_id not in w.bot.service.live
+    match = await w.bot.service.db.results.match(w.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned"
