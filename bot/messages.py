@@ -242,7 +242,8 @@ def table_view_controls(live: LiveTable, language: str = EN) -> discord.ui.View 
     view.add_item(HandButton(live.id, Look(w("controls.hand"), discord.ButtonStyle.primary,
                                            emoji="🂠")))
     view.add_item(RulesButton(live.id, Look(w("controls.rules"))))
-    if any(s.user_id is not None and s.computer is not None for s in live.seats.values()):
+    if any(s.user_id is not None and s.computer is not None and s.user_id not in live.kicked
+           for s in live.seats.values()):
         view.add_item(TakeBackButton(live.id, Look(w("controls.take_back"))))
     return view
 
@@ -367,6 +368,8 @@ def hand_controls(live: LiveTable, view: TableView,
     if view.winner is not None or seat is None:
         return None
     if seat.computer is not None:
+        if seat.user_id in live.kicked:  # removed: the seat is the computer's to the end
+            return None
         out.add_item(TakeBackButton(live.id, Look(w("controls.take_back"),
                                                   discord.ButtonStyle.primary)))
         return out

@@ -38,9 +38,16 @@ async def test_the_host_kicks_a_player_from_a_game(world: World) -> None:
               if "removed" in m.content]
     assert notice == [f"<@{ana.id}> removed <@{bo.id}> from the table: a computer plays their "
                       "seat to the end, and the match counts as a loss for them."]
-    # bo cannot take the seat back, by the button of his hand nor by sitting.
+    # His hand and the table message no longer offer to take the seat back...
     hand = w.fake.message(s.dm_message_id)
-    r = await w.fake.click(w.bot, bo, hand, button_id("back", table_id))
+    assert button_id("back", table_id) not in hand.custom_ids
+    assert button_id("back", table_id) not in w.fake.message(live.row.message_id).custom_ids
+    # When the table offers the button again (cy left), bo's click on it is refused.
+    r = await w.fake.slash(w.bot, w.members[2], w.channel, "belote leave")
+    assert "computer" in r.text, r.text
+    await w.fake.settle()
+    table = w.fake.message(live.row.message_id)
+    r = await w.fake.click(w.bot, bo, table, button_id("back", table_id))
     assert r.ephemeral and f"You were removed from table #{table_id}: you cannot take your " \
         "seat back." == r.text
     assert s.computer == "easy"
