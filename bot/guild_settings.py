@@ -151,11 +151,19 @@ def no_show_choice(value: Any, w: Words) -> str:
     return w(f"tournaments.no_show.{value}")
 
 
+def language_or_auto(value: Any, w: Words) -> str:
+    return w("admin.show.language_auto") if value == AUTO_LANGUAGE \
+        else w(f"commands.choice.language.{value}")
+
+
 def variant_title(value: Any, w: Words) -> str:
     return w(f"image.variant.{value}")
 
 
 MAX_CHANNELS: Final = 25
+# The language setting's default: the server's preferred locale when the bot speaks it, else
+# English (cogs/common.table_language). Any language code forces that language.
+AUTO_LANGUAGE: Final = "auto"
 NO_SHOW_CHOICES: Final = ("computer", "cancel")
 LOW_TIMER, HIGH_TIMER = TURN_TIMER_LIMITS
 
@@ -184,7 +192,8 @@ class GuildSettings:
     moderator_role: int | None = setting(None, snowflake, role_or_none)
     # Where moderator actions and automatic closings are posted; None: nowhere.
     log_channel: int | None = setting(None, snowflake, channel_or_none)
-    language: str = setting(DEFAULT_LANGUAGE, one_of(languages), plain)
+    language: str = setting(AUTO_LANGUAGE, one_of(lambda: (AUTO_LANGUAGE, *languages())),
+                            language_or_auto)
     # An entrant not there when a tournament starts: a computer plays for them ("computer"),
     # or the tournament is cancelled ("cancel").
     tournament_no_show: str = setting("computer", one_of(lambda: NO_SHOW_CHOICES),

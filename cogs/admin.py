@@ -17,7 +17,7 @@ from bot import audit
 from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.errors import language as reader_language
-from bot.guild_settings import KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
+from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
 from bot.messages import NO_MENTIONS, timer_text
 from bot.moderation import is_moderator
 from bot.tables import TURN_TIMERS, LiveTable
@@ -26,7 +26,7 @@ from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
 
-from .common import BeloteSubcommands, reply_privately
+from .common import BeloteSubcommands, reply_privately, table_language
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ TIMERS = [app_commands.Choice(name=timer_text(0), value=0)] + [
     app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
 LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
-             for code in languages()]
+             for code in (AUTO_LANGUAGE, *languages())]
 NO_SHOWS = [app_commands.Choice(name=text(f"tournaments.no_show.{choice}"), value=choice)
             for choice in NO_SHOW_CHOICES]
 RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
@@ -97,6 +97,12 @@ def table_link(live: LiveTable) -> str:
     return f"https://discord.com/channels/{row.guild_id}/{row.home_id}/{row.message_id}"
 
 
+def reader_words(interaction: discord.Interaction[Any], settings: GuildSettings) -> Words:
+    """The words of a reply only this member reads: their client's language when the bot
+    speaks it, else the server's."""
+    return words(reader_language(interaction, table_language(settings, interaction.guild)))
+
+
 class Admin(BeloteSubcommands):
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -116,7 +122,8 @@ class Admin(BeloteSubcommands):
             channel = self.bot.get_partial_messageable(settings.log_channel,
                                                        guild_id=entry.guild_id)
             try:
-                await channel.send(audit_text(entry, words(settings.language)),
+                await channel.send(audit_text(entry, words(table_language(
+                    settings, self.bot.get_guild(entry.guild_id)))),
                                    allowed_mentions=NO_MENTIONS)
             except (discord.Forbidden, discord.NotFound) as e:
                 # A channel deleted or closed to the bot: the entry stays in the database.
@@ -132,7 +139,7 @@ class Admin(BeloteSubcommands):
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         if is_moderator(interaction.user, settings):
             return settings
-        w = words(reader_language(interaction, settings.language))
+        w = reader_words(interaction, settings)
         await reply_privately(interaction, w("admin.not_moderator"))
         return None
 
@@ -162,7 +169,7 @@ class Admin(BeloteSubcommands):
         if settings is None:
             return
         assert interaction.guild_id is not None
-        w = words(reader_language(interaction, settings.language))
+        w = reader_words(interaction, settings)
         given: dict[str, Any] = {
             "variant": variant, "target": target, "turn_timer": turn_timer, "level": level,
             "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
@@ -197,7 +204,7 @@ class Admin(BeloteSubcommands):
                 interaction.guild_id, audit.CONFIG, actor_id=interaction.user.id,
                 details={"changes": {c.key: [_plain(c.before), _plain(c.after)]
                                      for c in changes}})
-        w = words(reader_language(interaction, after.language))
+        w = reader_words(interaction, after)
         done = w("admin.config.done") if changes else w("admin.config.unchanged")
         await reply_privately(interaction, done + "\n" + settings_text(
             after, w, frozenset(c.key for c in changes)))
@@ -208,7 +215,7 @@ class Admin(BeloteSubcommands):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        w = words(reader_language(interaction, settings.language))
+        w = reader_words(interaction, settings)
         moderator = is_moderator(interaction.user, settings)
         group = self.belote_group()
         everyone, theirs = [], []
@@ -236,7 +243,7 @@ class Admin(BeloteSubcommands):
         if settings is None:
             return
         assert interaction.guild_id is not None
-        w = words(reader_language(interaction, settings.language))
+        w = reader_words(interaction, settings)
         here = sorted((t for t in self.bot.service.live.values()
                        if t.row.guild_id == interaction.guild_id), key=lambda t: t.id)
         if end is not None:

@@ -96,7 +96,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             settings = await self.bot.guild_settings.get(live.row.guild_id)
             await self.bot.audit.closed(
                 live.row.guild_id, live.id,
-                words(settings.language).plural(f"sweeper.reason.{why}", minutes))
+                words(table_language(settings, self.bot.get_guild(live.row.guild_id))).plural(
+                    f"sweeper.reason.{why}", minutes))
         task = asyncio.create_task(record(), name=f"belote-audit-closed-{live.id}")
         self._audits.add(task)
         task.add_done_callback(self._audits.discard)
@@ -139,7 +140,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             settings, interaction.guild)
         v = Variant(variant.value if variant is not None else settings.variant)
         target = target if target is not None else settings.target
-        say = member_words(interaction, settings.language)
+        say = member_words(interaction, spoken)
         given: dict[str, Any] = {"target": target, "announcements": announcements,
                                  "must_undertrump": must_undertrump,
                                  "shuffle": shuffle.value if shuffle else None}

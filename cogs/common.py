@@ -13,7 +13,7 @@ from bot.bot import BeloteBot
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
 from bot.errors import language, tell
-from bot.guild_settings import GuildSettings
+from bot.guild_settings import AUTO_LANGUAGE, GuildSettings
 from bot.translator import language_of
 from i18n import DEFAULT_LANGUAGE, Words, words
 
@@ -73,10 +73,10 @@ class BeloteSubcommands(commands.Cog):
 
 
 def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:
-    """A new table's language when /belote new does not say: the server's setting when a
-    moderator chose another than English, else the server's preferred locale when the bot
-    speaks it (a French or Bulgarian community), else English."""
-    if settings.language != DEFAULT_LANGUAGE:
+    """The server's language, and a new table's when /belote new does not say: the language a
+    moderator chose, else ("auto") the server's preferred locale when the bot speaks it (a
+    French or Bulgarian community), else English."""
+    if settings.language != AUTO_LANGUAGE:
         return settings.language
     preferred = language_of(guild.preferred_locale) if guild is not None else None
     return preferred or DEFAULT_LANGUAGE

@@ -63,7 +63,7 @@ async def test_defaults_until_changed_and_only_changes_are_stored(db: Database) 
     ("away_turns", 0, "Turns away before a takeover: it goes from 1 to 20"),
     ("max_tables_channel", 0, "Open tables per channel: it goes from 1 to 100"),
     ("max_tables_server", -1, "Open tables per server: it goes from 1 to 1000"),
-    ("language", "xx", "Table language: it is one of en"),
+    ("language", "xx", "Table language: it is one of auto, en, bg, fr, not xx"),
     ("moderator_role", "admins", "Moderator role: that is not a channel or a role"),
     ("log_channel", -5, "Log channel: that is not a channel or a role"),
     ("channels", list(range(1, 40)), "Channels for tables: at most 25 channels"),

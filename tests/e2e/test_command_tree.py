@@ -42,7 +42,11 @@ async def test_the_command_tree_names_every_subcommand_and_option(world: World) 
 async def test_the_language_choices_are_named_in_words(world: World) -> None:
     group = next(c for c in world.bot.tree.get_commands() if c.name == "belote")
     data = group.to_dict(world.bot.tree)
-    for command in ("new", "config"):
+    named = {"new": ["English", "Български", "Français"],
+             # The server's setting also has its default: the server's own language.
+             "config": ["Automatic (the server's language)", "English", "Български",
+                        "Français"]}
+    for command, names in named.items():
         options = next(o for o in data["options"] if o["name"] == command)["options"]
         language = next(o for o in options if o["name"] == "language")
-        assert [c["name"] for c in language["choices"]] == ["English", "Български", "Français"]
+        assert [c["name"] for c in language["choices"]] == names

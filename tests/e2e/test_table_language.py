@@ -105,6 +105,26 @@ async def test_a_new_table_speaks_the_servers_language_unless_told(
     assert bot.service.live[other].language == "bg"
 
 
+async def test_a_moderator_can_force_english_on_a_french_server_and_go_back_to_auto(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    world = await make_world(fake_discord, database_path, locale="fr")
+    fake, bot = world.fake, world.bot
+    ana, bo, cy = world.members[:3]
+    mod = world.guild.add_member("mod", manage_guild=True)
+    r = await fake.slash(bot, mod, world.channel, "belote config", language="en")
+    assert "Table language: English (changed)" in r.text, r.text
+    english, _ = await open_table(world, ana, variant="classic")
+    assert bot.service.live[english].language == "en"
+    r = await fake.slash(bot, mod, world.channel, "belote config", language="auto")
+    assert "Table language: automatic: the server's preferred language if the bot speaks " \
+        "it, else English (changed)" in r.text, r.text
+    french, _ = await open_table(world, bo, variant="classic")
+    assert bot.service.live[french].language == "fr"
+    r = await fake.slash(bot, mod, world.channel, "belote config", language="bg")
+    bulgarian, _ = await open_table(world, cy, variant="classic")
+    assert bot.service.live[bulgarian].language == "bg"
+
+
 async def test_images_speak_the_tables_language_and_hands_their_readers(world: World) -> None:
     # The table image is public: drawn in the table's language. A hand is read by its player
     # alone: drawn in their client's language (here an English member at a French table).
