@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from db import Database
+from db.readers import MemberLanguagesRepo
 from i18n import words
 
 from . import images
@@ -96,6 +97,7 @@ class BeloteBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
         self.guild_settings = GuildSettingsStore(self.db)
+        self.readers.attach(MemberLanguagesRepo(self.db))
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
         self.service = TableService(self.db, listener=self.delivery,
@@ -118,6 +120,9 @@ class BeloteBot(commands.Bot):
         # edit sent before that check would fail on every table whose home is gone.
         await self.service.restore()
         await self.tournaments.resume()  # after the tables: it looks at which are still open
+        # Each seated player's hand in their own language, as before the restart.
+        await self.readers.load(s.user_id for live in self.service.live.values()
+                                for s in live.seats.values() if s.user_id is not None)
         await self.delivery.load_shown()  # what Discord shows already is not sent again
         # What is loaded by now (modules, cogs, restored tables) lives as long as the process:
         # keep it out of the collector's full passes, which otherwise pause the event loop for
@@ -173,6 +178,7 @@ class BeloteBot(commands.Bot):
         await self.delivery.close()
         await super().close()
         images.shutdown()  # no render worker outlives the bot
+        await self.readers.flush()
         if self.db is not None:
             await self.db.close()
             self.db = None
