@@ -15,18 +15,24 @@ from discord import app_commands
 
 from bot import audit
 from bot.bot import BeloteBot
-from bot.computers import available_levels
 from bot.errors import language as reader_language
 from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
-from bot.messages import NO_MENTIONS, timer_text
+from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
-from bot.tables import TURN_TIMERS, LiveTable
+from bot.tables import LiveTable
 from bot.translator import command_description, command_name, text
 from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
 
-from .common import BeloteSubcommands, reply_privately, table_language
+from .common import (
+    LEVELS,
+    TIMERS,
+    BeloteSubcommands,
+    option_names,
+    reply_privately,
+    table_language,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +51,6 @@ CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_ti
                   "tournament_no_show", "reset")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
-TIMERS = [app_commands.Choice(name=timer_text(0), value=0)] + [
-    app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
-LEVELS = [app_commands.Choice(name=level, value=level) for level in available_levels()]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
              for code in (AUTO_LANGUAGE, *languages())]
 NO_SHOWS = [app_commands.Choice(name=text(f"tournaments.no_show.{choice}"), value=choice)
@@ -146,6 +149,7 @@ class Admin(BeloteSubcommands):
     # ---- /belote config --------------------------------------------------------------------
     @app_commands.command(name=text("commands.config.name"),
                           description=text("commands.config.description"))
+    @app_commands.rename(**option_names("config", CONFIG_OPTIONS))
     @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
     @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS,
                           tournament_no_show=NO_SHOWS)
@@ -236,6 +240,7 @@ class Admin(BeloteSubcommands):
     # ---- /belote tables -------------------------------------------------------------------
     @app_commands.command(name=text("commands.tables.name"),
                           description=text("commands.tables.description"))
+    @app_commands.rename(**option_names("tables", ("end",)))
     @app_commands.describe(**ids("tables", "end"))
     async def tables(self, interaction: discord.Interaction[Any],
                      end: int | None = None) -> None:

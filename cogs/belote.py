@@ -13,18 +13,25 @@ from discord.ext import commands
 
 from bot import audit, messages
 from bot.bot import BeloteBot
-from bot.computers import available_levels
 from bot.controls.replies import send_hand
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
-from bot.tables import TURN_TIMERS, LiveTable, NewTable, Refusal
+from bot.tables import LiveTable, NewTable, Refusal
 from bot.tables.core import ABANDONED, LOBBY_EXPIRED
 from bot.translator import language_of, text
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
 
 from .channels import Channels
-from .common import display_name, member_words, reply_privately, table_language
+from .common import (
+    LEVELS,
+    TIMERS,
+    display_name,
+    member_words,
+    option_names,
+    reply_privately,
+    table_language,
+)
 
 VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
             for v in Variant]
@@ -32,26 +39,11 @@ SHUFFLES = [app_commands.Choice(name=text(f"commands.choice.shuffle.{s}"), value
             for s in ("random", "cut")]
 
 
-def _timer_choice(seconds: int) -> app_commands.locale_str:
-    if seconds % 60 == 0:
-        return text("commands.choice.timer.minutes", n=seconds // 60)
-    return text("commands.choice.timer.seconds", n=seconds)
-
-
-TIMERS = [app_commands.Choice(name=text("commands.choice.timer.off"), value=0)] + [
-    app_commands.Choice(name=_timer_choice(t), value=t) for t in TURN_TIMERS]
-LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value=level)
-          for level in available_levels()]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
              for code in languages()]
 
 NEW_OPTIONS = ("variant", "private", "announcements", "must_undertrump", "shuffle", "computers",
                "level", "turn_timer", "target", "language")
-
-
-def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
-    """Each option's name through the catalogue (its English is the parameter's name)."""
-    return {o: text(f"commands.{command}.{o}.name") for o in options}
 
 
 def _descriptions(command: str,
@@ -119,7 +111,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     # ---- /belote new -----------------------------------------------------------------------
     @app_commands.command(name=text("commands.new.name"),
                           description=text("commands.new.description"))
-    @app_commands.rename(**_names("new", NEW_OPTIONS))
+    @app_commands.rename(**option_names("new", NEW_OPTIONS))
     @app_commands.describe(**_descriptions("new", NEW_OPTIONS),
                            target=text("commands.new.target.description", max=MAX_TARGET))
     @app_commands.choices(variant=VARIANTS, shuffle=SHUFFLES, level=LEVELS, language=LANGUAGES)
@@ -246,7 +238,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     # ---- the rest ---------------------------------------------------------------------------
     @app_commands.command(name=text("commands.invite.name"),
                           description=text("commands.invite.description"))
-    @app_commands.rename(**_names("invite", ("player",)))
+    @app_commands.rename(**option_names("invite", ("player",)))
     @app_commands.describe(**_descriptions("invite", ("player",)))
     async def invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         user = player
@@ -313,7 +305,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
 
     @app_commands.command(name=text("commands.rules.name"),
                           description=text("commands.rules.description"))
-    @app_commands.rename(**_names("rules", ("variant",)))
+    @app_commands.rename(**option_names("rules", ("variant",)))
     @app_commands.describe(**_descriptions("rules", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
     async def rules(self, interaction: discord.Interaction[Any],
@@ -330,7 +322,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
 
     @app_commands.command(name=text("commands.end.name"),
                           description=text("commands.end.description"))
-    @app_commands.rename(**_names("end", ("table",)))
+    @app_commands.rename(**option_names("end", ("table",)))
     @app_commands.describe(**_descriptions("end", ("table",)))
     async def end(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         live = self.bot.service.live.get(table) if table is not None else (
@@ -354,7 +346,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
 
     @app_commands.command(name=text("commands.kick.name"),
                           description=text("commands.kick.description"))
-    @app_commands.rename(**_names("kick", ("player",)))
+    @app_commands.rename(**option_names("kick", ("player",)))
     @app_commands.describe(**_descriptions("kick", ("player",)))
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         assert interaction.guild_id is not None

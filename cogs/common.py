@@ -10,11 +10,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import BeloteBot
+from bot.computers import available_levels
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
 from bot.errors import language, tell
 from bot.guild_settings import AUTO_LANGUAGE, GuildSettings
-from bot.translator import language_of
+from bot.tables import TURN_TIMERS
+from bot.translator import language_of, text
 from i18n import DEFAULT_LANGUAGE, Words, words
 
 # What the bot posts for everybody in a channel: in the server's language (English until
@@ -70,6 +72,26 @@ class BeloteSubcommands(commands.Cog):
             for name in self._joined:
                 group.remove_command(name)
         self._joined.clear()
+
+
+def option_names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    """Each option's name through the catalogue, ``commands.<command>.<option>.name`` (its
+    English is the parameter's name), for ``app_commands.rename``: a French client types
+    ``/belote config langue:``."""
+    return {o: text(f"commands.{command}.{o}.name") for o in options}
+
+
+def _timer_choice(seconds: int) -> app_commands.locale_str:
+    if seconds % 60 == 0:
+        return text("commands.choice.timer.minutes", n=seconds // 60)
+    return text("commands.choice.timer.seconds", n=seconds)
+
+
+# The choices /belote new and /belote config both offer, worded once.
+TIMERS = [app_commands.Choice(name=text("commands.choice.timer.off"), value=0)] + [
+    app_commands.Choice(name=_timer_choice(t), value=t) for t in TURN_TIMERS]
+LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value=level)
+          for level in available_levels()]
 
 
 def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:

@@ -27,7 +27,7 @@ from game.rules import Variant
 from i18n import Words
 from rendering import LeaderboardRow
 
-from .common import BeloteSubcommands, bot_of, member_words, public_words
+from .common import BeloteSubcommands, bot_of, member_words, option_names, public_words
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +251,7 @@ class Stats(BeloteSubcommands):
 
     @app_commands.command(name=text("commands.leaderboard.name"),
                           description=text("commands.leaderboard.description"))
+    @app_commands.rename(**option_names("leaderboard", ("variant", "period", "pairs")))
     @app_commands.describe(variant=text("commands.leaderboard.variant"),
                            period=text("commands.leaderboard.period"),
                            pairs=text("commands.leaderboard.pairs"))
@@ -278,6 +279,7 @@ class Stats(BeloteSubcommands):
 
     @app_commands.command(name=text("commands.stats.name"),
                           description=text("commands.stats.description"))
+    @app_commands.rename(**option_names("stats", ("member", "variant")))
     @app_commands.describe(member=text("commands.stats.member"),
                            variant=text("commands.stats.variant"))
     @app_commands.choices(variant=_variant_choices())
@@ -319,6 +321,7 @@ class Stats(BeloteSubcommands):
 
     @app_commands.command(name=text("commands.history.name"),
                           description=text("commands.history.description"))
+    @app_commands.rename(**option_names("history", ("member",)))
     @app_commands.describe(member=text("commands.history.member"))
     async def history(self, interaction: discord.Interaction[Any],
                       member: discord.Member | None = None) -> None:
@@ -345,6 +348,7 @@ class Stats(BeloteSubcommands):
 
     @app_commands.command(name=text("commands.replay.name"),
                           description=text("commands.replay.description"))
+    @app_commands.rename(**option_names("replay", ("match",)))
     @app_commands.describe(match=text("commands.replay.match"))
     async def replay_cmd(self, interaction: discord.Interaction[Any],
                          match: app_commands.Range[int, 1]) -> None:

@@ -12,7 +12,8 @@ is asked for with :meth:`Words.plural`; the forms follow each language's gettext
 A slash command named in a message is written ``{/belote new}``: the catalogue fills it with the
 command's name as a client in that language shows it (``/belote nouvelle``), from the same ids
 the command was named with (``commands.group.name``, ``commands.new.name``). It is no parameter
-of the caller's.
+of the caller's. A command with one of its options is written ``{/belote tables|end}``
+(``/belote tables terminer`` in French).
 """
 
 from __future__ import annotations
@@ -145,10 +146,15 @@ class Words:
         return out
 
     def command(self, path: str) -> str:
-        """``/belote new`` as this language's clients show it: ``/belote nouvelle``."""
+        """``/belote new`` as this language's clients show it: ``/belote nouvelle``; and
+        ``/belote tables|end``, a command with one of its options: ``/belote tables terminer``
+        (the option's name is ``commands.<subcommand>.<option>.name``)."""
+        path, _, option = path.partition("|")
         group, *subcommands = path.lstrip("/").split()
         names = [self("commands.group.name") if group == "belote" else group]
         names += [self(f"commands.{name}.name") for name in subcommands]
+        if option:
+            names.append(self(f"commands.{subcommands[-1]}.{option}.name"))
         return "/" + " ".join(names)
 
     def number(self, value: float) -> str:

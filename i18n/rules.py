@@ -28,7 +28,7 @@ from game.contract import Contract
 from game.errors import Cards, IllegalAction, InvalidOptions, word_options_with, word_reasons_with
 from game.rules import Trump
 
-from .catalogue import DEFAULT_LANGUAGE, Term, Words, words
+from .catalogue import DEFAULT_LANGUAGE, Term, Words, texts, words
 
 if TYPE_CHECKING:
     from game.errors import RuleParam
@@ -161,6 +161,9 @@ def options_reason(err: InvalidOptions, language: str = DEFAULT_LANGUAGE) -> str
     params: dict[str, object] = dict(err.params)
     if err.code == "unknown":  # a known variant's code: its name as the reader's language says it
         params["variant"] = w(f"commands.choice.variant.{params['variant']}")
+    option = params.get("option")
+    if isinstance(option, str) and f"commands.new.{option}.name" in texts(DEFAULT_LANGUAGE):
+        params["option"] = w(f"commands.new.{option}.name")  # as /belote new names it here
     return w(f"options.{err.code}", **params)
 
 

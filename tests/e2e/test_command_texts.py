@@ -58,3 +58,26 @@ async def test_every_command_and_option_fits_discord_limits(world: World) -> Non
                 if not 1 <= len(choice["name"]) <= 100:
                     problems.append(f"/{path}: choice {choice['name']!r}")
     assert not problems, "\n".join(problems)
+
+
+async def test_every_name_option_and_choice_is_worded_in_french_and_bulgarian(
+        world: World) -> None:
+    """A French or Bulgarian client shows every command, option and choice in its language:
+    none falls back to the English default (each one has its own catalogue id)."""
+    tree = world.bot.tree
+    translator = tree.translator
+    assert translator is not None
+    missing: list[str] = []
+
+    def check(node: dict[str, Any], path: str) -> None:
+        for kind, item in (("name", node), *(("choice", c) for c in node.get("choices") or [])):
+            given = item.get("name_localizations") or {}
+            for locale in ("fr", "bg"):
+                if not given.get(locale):
+                    missing.append(f"/{path} {kind} {item['name']!r} in {locale}")
+        for option in node.get("options", []):
+            check(option, f"{path} {option['name']}")
+
+    for command in tree.get_commands():
+        check(await command.get_translated_payload(tree, translator), command.name)
+    assert not missing, "\n".join(missing)

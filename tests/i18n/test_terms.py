@@ -83,6 +83,22 @@ def test_a_message_names_a_command_as_the_readers_client_shows_it() -> None:
         " " + words("bg")("commands.show.name")
 
 
+def test_a_message_names_an_option_as_the_readers_client_shows_it() -> None:
+    assert words("fr")("admin.tables.hint") == \
+        "Pour en terminer une\u00a0: `/belote tables terminer:<numéro>`."
+    assert words("en")("admin.tables.hint") == "To end one: `/belote tables end:<number>`."
+    assert "`/белот маси прекрати:<номер>`" in words("bg")("admin.tables.hint")
+
+
+def test_an_invalid_option_is_named_as_the_readers_client_shows_it() -> None:
+    from game.errors import InvalidOptions
+    from i18n.rules import options_reason
+
+    flag = InvalidOptions("not_a_flag", option="must_undertrump")
+    assert options_reason(flag, "fr") == "sous-couper doit être vrai ou faux"
+    assert options_reason(flag, "en") == "must_undertrump must be true or false"
+
+
 def test_invalid_options_are_worded_in_the_readers_language() -> None:
     # The rules core says why options do not work as a code and parameters; the refusal a
     # French host reads is French, with the variant's French name.
