@@ -208,16 +208,22 @@ class SqliteDatabase(Database):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; we open them explicitly.
         conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        # NORMAL is durable against a killed process in WAL mode (only a power cut can lose
-        # the last commits); FULL would fsync on every card played.
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        db = cls(conn, path)
-        async with db.transaction() as tx:
-            applied = await apply_migrations(tx, cls.dialect)
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is durable against a killed process in WAL mode (only a power cut can
+            # lose the last commits); FULL would fsync on every card played.
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            db = cls(conn, path)
+            async with db.transaction() as tx:
+                applied = await apply_migrations(tx, cls.dialect)
+        except BaseException:
+            # aiosqlite's worker is no daemon thread: a connection left open on a failed
+            # migration would keep the process from ever exiting.
+            await conn.close()
+            raise
         if applied:
             log.info("database %s: applied migrations %s", path, ", ".join(applied))
         return db

@@ -245,7 +245,7 @@ async def test_the_pairs_board_reads_the_same_after_the_upgrade_to_its_new_index
     con.execute("DROP INDEX skills_pairs_page")
     con.execute("CREATE INDEX skills_pairs_board ON skills (guild_id, variant, score DESC,"
                 " user_id, partner_id) WHERE kind = 1 AND matches >= 5")
-    con.execute("DELETE FROM schema_migrations WHERE version >= 10")
+    con.execute("DELETE FROM schema_migrations WHERE version = 10")
     con.commit()
     con.close()
     db = await Database.open(path)
