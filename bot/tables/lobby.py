@@ -16,7 +16,13 @@ from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
 from .play import Playing
 from .refusals import Refusal
-from .state import DEFAULT_LOBBY_MINUTES, TURN_TIMER_LIMITS, LiveTable, NewTable
+from .state import (
+    DEFAULT_LOBBY_MINUTES,
+    SWEEP_SAVE_STEP,
+    TURN_TIMER_LIMITS,
+    LiveTable,
+    NewTable,
+)
 from .sweeper import Sweeper
 from .turns import Turns
 
@@ -159,10 +165,13 @@ class Lobby:
             live.seq = 0
             # The save ends even if the request is cancelled meanwhile (then the table
             # plays, as saved); nothing after it awaits.
+            # The idle deadline is stored a step ahead (see Tables.touch): the first actions
+            # then write nothing more.
             sweep_at = self.sweeper.idle_deadline(live)
-            await to_the_end(self._save_start(live, self.play.deal_entry(live, 0), sweep_at))
+            saved = sweep_at + SWEEP_SAVE_STEP
+            await to_the_end(self._save_start(live, self.play.deal_entry(live, 0), saved))
             live.row.status = TableStatus.PLAYING
-            live.row.sweep_at = live.sweep_saved = sweep_at
+            live.row.sweep_at, live.sweep_saved = sweep_at, saved
             live.seq = 1
             self.turns.arm_timer(live)
             self.sweeper.arm(live)
