@@ -36,6 +36,7 @@ from game.view import Stage, TableView
 from i18n import (
     DEFAULT_LANGUAGE,
     Level,
+    Number,
     Seat,
     Team,
     Words,
@@ -217,13 +218,14 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
                              bid=card_label(c, language))
                            for i, c in enumerate(view.trick.cards))
         lines.append(w("table.trick", cards=played))
-    scores = {"team0": Team(0), "score0": view.totals[0], "team1": Team(1),
-              "score1": view.totals[1]}
+    scores = {"team0": Team(0), "score0": Number(view.totals[0]), "team1": Team(1),
+              "score1": Number(view.totals[1])}
     lines.append(w.plural("table.score_held", view.hanging, held=view.hanging, **scores)
                  if view.hanging else w("table.score", **scores))
     if view.winner is not None:
         lines.append(w("table.winner", team=Team(view.winner),
-                       won=view.totals[view.winner], lost=view.totals[1 - view.winner]))
+                       won=Number(view.totals[view.winner]),
+                       lost=Number(view.totals[1 - view.winner])))
     elif live.paused:
         lines.append(w("table.paused"))
     elif view.to_act is not None:
@@ -476,8 +478,8 @@ def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
                name=names[c.seat], outcome=w(f"deal.outcome.{result.outcome.value}"))]
     lines.append(w("deal.card_points", team0=Team(0), points0=result.card_points[0],
                    team1=Team(1), points1=result.card_points[1]))
-    score = {"score0": result.score[0], "score1": result.score[1],
-             "total0": result.totals[0], "total1": result.totals[1]}
+    score = {"score0": Number(result.score[0]), "score1": Number(result.score[1]),
+             "total0": Number(result.totals[0]), "total1": Number(result.totals[1])}
     lines.append(w.plural("deal.score_held", result.hanging, held=result.hanging, **score)
                  if result.hanging else w("deal.score", **score))
     return "\n".join(lines)
@@ -486,8 +488,8 @@ def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
 def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
                ratings: dict[int, tuple[float, float]], language: str = EN) -> str:
     w = words(language)
-    lines = [w("match.won", table=live.id, team=Team(winner), won=totals[winner],
-               lost=totals[1 - winner])]
+    lines = [w("match.won", table=live.id, team=Team(winner), won=Number(totals[winner]),
+               lost=Number(totals[1 - winner]))]
     for user_id, (before, after) in ratings.items():
         lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",
                        after=f"{after:.0f}"))

@@ -24,7 +24,7 @@ from bot.records import Replay
 from bot.translator import text
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
 from game.rules import Variant
-from i18n import Words
+from i18n import Number, Words
 from rendering import LeaderboardRow
 
 from .common import BeloteSubcommands, bot_of, member_words, option_names, public_words
@@ -77,8 +77,9 @@ class Board:
         return w("stats.board.empty", title=self.title(w))
 
 
-def _signed(value: float, period: str) -> str:
-    return f"{value:+.0f}" if period != Period.ALL else f"{value:.0f}"
+def _signed(value: float, period: str) -> Number:
+    """A rating (all time), or its change over a period (+12)."""
+    return Number(value, signed=period != Period.ALL)
 
 
 async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board, w: Words
@@ -109,7 +110,8 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
 
     lines = [f"**{title}**"] + [
         w("stats.board.line", rank=r.rank, who=who(r, True),
-          rating=_signed(r.rating, board.period), wins=r.wins, games=r.matches) for r in rows]
+          rating=_signed(r.rating, board.period), wins=Number(r.wins), games=Number(r.matches))
+        for r in rows]
     if pages > 1:
         lines.append(w("stats.board.page", page=board.page + 1, pages=pages))
     shown = {r.rank for r in rows}
@@ -151,7 +153,8 @@ async def replay_message(rp: Replay, deal: int, w: Words
                 [record_file(rp)], None)
     deal = min(max(deal, 1), len(results))
     content = w("stats.replay.title", table=table, variant=variant_name(rp.row.variant, w),
-                deal=deal, deals=len(results), score=f"{rp.row.totals[0]}–{rp.row.totals[1]}")
+                deal=deal, deals=len(results),
+                score=f"{w.number(rp.row.totals[0])}–{w.number(rp.row.totals[1])}")
     sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal,
                                          w.language)
     view = discord.ui.View(timeout=None)
@@ -243,7 +246,7 @@ def history_line(row: MatchRow, user_id: int, names: dict[int, str], w: Words) -
         result = w("stats.result.won" if row.won(me.seat) else "stats.result.lost")
     return w("stats.history.line", table=row.table_id, date=row.finished_at[:10],
              variant=variant_name(row.variant, w), partner=partner, opponents=opponents,
-             score=f"{mine}–{theirs}", result=result)
+             score=f"{w.number(mine)}–{w.number(theirs)}", result=result)
 
 
 class Stats(BeloteSubcommands):
@@ -295,12 +298,12 @@ class Stats(BeloteSubcommands):
         w = await public_words(interaction)
         await interaction.response.defer(thinking=True)
         lines = [w("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v, w)),
-                 w("stats.stats.matches", matches=s.matches, wins=s.wins,
+                 w("stats.stats.matches", matches=Number(s.matches), wins=Number(s.wins),
                    rate=_percent(s.wins, s.matches)),
                  w("stats.stats.contracts", taken=s.taken, made=s.made),
                  w("stats.stats.sweeps", sweeps=s.sweeps, belotes=s.belotes)]
         lines.append(w("stats.stats.unrated") if s.rating is None
-                     else w("stats.stats.rating", rating=f"{s.rating:.0f}"))
+                     else w("stats.stats.rating", rating=Number(s.rating)))
         if s.best_partner is not None:
             lines.append(w("stats.stats.partner", who=f"<@{s.best_partner}>",
                            wins=s.partner_wins, games=s.partner_matches))

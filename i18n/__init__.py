@@ -24,7 +24,18 @@ from .rules import (
     rule_text,
     trump_text,
 )
-from .terms import Level, Levels, Message, Permissions, Seat, Seats, Team, seat_name, team_name
+from .terms import (
+    Level,
+    Levels,
+    Message,
+    Number,
+    Permissions,
+    Seat,
+    Seats,
+    Team,
+    seat_name,
+    team_name,
+)
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -32,6 +43,7 @@ __all__ = [
     "Levels",
     "Message",
     "MissingMessage",
+    "Number",
     "OptionsReason",
     "Permissions",
     "RuleSentence",

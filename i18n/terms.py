@@ -85,6 +85,22 @@ class Permissions(Term):
 
 
 @dataclass(frozen=True, slots=True)
+class Number(Term):
+    """A score, a rating or a count, written as the reader's language writes numbers: 1,180 in
+    English, 1 180 in French. (Table numbers and ids stay plain: they are names, not
+    amounts.) ``signed`` writes a change: +12, -7."""
+
+    value: float
+    signed: bool = False
+
+    def text(self, w: Words) -> str:
+        shown = w.number(abs(round(self.value)) if self.signed else round(self.value))
+        if not self.signed:
+            return shown
+        return ("+" if self.value >= 0 else "-") + shown
+
+
+@dataclass(frozen=True, slots=True)
 class Message(Term):
     """A whole message kept to be worded later, once per reader. ``str()`` gives the English,
     for logs and tests."""

@@ -94,8 +94,7 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
 
 def render_rating_chart(values: Sequence[float], title: str,
                         language: str | None = None) -> tuple[bytes, str]:
-    """The chart draws no word of its own (its title comes in the reader's language, and its
-    numbers are ratings, written alike in every language): ``language`` is accepted so that
-    every entry point is called alike."""
-    del language
-    return encode_for(draw_rating_chart(values, title)[0], Kind.BOARD)
+    """The chart draws no word of its own (its title comes in the reader's language); its
+    ratings are written as ``language`` writes numbers (``1 180`` in French)."""
+    return encode_for(draw_rating_chart(values, title, styled(DEFAULT_STYLE, language))[0],
+                      Kind.BOARD)

@@ -9,15 +9,17 @@ from PIL import Image, ImageDraw
 
 from .layout import Layout
 from .paint import draw_text
-from .style import FELT_DARK, GOLD, PANEL, PANEL_LINE, TEXT, TEXT_DIM
+from .style import DEFAULT_STYLE, FELT_DARK, GOLD, PANEL, PANEL_LINE, TEXT, TEXT_DIM, Style
 
 W: Final = 640
 H: Final = 240
 LEFT, RIGHT, TOP, BOTTOM = 72, 24, 52, 28
 
 
-def draw_rating_chart(values: Sequence[float], title: str) -> tuple[Image.Image, Layout]:
-    """``values``: the shown rating before the first match, then after each (oldest first)."""
+def draw_rating_chart(values: Sequence[float], title: str,
+                      style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
+    """``values``: the shown rating before the first match, then after each (oldest first),
+    its numbers written as ``style``'s language writes them."""
     img = Image.new("RGB", (W, H), FELT_DARK)
     d = ImageDraw.Draw(img)
     lay = Layout((W, H))
@@ -37,7 +39,7 @@ def draw_rating_chart(values: Sequence[float], title: str) -> tuple[Image.Image,
         return (x0 + (x1 - x0) * i / (len(values) - 1), y1 - (y1 - y0) * (v - low) / (high - low))
 
     for v in (low, high):
-        draw_text(d, (LEFT - 8, at(0, v)[1]), f"{v:.0f}", 14, TEXT_DIM, anchor="rm")
+        draw_text(d, (LEFT - 8, at(0, v)[1]), style.number(round(v)), 14, TEXT_DIM, anchor="rm")
     d.line([at(i, v) for i, v in enumerate(values)], fill=GOLD, width=3, joint="curve")
     lx, ly = at(len(values) - 1, values[-1])
     d.ellipse((lx - 5, ly - 5, lx + 5, ly + 5), fill=GOLD)

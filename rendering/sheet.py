@@ -55,10 +55,10 @@ class _Row:
         self.struck = struck
 
 
-def _pair(values: tuple[int, int], blank_zero: bool = False) -> tuple[str, str]:
+def _pair(values: tuple[int, int], style: Style, blank_zero: bool = False) -> tuple[str, str]:
     return (
-        "" if blank_zero and not values[0] else str(values[0]),
-        "" if blank_zero and not values[1] else str(values[1]),
+        "" if blank_zero and not values[0] else style.number(values[0]),
+        "" if blank_zero and not values[1] else style.number(values[1]),
     )
 
 
@@ -66,8 +66,8 @@ def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style)
     lab = style.labels
     rows: list[_Row] = []
     if r.outcome is Outcome.PASSED:
-        return [_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals), bold=True)]
-    rows.append(_Row("card_points", [(lab("sheet.card_points"), INK)], _pair(r.card_points)))
+        return [_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals, style), bold=True)]
+    rows.append(_Row("card_points", [(lab("sheet.card_points"), INK)], _pair(r.card_points, style)))
     if r.last_trick is not None:
         cells = ("✓", "") if r.last_trick == 0 else ("", "✓")
         rows.append(_Row("last_trick", [(lab("sheet.last_trick"), INK_DIM)], cells))
@@ -79,33 +79,36 @@ def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style)
         runs += card_runs(a.cards, style) if scored else [("  ".join(
             "".join(t for t, _ in card_runs((c,), style)) for c in a.cards), INK_DIM)]
         team = a.seat & 1
-        cells = (str(a.points), "") if team == 0 else ("", str(a.points))
+        cells = (style.number(a.points), "") if team == 0 else ("", style.number(a.points))
         struck = (not scored and team == 0, not scored and team == 1)
         rows.append(_Row(f"announcement:{i}:{'scored' if scored else 'not_scored'}", runs, cells,
                          struck=struck))
     if any(r.belote):
-        rows.append(_Row("belote", [(lab("sheet.belote"), INK)], _pair(r.belote, True)))
+        rows.append(_Row("belote", [(lab("sheet.belote"), INK)],
+                         _pair(r.belote, style, blank_zero=True)))
     if r.sweep is not None:
         word = "sheet.valat" if variant is Variant.BULGARIAN else "sheet.capot"
         cells = ("✓", "") if r.sweep == 0 else ("", "✓")
         rows.append(_Row("sweep", [(lab(word), INK)], cells, bold=True))
     collected = r.collected
     if r.raw is not None:
-        rows.append(_Row("raw", [(lab("sheet.raw"), INK)], _pair(r.raw)))
+        rows.append(_Row("raw", [(lab("sheet.raw"), INK)], _pair(r.raw, style)))
         rounded = (r.score[0] - collected[0], r.score[1] - collected[1])
         label = "→ " + lab("sheet.rounded")
         if r.contract is not None and r.contract.multiplier > 1:
             label += f" ×{r.contract.multiplier}"
-        rows.append(_Row("rounded", [(label, INK)], _pair(rounded)))
+        rows.append(_Row("rounded", [(label, INK)], _pair(rounded, style)))
     if r.held_created and r.contract is not None:
         t = r.contract.team
-        cells = (str(r.held_created), "") if t == 0 else ("", str(r.held_created))
+        cells = (style.number(r.held_created), "") if t == 0 \
+            else ("", style.number(r.held_created))
         rows.append(_Row("held_created", [(lab("sheet.held_created"), NEUTRAL)], cells))
     if any(collected):
         rows.append(_Row("collected", [(lab("sheet.collected"), INK)],
-                         _pair(collected, True)))
-    rows.append(_Row("deal_score", [(lab("sheet.deal_score"), INK)], _pair(r.score), bold=True))
-    rows.append(_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals), bold=True))
+                         _pair(collected, style, blank_zero=True)))
+    rows.append(_Row("deal_score", [(lab("sheet.deal_score"), INK)], _pair(r.score, style),
+                     bold=True))
+    rows.append(_Row("totals", [(lab("sheet.totals"), INK)], _pair(r.totals, style), bold=True))
     return rows
 
 

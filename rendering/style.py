@@ -67,6 +67,11 @@ class Style:
         """The image words (``image.*`` in the catalogue) in this style's language."""
         return words(self.language).scope("image")
 
+    def number(self, value: float) -> str:
+        """A number as this style's language writes it: ``1 234`` in French, ``1,234`` in
+        English (scores, ratings and counts on every image)."""
+        return words(self.language).number(value)
+
     @property
     def ranks(self) -> tuple[str, ...]:
         """The rank letters drawn on cards and in card runs, in this style's language."""

@@ -91,7 +91,7 @@ def draw_match_result(result: MatchResult,
                             width=4 if won else 2)
         draw_text(d, (cx, 172), lab("team", a=p[team], b=p[team + 2]), 17, TEAM[team],
                   bold=True, anchor="mm", width=280)
-        draw_text(d, (cx, 208), str(result.totals[team]), 34, TEXT, bold=True, anchor="mm")
+        draw_text(d, (cx, 208), style.number(result.totals[team]), 34, TEXT, bold=True, anchor="mm")
         lay.add(f"total:{team}", box)
     if deals:
         y0 = 262
@@ -101,8 +101,8 @@ def draw_match_result(result: MatchResult,
             x = 40 + col * 380
             y = y0 + 30 + row * 30
             draw_text(d, (x, y), f"{first + i}.", 17, TEXT_DIM, anchor="lm")
-            draw_text(d, (x + 150, y), str(a), 19, TEAM[0], bold=True, anchor="rm")
-            draw_text(d, (x + 250, y), str(b), 19, TEAM[1], bold=True, anchor="rm")
+            draw_text(d, (x + 150, y), style.number(a), 19, TEAM[0], bold=True, anchor="rm")
+            draw_text(d, (x + 250, y), style.number(b), 19, TEAM[1], bold=True, anchor="rm")
         lay.add("deals", (30, y0 - 12, W - 30, height - 8))
     return img, lay
 
@@ -139,9 +139,9 @@ def draw_leaderboard(rows: Sequence[LeaderboardRow], title: str,
         else:
             draw_text(d, (56, cy), str(r.rank), 18, TEXT, bold=True, anchor="mm")
         draw_text(d, (100, cy), r.name, 20, TEXT, bold=True, anchor="lm", width=330)
-        draw_text(d, (540, cy), f"{r.rating:.0f}", 20, PAPER, bold=True, anchor="rm")
-        draw_text(d, (650, cy), str(r.games), 20, TEXT, anchor="rm")
-        draw_text(d, (760, cy), str(r.wins), 20, TEXT, anchor="rm")
+        draw_text(d, (540, cy), style.number(round(r.rating)), 20, PAPER, bold=True, anchor="rm")
+        draw_text(d, (650, cy), style.number(r.games), 20, TEXT, anchor="rm")
+        draw_text(d, (760, cy), style.number(r.wins), 20, TEXT, anchor="rm")
         lay.add(f"row:{r.rank}", (20, y, W - 20, y + row_h))
         y += row_h
     return img, lay

@@ -156,7 +156,7 @@ def _score_panel(d: ImageDraw.ImageDraw, view: TableView, style: Style, lay: Lay
     for team in (0, 1):
         cy = y0 + 24 + team * 34
         d.rounded_rectangle((x0 + 10, cy - 12, x0 + 16, cy + 12), 3, fill=TEAM[team])
-        score = str(view.totals[team])
+        score = style.number(view.totals[team])
         sbox = draw_text(d, (x1 - 12, cy), score, 26, TEXT, bold=True, anchor="rm")
         names = lab("team", a=view.players[team], b=view.players[team + 2])
         room = sbox[0] - x0 - 34
@@ -306,7 +306,8 @@ def chip_texts(view: TableView, seat: int, style: Style) -> list[ChipText]:
         if a.seat == seat:
             chips.append(ChipText(
                 f"announcement:{seat}:{i}",
-                ((f"{announcement_name(a.carre_rank, a.length, lab)} {a.points}", INK),),
+                ((f"{announcement_name(a.carre_rank, a.length, lab)} "
+                  f"{style.number(a.points)}", INK),),
                 tuple(card_runs(a.cards, style)), a.scored))
     for call in view.belote_calls:
         if call.seat == seat:
@@ -352,7 +353,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, style: St
         if r is None:
             _banner(d, lab("banner.first"), None, INK, lay, "banner:first")
         else:
-            line = f"{r.score[0]}  –  {r.score[1]}"
+            line = f"{style.number(r.score[0])}  –  {style.number(r.score[1])}"
             _banner(d, lab("banner.deal_over", n=view.deal_number,
                            result=lab(f"result.{r.outcome.value}")), line, INK, lay,
                     "banner:deal_over")

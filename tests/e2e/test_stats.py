@@ -54,7 +54,9 @@ async def test_a_match_played_to_the_end_moves_the_board_and_the_stats(world: Wo
     winners = {m.id for seat, m in enumerate(world.members[:4]) if seat & 1 == winner}
     # The winners rank first (the same rating for both partners), above 1000; losers below.
     for line in lines[:2]:
-        assert any(f"<@{u}>" in line for u in winners) and int(line.split("— ")[1][:4]) > 1000
+        rating = line.split("— ")[1].split(" (")[0]
+        assert any(f"<@{u}>" in line for u in winners) and "," in rating  # 1,091
+        assert int(rating.replace(",", "")) > 1000
     for line in lines[2:]:
         assert not any(f"<@{u}>" in line for u in winners)
     for seat, m in enumerate(world.members[:4]):

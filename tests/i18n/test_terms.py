@@ -117,3 +117,13 @@ def test_invalid_options_are_worded_in_the_readers_language() -> None:
     with pytest.raises(InvalidOptions) as caught:
         Options.for_variant(Variant.CLASSIC, {"target": 10**9})
     assert str(caught.value) == "the target must be at most 100000"  # logs: English
+
+
+def test_scores_and_ratings_are_written_as_each_language_writes_numbers() -> None:
+    from i18n import Number
+
+    assert words("en")("stats.stats.rating", rating=Number(1091.4)).count("1,091") == 1
+    assert "1\u202f091" in words("fr")("stats.stats.rating", rating=Number(1091.4))
+    assert "1\u00a0091" in words("bg")("stats.stats.rating", rating=Number(1091.4))
+    assert Number(12, signed=True).text(words("en")) == "+12"
+    assert Number(-1200, signed=True).text(words("fr")) == "-1\u202f200"

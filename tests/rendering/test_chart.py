@@ -22,3 +22,12 @@ def test_a_flat_or_empty_history_still_draws() -> None:
     assert not empty.has("last")
     data, ext = render_rating_chart([1000.0, 990.0, 1012.0], "Bo")
     assert data[:4] == b"\x89PNG" and ext == "png"
+
+
+def test_the_ratings_are_written_as_the_readers_language_writes_numbers() -> None:
+    # 1 180 in French (a narrow no-break space), 1,180 in English: different images.
+    english = render_rating_chart([1000.0, 1180.0], "Ana", "en")
+    french = render_rating_chart([1000.0, 1180.0], "Ana", "fr")
+    assert english != french
+    assert render_rating_chart([10.0, 18.0], "Ana", "en") == \
+        render_rating_chart([10.0, 18.0], "Ana", "fr")
