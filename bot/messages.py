@@ -440,7 +440,8 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
                    shuffle=words(language)(f"table.shuffle.{o.shuffle.value}")))
     lines.append(w("seats_private" if live.row.private else "seats_open"))
     if live.row.turn_timer:
-        lines.append(w("timer", timer=timer_text(live.row.turn_timer, language)))
+        lines.append(w.plural("timer", live.away_turns,
+                              timer=timer_text(live.row.turn_timer, language)))
     else:
         lines.append(w("timer_off"))
     level = Level(live.level)

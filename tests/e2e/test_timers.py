@@ -66,8 +66,9 @@ async def test_time_out_take_over_wait_and_take_back(
     live = bot.service.live[table_id]
     assert "Turn timer: 30 s" in fake.message(lobby.id).versions[0].content  # the lobby said so
     card = await fake.click(bot, bo, lobby, button_id("rules", table_id))
-    assert "Turn timer: 30 s; a player who runs out of time is replaced by a computer" \
-        in card.text
+    assert "Turn timer: 30 s; when a player's time runs out a computer plays that turn, " \
+        "and after 1 such turn in a row it plays their seat until they take it back" \
+        in card.text and live.away_turns == 1
 
     # ana's turn: the table and her hand say until when (30 seconds from now).
     assert live.match.to_act == 0 and live.deadline == table_clock.now() + 30

@@ -127,3 +127,10 @@ def test_scores_and_ratings_are_written_as_each_language_writes_numbers() -> Non
     assert "1\u00a0091" in words("bg")("stats.stats.rating", rating=Number(1091.4))
     assert Number(12, signed=True).text(words("en")) == "+12"
     assert Number(-1200, signed=True).text(words("fr")) == "-1\u202f200"
+
+
+def test_the_rules_card_says_how_many_missed_turns_hand_a_seat_to_a_computer() -> None:
+    en, fr = words("en"), words("fr")
+    assert "after 3 such turns in a row" in en.plural("rules_card.timer", 3, timer="30 s")
+    assert "after 1 such turn in a row" in en.plural("rules_card.timer", 1, timer="30 s")
+    assert "après 3 tours manqués d'affilée" in fr.plural("rules_card.timer", 3, timer="30 s")
