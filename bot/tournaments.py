@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
@@ -35,6 +35,7 @@ from game.tournament import (
     TournamentError,
     table_options,
 )
+from i18n import DEFAULT_LANGUAGE
 
 from .guild_settings import GuildSettingsStore
 from .tables import LiveTable, NewTable, Refusal, TableService
@@ -109,6 +110,9 @@ class TournamentRunner:
         if row is None:
             raise TournamentError("no_such_tournament")
         entrants = await self.repo.entrants(tournament_id)
+        for e in entrants:  # the names they signed up under, kept across a restart
+            if e.name is not None:
+                self._names.setdefault(e.user_id, e.name)
         rounds: dict[int, tuple[list[Draw], dict[int, int]]] = {}
         for table in await self.repo.tables(tournament_id):
             draws, won = rounds.setdefault(table.round, ([], {}))
@@ -131,7 +135,7 @@ class TournamentRunner:
     # ---- sign-up -------------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, host_id: int,
                      fmt: Format | str, variant: str, starts_at: datetime | None,
-                     entry_fee: int = 0) -> TournamentRow:
+                     entry_fee: int = 0, language: str = DEFAULT_LANGUAGE) -> TournamentRow:
         fmt = Format(fmt)
         if starts_at is not None and starts_at <= self.clock():
             raise TournamentError("start_in_the_past")
@@ -139,7 +143,8 @@ class TournamentRunner:
         return await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, host_id=host_id, format=fmt.value,
             variant=variant, seed=self.rng.getrandbits(62),
-            starts_at=None if starts_at is None else iso(starts_at), entry_fee=entry_fee)
+            starts_at=None if starts_at is None else iso(starts_at), entry_fee=entry_fee,
+            language=language)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         await self.repo.set_message(tournament_id, message_id)
@@ -153,7 +158,7 @@ class TournamentRunner:
         async with self._guard(tournament_id):
             row, t = await self.load(tournament_id)
             t.join(user_id)  # refuses what the format refuses, before any write
-            await self.repo.add_entrant(tournament_id, user_id)
+            await self.repo.add_entrant(tournament_id, user_id, name)
             self.listener.changed(row, t)
             if t.is_full and row.starts_at is None:
                 await self._start(row, t)
@@ -257,7 +262,7 @@ class TournamentRunner:
                 live = await self.service.create(NewTable(
                     row.guild_id, row.channel_id, host, self._name(row, host),
                     row.variant, table_options(row.variant).to_json(Variant(row.variant)),
-                    turn_timer=TURN_SECONDS))
+                    turn_timer=TURN_SECONDS, language=row.language))
             except Refusal:
                 computers.append(host)  # seated at another table: a computer plays for them
                 continue
@@ -312,11 +317,12 @@ class TournamentRunner:
         if winner is None and match is not None and match.totals[0] != match.totals[1]:
             winner = 0 if match.totals[0] > match.totals[1] else 1  # ended early: the lead
         task = asyncio.get_running_loop().create_task(
-            self._on_table_end(live.id, live.row.host_id, winner))
+            self._on_table_end(live.id, live.row.host_id, winner, live.leavers()))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _on_table_end(self, table_id: int, host_id: int, table_winner: int | None) -> None:
+    async def _on_table_end(self, table_id: int, host_id: int, table_winner: int | None,
+                            leavers: Sequence[int] = ()) -> None:
         try:
             where = await self.repo.of_table(table_id)
             if where is None:
@@ -324,6 +330,9 @@ class TournamentRunner:
             tournament_id, number, position = where
             async with self._guard(tournament_id):
                 row, t = await self.load(tournament_id)
+                # Who left the table (its Leave button, a kick) and did not come back has
+                # left the tournament: a computer plays on for them from the next round.
+                await self._to_computers(row, t, [u for u in leavers if u in t.entrants])
                 draw = t.rounds[number - 1].draws[position]
                 await self._record(row, t, number, position,
                                    self._draw_team(row, draw, host_id, table_winner, number,

@@ -25,12 +25,11 @@ from bot.translator import text
 from db.tournaments import TournamentRow
 from game.rules import Variant
 from game.tournament import Format, Stage, Tournament, TournamentError
-from i18n import words
+from i18n import Words, words
 
-from .common import BeloteSubcommands, reply_privately
+from .common import BeloteSubcommands, member_words, reply_privately, table_language
 
 log = logging.getLogger(__name__)
-W = words()
 
 FORMATS = [app_commands.Choice(name=text(f"commands.tournament.format.{f.value}"), value=f.value)
            for f in Format]
@@ -38,21 +37,23 @@ VARIANTS = [app_commands.Choice(name=text(f"commands.tournament.variant.{v.value
                                 value=v.value) for v in Variant]
 
 
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>" if user_id > 0 else W("tournaments.computer")
+def mention(user_id: int, w: Words) -> str:
+    return f"<@{user_id}>" if user_id > 0 else w("tournaments.computer")
 
 
 def signup_text(row: TournamentRow, t: Tournament) -> str:
-    """The sign-up message: the format, when it starts, and who is in."""
-    start = W("tournaments.starts_when_full") if row.starts_at is None else \
-        W("tournaments.starts_at", when=f"<t:{_timestamp(row.starts_at)}:R>")
-    entrants = ", ".join(mention(u) for u in t.entrants) or W("tournaments.nobody_yet")
-    head = W(f"tournaments.title.{t.format.value}", number=row.id,
-             variant=W(f"image.variant.{row.variant}"))
-    status = {Stage.SIGN_UP: start, Stage.RUNNING: W("tournaments.running"),
-              Stage.FINISHED: W("tournaments.finished"),
-              Stage.CANCELLED: W("tournaments.cancelled")}[t.stage]
-    count = W("tournaments.entrants", count=len(t.entrants), places=t.format.players)
+    """The sign-up message, in the tournament's language: the format, when it starts, and
+    who is in."""
+    w = words(row.language)
+    start = w("tournaments.starts_when_full") if row.starts_at is None else \
+        w("tournaments.starts_at", when=f"<t:{_timestamp(row.starts_at)}:R>")
+    entrants = ", ".join(mention(u, w) for u in t.entrants) or w("tournaments.nobody_yet")
+    head = w(f"tournaments.title.{t.format.value}", number=row.id,
+             variant=w(f"image.variant.{row.variant}"))
+    status = {Stage.SIGN_UP: start, Stage.RUNNING: w("tournaments.running"),
+              Stage.FINISHED: w("tournaments.finished"),
+              Stage.CANCELLED: w("tournaments.cancelled")}[t.stage]
+    count = w("tournaments.entrants", count=len(t.entrants), places=t.format.players)
     return f"{head}\n{status}\n{count}: {entrants}"
 
 
@@ -104,11 +105,13 @@ class Tournaments(BeloteSubcommands):
                   variant: app_commands.Choice[str] | None = None,
                   starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await reply_privately(interaction, W("tournaments.server_only"))
+            await reply_privately(interaction, member_words(interaction)("tournaments.server_only"))
             return
         settings = await self.bot.guild_settings.get(interaction.guild_id)
+        spoken = table_language(settings, interaction.guild)
         if not is_moderator(interaction.user, settings):
-            await reply_privately(interaction, W("tournaments.moderators_only"))
+            await reply_privately(interaction,
+                                  member_words(interaction, spoken)("tournaments.moderators_only"))
             return
         runner = self.bot.tournaments
         starts_at = None if starts_in is None else \
@@ -118,11 +121,12 @@ class Tournaments(BeloteSubcommands):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, fmt=format_.value,
                 variant=variant.value if variant else Variant.BULGARIAN.value,
-                starts_at=starts_at)
+                starts_at=starts_at, language=spoken)
         except TournamentError as e:
             raise refusal(e) from None
         _, t = await runner.load(row.id)
-        await interaction.response.send_message(signup_text(row, t), view=signup_view(row.id),
+        await interaction.response.send_message(signup_text(row, t),
+                                                view=signup_view(row.id, row.language),
                                                 allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response()
         await runner.set_message(row.id, message.id)
@@ -151,7 +155,7 @@ class Tournaments(BeloteSubcommands):
         try:
             await channel.get_partial_message(fresh.message_id).edit(
                 content=signup_text(fresh, t),
-                view=signup_view(row.id) if t.stage is Stage.SIGN_UP else None,
+                view=signup_view(row.id, row.language) if t.stage is Stage.SIGN_UP else None,
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as e:
             log.info("tournament %s: sign-up message not edited (%s)", row.id, e)
@@ -163,8 +167,9 @@ class Tournaments(BeloteSubcommands):
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.TextChannel):
                 return
+            w = words(row.language)
             thread = await channel.create_thread(
-                name=W("tournaments.thread_name", number=row.id, round=round_number,
+                name=w("tournaments.thread_name", number=row.id, round=round_number,
                        table=live.id),
                 auto_archive_duration=1440, type=discord.ChannelType.public_thread)
             payload = await self.bot.delivery.table_payload(live)
@@ -176,8 +181,8 @@ class Tournaments(BeloteSubcommands):
             self.bot.delivery.table_changed(live)
             self.bot.delivery.hands_changed(live, range(4))
             if computers:
-                await thread.send(W("tournaments.no_show_computer",
-                                    players=", ".join(mention(u) for u in computers)),
+                await thread.send(w("tournaments.no_show_computer",
+                                    players=", ".join(mention(u, w) for u in computers)),
                                   allowed_mentions=NO_MENTIONS)
         except Exception:
             log.exception("tournament %s: table %s not shown", row.id, live.id)
@@ -185,13 +190,14 @@ class Tournaments(BeloteSubcommands):
     async def _end(self, row: TournamentRow, t: Tournament) -> None:
         await self._edit_signup(row, t)
         channel = self.bot.get_partial_messageable(row.channel_id)
+        w = words(row.language)
         if t.stage is Stage.FINISHED:
             first, second = t.winners, t.runners_up
-            words_ = W("tournaments.final", number=row.id,
-                       winners=" & ".join(mention(u) for u in first),
-                       second=" & ".join(mention(u) for u in second))
+            words_ = w("tournaments.final", number=row.id,
+                       winners=" & ".join(mention(u, w) for u in first),
+                       second=" & ".join(mention(u, w) for u in second))
         else:
-            words_ = W("tournaments.cancelled_post", number=row.id)
+            words_ = w("tournaments.cancelled_post", number=row.id)
         try:
             await channel.send(words_, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as e:

@@ -26,6 +26,7 @@ class TournamentRow:
     stage: str
     starts_at: str | None  # ISO 8601 UTC; None: when full
     entry_fee: int
+    language: str = "en"  # its posts, threads and tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class EntrantRow:
     user_id: int
     position: int
     status: str
+    name: str | None = None  # as the tables show them (None: a computer, or not known)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,7 @@ class TableDrawRow:
 
 
 _COLUMNS = ("id, guild_id, channel_id, message_id, host_id, format, variant, seed, stage,"
-            " starts_at, entry_fee")
+            " starts_at, entry_fee, language")
 
 
 def _row(r: Sequence[object]) -> TournamentRow:
@@ -60,11 +62,12 @@ class TournamentRepo:
     # ---- the tournament ------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, format: str,
                      variant: str, seed: int, starts_at: str | None,
-                     entry_fee: int = 0) -> TournamentRow:
+                     entry_fee: int = 0, language: str = "en") -> TournamentRow:
         tid = await self.db.execute(
             "INSERT INTO tournaments (guild_id, channel_id, host_id, format, variant, seed,"
-            " starts_at, entry_fee) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, channel_id, host_id, format, variant, seed, starts_at, entry_fee))
+            " starts_at, entry_fee, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, channel_id, host_id, format, variant, seed, starts_at, entry_fee,
+             language))
         assert tid is not None
         row = await self.get(tid)
         assert row is not None
@@ -96,19 +99,20 @@ class TournamentRepo:
     # ---- entrants ------------------------------------------------------------------------
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         rows = await self.db.fetchall(
-            "SELECT user_id, position, status FROM tournament_entrants"
+            "SELECT user_id, position, status, name FROM tournament_entrants"
             " WHERE tournament_id = ? ORDER BY position", (tournament_id,))
-        return [EntrantRow(r[0], r[1], r[2]) for r in rows]
+        return [EntrantRow(r[0], r[1], r[2], r[3]) for r in rows]
 
-    async def add_entrant(self, tournament_id: int, user_id: int) -> None:
+    async def add_entrant(self, tournament_id: int, user_id: int,
+                          name: str | None = None) -> None:
         async with self.db.transaction() as tx:
             row = await tx.fetchone(
                 "SELECT COALESCE(MAX(position), 0) + 1 FROM tournament_entrants"
                 " WHERE tournament_id = ?", (tournament_id,))
             assert row is not None
             await tx.execute(
-                "INSERT INTO tournament_entrants (tournament_id, user_id, position)"
-                " VALUES (?, ?, ?)", (tournament_id, user_id, row[0]))
+                "INSERT INTO tournament_entrants (tournament_id, user_id, position, name)"
+                " VALUES (?, ?, ?, ?)", (tournament_id, user_id, row[0], name))
 
     async def set_entrant_status(self, tournament_id: int, user_ids: Sequence[int],
                                  status: str) -> None:

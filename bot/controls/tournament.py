@@ -13,8 +13,9 @@ from typing import Any, Self
 import discord
 
 from game.tournament import TournamentError
-from i18n import words
+from i18n import DEFAULT_LANGUAGE, words
 
+from ..errors import language
 from ..tables import Refusal
 from .base import Control, bot_of, number
 from .replies import display_name
@@ -52,7 +53,9 @@ class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[
                                        display_name(interaction.user))
         except TournamentError as e:
             raise refusal(e) from None
-        await interaction.response.send_message(words()("tournaments.joined"), ephemeral=True)
+        await interaction.response.send_message(
+            await _reader_words(interaction, self.tournament_id, "tournaments.joined"),
+            ephemeral=True)
 
 
 class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament>[0-9]+)"):
@@ -64,14 +67,25 @@ class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament
             await bot.tournaments.leave(self.tournament_id, interaction.user.id)
         except TournamentError as e:
             raise refusal(e) from None
-        await interaction.response.send_message(words()("tournaments.left"), ephemeral=True)
+        await interaction.response.send_message(
+            await _reader_words(interaction, self.tournament_id, "tournaments.left"),
+            ephemeral=True)
 
 
 TOURNAMENT_CONTROLS = (JoinTournamentButton, LeaveTournamentButton)
 
 
-def signup_view(tournament_id: int) -> discord.ui.View:
-    w = words()
+async def _reader_words(interaction: discord.Interaction[Any], tournament_id: int,
+                        message_id: str) -> str:
+    """A reply only the clicking member reads: in their client's language, else the
+    tournament's."""
+    row = await bot_of(interaction).tournaments.repo.get(tournament_id)
+    return words(language(interaction, row.language if row is not None else DEFAULT_LANGUAGE))(
+        message_id)
+
+
+def signup_view(tournament_id: int, spoken: str = DEFAULT_LANGUAGE) -> discord.ui.View:
+    w = words(spoken)
     view = discord.ui.View(timeout=None)
     view.add_item(JoinTournamentButton(tournament_id, w("tournaments.button.join"),
                                        discord.ButtonStyle.primary))

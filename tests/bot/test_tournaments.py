@@ -228,3 +228,51 @@ async def test_a_table_that_ended_while_the_runner_was_away_is_recorded_on_resum
     assert t.rounds[0].is_done and len(t.rounds) == 2
     assert len(await tables_of(w2, tid, 2)) == 1
     await w2.close()
+
+
+async def test_names_are_kept_across_a_restart_between_rounds(db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user, f"name{user}")
+    first = await tables_of(w, tid, 1)
+    await play(w, first, steps=10)
+    await w.close()
+    # After a restart the member cache knows nobody (the fallback gives "#id"): the names
+    # come from the database.
+    w2 = World(db)
+    w2.runner.names = lambda guild, user: f"#{user}"
+    await w2.restore()
+    await play(w2, first, seed=3)
+    final = await tables_of(w2, tid, 2)
+    assert len(final) == 1
+    names = {s.user_id: s.name for s in w2.service.live[final[0]].seats.values()
+             if s.user_id is not None}
+    assert names and all(name == f"name{user}" for user, name in names.items())
+    await w2.close()
+
+
+async def test_a_player_who_leaves_a_table_leaves_the_tournament(db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    first = await tables_of(w, tid, 1)
+    live = w.service.live[first[0]]
+    leaver = next(s.user_id for s in live.seats.values() if s.user_id is not None)
+    await w.service.leave(first[0], leaver)  # the table's own Leave button
+    _, t = await w.runner.load(tid)
+    assert not t.plays_by_computer(leaver)  # still in while the table plays on
+    await play(w, first)
+    _, t = await w.runner.load(tid)
+    statuses = {e.user_id: e.status for e in await w.runner.repo.entrants(tid)}
+    assert t.plays_by_computer(leaver) and statuses[leaver] == COMPUTER
+    assert t.rounds[0].is_done
+    final = w.service.live[(await tables_of(w, tid, 2))[0]]
+    if leaver in t.rounds[1].draws[0].seats:  # their pair won: a computer plays for them
+        assert all(s.user_id != leaver or s.computer is not None
+                   for s in final.seats.values())
+        assert leaver not in [s.user_id for s in final.seats.values() if s.computer is None]
+    with pytest.raises(TournamentError):
+        await w.runner.leave(tid, leaver)  # already out
+    await w.close()

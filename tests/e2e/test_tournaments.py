@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from game.tournament import TournamentError
+from i18n import words
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import make_world
@@ -55,3 +56,31 @@ async def test_sign_up_start_and_a_leaver(fake_discord: FakeDiscord,
     await fake.settle()
     _, t = await runner.load(1)
     assert t.plays_by_computer(w.members[1].id)
+
+
+async def test_a_tournament_speaks_the_servers_language(fake_discord: FakeDiscord,
+                                                        database_path: Path) -> None:
+    # A French community: the sign-up message, its buttons, the threads and the tables are
+    # French; a member whose client is English is answered in English.
+    w = await make_world(fake_discord, database_path, names=NAMES, locale="fr")
+    fake, bot = w.fake, w.bot
+    fr = words("fr")
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await fake.slash(bot, mod, w.channel, "belote tournament new", format="quick")
+    signup = r.message
+    assert signup is not None
+    assert fr("tournaments.title.quick", number=1, variant=fr("image.variant.bulgarian")) \
+        in signup.content and fr("tournaments.starts_when_full") in signup.content
+    assert [b["label"] for row in signup.components for b in row["components"]] == \
+        [fr("tournaments.button.join"), fr("tournaments.button.leave")]
+    click = await fake.click(bot, w.members[0], signup, "tn:join:1")
+    assert click.text == words("en")("tournaments.joined")  # their client speaks English
+    for member in w.members[1:8]:
+        await fake.click(bot, member, signup, "tn:join:1")
+    await fake.settle()
+    threads = fake.threads(w.channel)
+    assert len(threads) == 2
+    tables = [t.table_id for t in await bot.tournaments.repo.tables(1)]
+    assert all(bot.service.live[tb].language == "fr" for tb in tables)
+    assert {t.name for t in threads} == {
+        fr("tournaments.thread_name", number=1, round=1, table=tb) for tb in tables}
