@@ -23,6 +23,7 @@ from . import images
 from .audit import AuditLog
 from .budget import meter
 from .controls import CONTROLS
+from .credits import Credits
 from .delivery import Delivery
 from .errors import answer_error, language, tell
 from .guild_settings import GuildSettingsStore
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 # cogs.admin and cogs.stats after cogs.belote: their commands join the /belote group.
 COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
-        "cogs.tournaments", "cogs.fallback")
+        "cogs.tournaments", "cogs.credits", "cogs.fallback")
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -100,6 +101,7 @@ class BeloteBot(commands.Bot):
         self.readers.attach(MemberLanguagesRepo(self.db))
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
+        self.credits = Credits(self.db, self.guild_settings)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,
                                     computer_level=self.settings.computer_level,

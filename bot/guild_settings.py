@@ -156,6 +156,10 @@ def language_or_auto(value: Any, w: Words) -> str:
         else w(f"commands.choice.language.{value}")
 
 
+def credits(value: Any, w: Words) -> str:
+    return w.plural("credits.amount", int(value))
+
+
 def variant_title(value: Any, w: Words) -> str:
     return w(f"image.variant.{value}")
 
@@ -198,6 +202,10 @@ class GuildSettings:
     # or the tournament is cancelled ("cancel").
     tournament_no_show: str = setting("computer", one_of(lambda: NO_SHOW_CHOICES),
                                       no_show_choice)
+    # Virtual credits (no money value): given once to each member, and each day on asking
+    # (/belote daily; 0: no daily bonus).
+    starting_credits: int = setting(1000, whole(0, 1_000_000), credits)
+    daily_bonus: int = setting(100, whole(0, 100_000), credits)
 
 
 DEFAULTS: Final = GuildSettings()

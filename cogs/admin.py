@@ -48,7 +48,7 @@ def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
 CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                   "max_tables_server", "moderator_role", "log_channel", "language",
-                  "tournament_no_show", "reset")
+                  "tournament_no_show", "starting_credits", "daily_bonus", "reset")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
@@ -63,7 +63,8 @@ SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "tu
                      "max_tables_channel": "max_tables_channel",
                      "max_tables_server": "max_tables_server",
                      "moderator_role": "moderator_role", "log_channel": "log_channel",
-                     "language": "language", "tournament_no_show": "tournament_no_show"}
+                     "language": "language", "tournament_no_show": "tournament_no_show",
+                     "starting_credits": "starting_credits", "daily_bonus": "daily_bonus"}
 
 
 def settings_text(settings: GuildSettings, w: Words, changed: frozenset[str] = frozenset()
@@ -168,6 +169,8 @@ class Admin(BeloteSubcommands):
                      log_channel: discord.TextChannel | None = None,
                      language: app_commands.Choice[str] | None = None,
                      tournament_no_show: app_commands.Choice[str] | None = None,
+                     starting_credits: app_commands.Range[int, 0, 1_000_000] | None = None,
+                     daily_bonus: app_commands.Range[int, 0, 100_000] | None = None,
                      reset: app_commands.Choice[str] | None = None) -> None:
         settings = await self.moderator_settings(interaction)
         if settings is None:
@@ -180,7 +183,8 @@ class Admin(BeloteSubcommands):
             "away_turns": away_turns, "max_tables_channel": max_tables_channel,
             "max_tables_server": max_tables_server, "moderator_role": moderator_role,
             "log_channel": log_channel, "language": language,
-            "tournament_no_show": tournament_no_show}
+            "tournament_no_show": tournament_no_show, "starting_credits": starting_credits,
+            "daily_bonus": daily_bonus}
         values: dict[str, Any] = {}
         for option, value in given.items():
             if value is None:
@@ -235,6 +239,7 @@ class Admin(BeloteSubcommands):
         if moderator:
             parts.append(w("admin.help.moderator") + "\n" + "\n".join(theirs))
         parts.append(w("admin.help.rules"))
+        parts.append(w("credits.not_money"))
         await reply_privately(interaction, "\n\n".join(parts))
 
     # ---- /belote tables -------------------------------------------------------------------

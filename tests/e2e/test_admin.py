@@ -255,6 +255,8 @@ async def test_help_as_member_and_as_moderator(server: Server) -> None:
     assert "/belote config" not in r.text and "Moderator commands" not in r.text
     assert "`/belote kick`" in r.text  # the host of a table may kick too
     assert "/belote tournament" not in r.text
+    assert "`/belote wallet`" in r.text and "`/belote daily`" in r.text
+    assert "Credits are virtual: they have no money value and cannot be bought." in r.text
     assert len(r.text) < 2000
     r = await s.fake.slash(s.bot, s.mod, s.channel, "belote help")
     assert "Moderator commands" in r.text and "`/belote config`" in r.text
