@@ -107,6 +107,7 @@ class BeloteBot(commands.Bot):
                                     computer_level=self.settings.computer_level,
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
+        self.service.tables.balance_of = self.credits.balance  # stakes at tables
         self.tournaments = TournamentRunner(
             self.db, self.service, self.guild_settings, names=self.member_name,
             present=self.is_member,

@@ -147,6 +147,8 @@ def lobby_text(live: LiveTable, language: str = EN) -> str:
     lines.append(options_line(live.variant, live.options, language))
     lines.append(w("lobby.timer", timer=timer_text(live.row.turn_timer, language),
                    level=Level(live.level)))
+    if live.row.stake:
+        lines.append(w("credits.stake_line", stake=w.plural("credits.amount", live.row.stake)))
     lines.append(w("lobby.help"))
     return "\n".join(lines)
 
@@ -439,6 +441,10 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
     lines.append(w("shuffle_cut" if o.shuffle.value == "cut" else "shuffle_fresh",
                    shuffle=words(language)(f"table.shuffle.{o.shuffle.value}")))
     lines.append(w("seats_private" if live.row.private else "seats_open"))
+    if live.row.stake:
+        say = words(language)
+        lines.append(say("credits.stake_line",
+                         stake=say.plural("credits.amount", live.row.stake)))
     if live.row.turn_timer:
         lines.append(w.plural("timer", live.away_turns,
                               timer=timer_text(live.row.turn_timer, language)))

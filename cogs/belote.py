@@ -43,7 +43,7 @@ LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), 
              for code in languages()]
 
 NEW_OPTIONS = ("variant", "private", "announcements", "must_undertrump", "shuffle", "computers",
-               "level", "turn_timer", "target", "language")
+               "level", "turn_timer", "target", "language", "stake")
 
 
 def _descriptions(command: str,
@@ -124,7 +124,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                   shuffle: app_commands.Choice[str] | None = None,
                   computers: bool = False, level: app_commands.Choice[str] | None = None,
                   turn_timer: app_commands.Choice[int] | None = None,
-                  language: app_commands.Choice[str] | None = None) -> None:
+                  language: app_commands.Choice[str] | None = None,
+                  stake: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         # The server's settings (/belote config) give what the options leave out.
         settings = await self.bot.guild_settings.get(interaction.guild_id)
@@ -176,7 +177,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 turn_timer=turn_timer.value if turn_timer is not None else settings.turn_timer,
                 computer_level=level.value if level else settings.computer_level,
                 lobby_minutes=settings.lobby_minutes, idle_minutes=settings.idle_minutes,
-                away_turns=settings.away_turns, language=spoken))
+                away_turns=settings.away_turns, language=spoken, stake=stake or 0))
         except Refusal:
             self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
             raise

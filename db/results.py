@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from game.rating import Seat, Skill, changes, pair_changes, pairs, rated
 from game.tally import Tally
 
+from .credits import Move, move
 from .log import LogEntry, append_in
 from .tables import TableStatus
 
@@ -167,20 +168,24 @@ class ResultRepo:
                            players: list[MatchPlayer], tally: Tally | None = None,
                            ending: Ending | str = Ending.PLAYED, left: Collection[int] = (),
                            entries: list[LogEntry] | None = None,
-                           rate: object = None) -> dict[int, tuple[float, float]]:
+                           rate: object = None,
+                           credits: Sequence[Move] = ()) -> dict[int, tuple[float, float]]:
         """Append the match's last steps (``entries``: the winning action), store the match
         with its details (``tally``: game.tally of the match), move the ratings and close the
         table, in one transaction: a crash leaves either none of it (the last card is not
         played) or all of it, never a won match without a result.
 
         ``left``: the user ids of players who left (their match is a loss for them alone);
-        ``ending``: how it ended. ``rate`` is ignored (the Elo era's rater).
+        ``ending``: how it ended. ``rate`` is ignored (the Elo era's rater). ``credits``: the
+        pot paid, or the stakes returned (db/credits.py), in the same transaction.
 
         Returns {user_id: (shown rating before, after)} for the players it moved."""
         del rate
         when = self.clock()
         async with self.db.transaction() as tx:
             await append_in(tx, table_id, entries or [])
+            for m in credits:
+                await move(tx, guild_id, m)
             row = await tx.fetchone(
                 "SELECT t.options, (SELECT MIN(created_at) FROM actions a"
                 " WHERE a.table_id = t.id) FROM tables t WHERE t.id = ?", (table_id,))

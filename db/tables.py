@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .credits import Move, move
 from .log import append_in
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ class TableRow:
     idle_minutes: int | None = None
     away_turns: int | None = None
     language: str = "en"  # what the table's public messages and images are written in
+    stake: int = 0  # virtual credits each player stakes (0: none)
 
     @property
     def home_id(self) -> int:
@@ -78,7 +81,7 @@ class TableRow:
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
             computer_level=row["computer_level"], sweep_at=row["sweep_at"],
             lobby_minutes=row["lobby_minutes"], idle_minutes=row["idle_minutes"],
-            away_turns=row["away_turns"], language=row["language"])
+            away_turns=row["away_turns"], language=row["language"], stake=row["stake"])
 
 
 # Why a seat's person no longer plays it (seats.departed).
@@ -133,16 +136,17 @@ class TableRepo:
                      first_dealer: int = 0, turn_timer: int | None = None,
                      computer_level: str | None = None, sweep_at: float | None = None,
                      lobby_minutes: int | None = None, idle_minutes: int | None = None,
-                     away_turns: int | None = None, language: str = "en") -> TableRow:
+                     away_turns: int | None = None, language: str = "en",
+                     stake: int = 0) -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
                 " seed, first_dealer, turn_timer, computer_level, sweep_at, lobby_minutes,"
-                " idle_minutes, away_turns, language)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " idle_minutes, away_turns, language, stake)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
                  int(private), seed, first_dealer, turn_timer, computer_level, sweep_at,
-                 lobby_minutes, idle_minutes, away_turns, language))
+                 lobby_minutes, idle_minutes, away_turns, language, stake))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)
@@ -164,20 +168,30 @@ class TableRepo:
             " channel_id = COALESCE(?, channel_id) WHERE id = ?",
             (thread_id, message_id, channel_id, table_id))
 
-    async def set_status(self, table_id: int, status: TableStatus) -> None:
+    async def set_status(self, table_id: int, status: TableStatus, *, guild_id: int = 0,
+                         credits: Sequence[Move] = ()) -> None:
+        """``credits``: movements that go with it (stakes returned to a table ended early),
+        in the same transaction."""
         status = TableStatus(status)  # a string that is no status raises ValueError here
         ended = status not in OPEN_STATUSES
-        await self.db.execute(
-            "UPDATE tables SET status = ?, ended_at = CASE WHEN ? = 1 THEN"
-            " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
-            (status.value, int(ended), table_id))
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "UPDATE tables SET status = ?, ended_at = CASE WHEN ? = 1 THEN"
+                " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
+                (status.value, int(ended), table_id))
+            for m in credits:
+                await move(tx, guild_id, m)
 
     async def start(self, table_id: int, entries: list[LogEntry],
-                    sweep_at: float | None = None) -> None:
+                    sweep_at: float | None = None, *, guild_id: int = 0,
+                    credits: Sequence[Move] = ()) -> None:
         """The game starts: the table is playing and its log begins (``entries``: the first
         deal), in one transaction, so no crash leaves a playing table without its deal.
-        ``sweep_at``: its first idle deadline."""
+        ``sweep_at``: its first idle deadline; ``credits``: the stakes taken (one short of
+        credits raises NotEnoughCredits and nothing is written)."""
         async with self.db.transaction() as tx:
+            for m in credits:
+                await move(tx, guild_id, m)
             await tx.execute("UPDATE tables SET status = ?, ended_at = NULL, sweep_at = ?"
                              " WHERE id = ?", (TableStatus.PLAYING.value, sweep_at, table_id))
             await append_in(tx, table_id, entries)

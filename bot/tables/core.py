@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from db import Database, SeatRow, TableStatus
@@ -20,6 +20,7 @@ from ..computers import available_levels, computer_name
 from . import state
 from .clock import Clock
 from .refusals import Refusal
+from .stakes import stakes_returned
 from .state import LiveTable, TableListener
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,9 @@ class Tables:
         # EVERYBODY_LEFT, LOBBY_EXPIRED or ABANDONED), after it is closed; a won match is told
         # to the listener's ``match_finished`` instead. A failing hook is logged, not raised.
         self.closed_hooks: list[Callable[[LiveTable, str], None]] = []
+        # A member's credits in a server, their starting grant given if due (bot/credits.py);
+        # None: the bot has no credits (tables with a stake cannot be opened).
+        self.balance_of: Callable[[int, int], Awaitable[int]] | None = None
 
     # ---- the door ------------------------------------------------------------------------
     @asynccontextmanager
@@ -139,7 +143,10 @@ class Tables:
                     why: str = ENDED) -> None:
         """Close the table for good (``reason``: for the listener; ``why``: for the
         ``closed_hooks``). Caller holds the door."""
-        await self.db.tables.set_status(live.id, status)
+        # A match ended before a winner returns every stake (taken when it started).
+        refunds = stakes_returned(live) if live.row.status == TableStatus.PLAYING else []
+        await self.db.tables.set_status(live.id, status, guild_id=live.row.guild_id,
+                                        credits=refunds)
         live.row.status = status
         self.live.pop(live.id, None)
         live.stop_timer()

@@ -6,16 +6,18 @@ from __future__ import annotations
 import logging
 
 from db import LogEntry, SeatRow, TableStatus
+from db.credits import NotEnoughCredits
 from db.tables import KICKED, LEFT
 from game.errors import InvalidOptions
 from game.match import Match
 from game.rules import Options, Variant
-from i18n import OptionsReason, Seat, Seats, languages
+from i18n import Number, OptionsReason, Seat, Seats, languages
 
 from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
 from .play import Playing
 from .refusals import Refusal
+from .stakes import staked, stakes_taken
 from .state import (
     DEFAULT_LOBBY_MINUTES,
     SWEEP_SAVE_STEP,
@@ -56,6 +58,10 @@ class Lobby:
             raise Refusal("commands.new.bad_language", language=spec.language,
                           languages=", ".join(languages()))
         tables.check_level(level)
+        if spec.stake:
+            if spec.fill:
+                raise Refusal("credits.stake_people_only")
+            await self._check_cover(spec.guild_id, spec.host_id, spec.stake)
         async with tables.seating(spec.guild_id):
             other = tables.table_of(spec.guild_id, spec.host_id)
             if other is not None:
@@ -68,7 +74,7 @@ class Lobby:
                 turn_timer=timer, computer_level=level,
                 sweep_at=self.sweeper.lobby_deadline(spec.lobby_minutes or DEFAULT_LOBBY_MINUTES),
                 lobby_minutes=spec.lobby_minutes, idle_minutes=spec.idle_minutes,
-                away_turns=spec.away_turns, language=spec.language)
+                away_turns=spec.away_turns, language=spec.language, stake=spec.stake)
             live = LiveTable(row, [], set())
             # Through the door: a click may reach the table before its seats are saved.
             async with tables.door(live):
@@ -104,6 +110,8 @@ class Lobby:
             if live.row.private and user_id != live.row.host_id and \
                     user_id not in live.invited:
                 raise Refusal("tables.private")
+            if live.row.stake:
+                await self._check_cover(live.row.guild_id, user_id, live.row.stake)
             async with tables.seating(live.row.guild_id):
                 other = tables.table_of(live.row.guild_id, user_id)
                 if other is not None and other is not live:
@@ -129,6 +137,8 @@ class Lobby:
             tables.check_host(live, user_id, "tables.host_only_add_computer")
             if live.row.status != TableStatus.LOBBY:
                 raise Refusal("tables.computers_before_start")
+            if live.row.stake:
+                raise Refusal("credits.stake_people_only")
             if seat in live.seats:
                 raise Refusal("tables.seat_taken", seat=Seat(seat))
             level = level or live.level
@@ -160,6 +170,8 @@ class Lobby:
             empty = [i for i in range(4) if i not in live.seats]
             if empty:
                 raise Refusal("tables.seats_empty", count=len(empty), seats=Seats(empty))
+            for person in staked(live):  # a starting grant still due is given first
+                await self._check_cover(live.row.guild_id, person, live.row.stake)
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
@@ -184,11 +196,25 @@ class Lobby:
         """Save the start (the status, the first deal and the idle deadline: one
         transaction); if it cannot be saved, the table stays the lobby it was."""
         try:
-            await self.tables.db.tables.start(live.id, [deal], sweep_at)
+            await self.tables.db.tables.start(live.id, [deal], sweep_at,
+                                              guild_id=live.row.guild_id,
+                                              credits=stakes_taken(live))
+        except NotEnoughCredits as e:  # spent meanwhile: nothing was taken, nothing starts
+            live.match = None
+            raise Refusal("credits.cannot_start", stake=e.needed) from None
         except Exception:
             log.exception("table %s: could not save its start", live.id)
             live.match = None
             raise Refusal("tables.not_saved") from None
+
+    async def _check_cover(self, guild_id: int, user_id: int, stake: int) -> None:
+        """Refuse a person who cannot cover the table's stake."""
+        balance_of = self.tables.balance_of
+        if balance_of is None:
+            raise Refusal("credits.unavailable")
+        balance = await balance_of(guild_id, user_id)
+        if balance < stake:
+            raise Refusal("credits.cannot_cover", stake=Number(stake), balance=Number(balance))
 
     async def leave(self, table_id: int, user_id: int) -> str:
         """A person leaves. Returns the message id of what to tell them (in their language)."""

@@ -23,6 +23,7 @@ from game.tally import tally
 from ..uncancelled import to_the_end
 from .core import Tables
 from .refusals import Refusal, said
+from .stakes import pot_paid
 from .state import LiveTable, SeatChoice
 from .turns import Turns
 
@@ -201,7 +202,7 @@ class Playing:
                 "variant": live.row.variant, "winner": winner,
                 "totals": (match.totals[0], match.totals[1]), "deals": len(match.deals),
                 "players": cls.players_of(live), "tally": tally(match),
-                "left": live.leavers()}
+                "left": live.leavers(), "credits": pot_paid(live, winner)}
 
     def finished(self, live: LiveTable, ratings: Ratings) -> None:
         """The match's result is stored (and the table closed there): close it here too."""

@@ -250,3 +250,4 @@ class NewTable:
     idle_minutes: int | None = None
     away_turns: int | None = None
     language: str = "en"  # one of i18n.languages(): the table's public words and images
+    stake: int = 0  # virtual credits each person stakes (tables of four people only)

@@ -19,6 +19,7 @@ from i18n import words
 
 from .core import ABANDONED, LOBBY_EXPIRED, Tables
 from .play import Playing
+from .stakes import stakes_returned
 from .state import LiveTable
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ class Sweeper:
             table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
             winner=None, totals=(match.totals[0], match.totals[1]), deals=len(match.deals),
             players=self.play.players_of(live), tally=tally(match), ending="abandoned",
-            left=live.leavers())
+            left=live.leavers(), credits=stakes_returned(live))
         await self.tables.close(
             live, TableStatus.ENDED,
             words().plural("sweeper.reason.abandoned", live.idle_minutes), ABANDONED)

@@ -80,7 +80,7 @@ async def test_the_names_people_type_are_unchanged() -> None:
     names = {c["name"]: [o["name"] for o in c.get("options", [])] for c in group["options"]}
     assert names == {
         "new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
-                "computers", "level", "turn_timer", "language"],
+                "computers", "level", "turn_timer", "language", "stake"],
         "invite": ["player"], "hand": [], "leave": [], "show": [], "rules": ["variant"],
         "end": ["table"], "kick": ["player"],
         # the moderators' commands (cogs/admin.py)

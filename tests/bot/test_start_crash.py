@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import aiosqlite
 import pytest
@@ -92,11 +92,11 @@ async def test_a_cancelled_start_leaves_memory_as_saved(tmp_path: Path, before: 
         real = db.tables.start
 
         async def start(table_id: int, entries: list[LogEntry],
-                        sweep_at: float | None = None) -> None:
+                        sweep_at: float | None = None, **credits: Any) -> None:
             reached.set()
             if before:
                 await asyncio.sleep(0)
-            await real(table_id, entries, sweep_at)
+            await real(table_id, entries, sweep_at, **credits)
 
         db.tables.start = start  # type: ignore[method-assign]
         task = asyncio.create_task(service.start(table_id, HOST))

@@ -18,7 +18,7 @@ def shape(node: dict[str, Any]) -> Any:
 
 EXPECTED = [{"belote": [
     {"new": ["variant", "target", "private", "announcements", "must_undertrump", "shuffle",
-             "computers", "level", "turn_timer", "language"]},
+             "computers", "level", "turn_timer", "language", "stake"]},
     {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
     {"end": ["table"]}, {"kick": ["player"]},
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",

@@ -1,0 +1,121 @@
+"""Stakes at tables through the fake Discord: each person's stake taken when the match starts,
+the pot paid to the winners with the result, a leaver's stake forfeited, every stake returned
+when the game is abandoned or ended by a moderator; a member who cannot cover the stake cannot
+sit, and no computer sits at a staked table. The ledger always sums to the grants given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.controls import button_id
+from bot.tables.clock import FakeClock
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, make_world, open_table, play_out, seat_everyone
+
+STAKE = 100
+GRANT = 1000
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock) -> World:
+    w = await make_world(fake_discord, database_path, ("ana", "bo", "cy", "dee"))
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    return w
+
+
+async def staked_game(w: World) -> int:
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1,
+                                       stake=STAKE)
+    assert "Stake: 100 credits per player" in w.fake.message(lobby.id).content
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    assert r.callback_type == 7, r.text
+    return table_id
+
+
+async def balances(w: World) -> list[int | None]:
+    return [await w.bot.credits.repo.balance(w.guild.id, m.id) for m in w.members[:4]]
+
+
+async def assert_only_grants_brought_credits(w: World) -> None:
+    total, ledger, per_reason = await w.bot.credits.repo.sums(w.guild.id)
+    assert total == ledger == per_reason["grant"] == 4 * GRANT
+
+
+async def test_the_stakes_are_taken_at_the_start_and_the_winners_share_the_pot(
+        world: World) -> None:
+    w = world
+    table_id = await staked_game(w)
+    assert await balances(w) == [GRANT - STAKE] * 4
+    live = w.bot.service.live[table_id]
+    await play_out(w, table_id, seed=3)
+    winner = live.match.winner
+    assert winner is not None
+    assert await balances(w) == [GRANT + STAKE if seat % 2 == winner else GRANT - STAKE
+                                 for seat in range(4)]
+    await assert_only_grants_brought_credits(w)
+
+
+async def test_a_leaver_forfeits_and_the_winners_who_stayed_share_the_pot(
+        world: World) -> None:
+    w = world
+    table_id = await staked_game(w)
+    live = w.bot.service.live[table_id]
+    r = await w.fake.slash(w.bot, w.members[1], w.channel, "belote leave")  # bo, seat 1
+    assert "computer" in r.text, r.text
+    await play_out(w, table_id, seed=3)
+    winner = live.match.winner
+    got = await balances(w)
+    assert got[1] == GRANT - STAKE  # forfeited, whoever won
+    if winner == 1:
+        assert got == [GRANT - STAKE, GRANT - STAKE, GRANT - STAKE, GRANT + 3 * STAKE]
+    else:
+        assert got == [GRANT + STAKE, GRANT - STAKE, GRANT + STAKE, GRANT - STAKE]
+    await assert_only_grants_brought_credits(w)
+
+
+async def test_an_abandoned_game_returns_every_stake(world: World,
+                                                    table_clock: FakeClock) -> None:
+    w = world
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote config", idle_minutes=20)
+    assert "Settings changed" in r.text
+    table_id = await staked_game(w)
+    assert await balances(w) == [GRANT - STAKE] * 4
+    table_clock.advance(21 * 60)
+    await w.fake.settle()
+    assert table_id not in w.bot.service.live
+    assert await balances(w) == [GRANT] * 4
+    await assert_only_grants_brought_credits(w)
+
+
+async def test_a_moderator_ending_the_game_returns_every_stake(world: World) -> None:
+    w = world
+    table_id = await staked_game(w)
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote end", table=table_id)
+    assert table_id not in w.bot.service.live, r.text
+    assert await balances(w) == [GRANT] * 4
+    await assert_only_grants_brought_credits(w)
+
+
+async def test_who_cannot_cover_the_stake_cannot_sit_and_computers_cannot_sit(
+        world: World) -> None:
+    w = world
+    ana, bo = w.members[:2]
+    r = await w.fake.slash(w.bot, ana, w.channel, "belote new", stake=STAKE, computers=True)
+    assert r.ephemeral and "no computer can sit at it" in r.text
+    r = await w.fake.slash(w.bot, ana, w.channel, "belote new", stake=GRANT + 1)
+    assert r.ephemeral and "stake is 1,001 credits and you have 1,000" in r.text, r.text
+    table_id, lobby = await open_table(w, ana, variant="classic", stake=600)
+    r = await w.fake.click(w.bot, bo, lobby, button_id("sit", table_id, 1))
+    assert r.callback_type == 7
+    r = await w.fake.click(w.bot, ana, lobby, button_id("cpu", table_id, 2))
+    assert r.ephemeral and "no computer can sit at it" in r.text, r.text
+    assert 2 not in w.bot.service.live[table_id].seats
+    # cy's starting grant is smaller now: she cannot cover the stake, and nothing changes.
+    await w.fake.slash(w.bot, w.members[4], w.channel, "belote config", starting_credits=500)
+    r = await w.fake.click(w.bot, w.members[2], lobby, button_id("sit", table_id, 2))
+    assert r.ephemeral and "stake is 600 credits and you have 500" in r.text, r.text
+    assert 2 not in w.bot.service.live[table_id].seats
