@@ -309,6 +309,9 @@ class Stats(BeloteSubcommands):
                            wins=s.partner_wins, games=s.partner_matches))
         if s.left:
             lines.append(w("stats.stats.left", left=s.left))
+        won, second = await bot.tournaments.repo.podiums(interaction.guild_id, v, user.id)
+        if won or second:
+            lines.append(w("stats.stats.tournaments", won=Number(won), second=Number(second)))
         chart = await results.rating_history(interaction.guild_id, v, user.id)
         files: list[discord.File] = []
         if len(chart) >= 2:

@@ -164,6 +164,22 @@ class TournamentRepo:
             (table_id,))
         return (r[0], r[1], r[2]) if r is not None else None
 
+    async def podiums(self, guild_id: int, variant: str, user_id: int) -> tuple[int, int]:
+        """(tournaments won, second places) of a member in the server's finished tournaments
+        of ``variant``: the pairs of each final's winning and losing team."""
+        row = await self.db.fetchone(
+            "SELECT COALESCE(SUM(CASE WHEN (t.winner_team = 0 AND ? IN (t.seat0, t.seat2))"
+            " OR (t.winner_team = 1 AND ? IN (t.seat1, t.seat3)) THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN (t.winner_team = 1 AND ? IN (t.seat0, t.seat2))"
+            " OR (t.winner_team = 0 AND ? IN (t.seat1, t.seat3)) THEN 1 ELSE 0 END), 0)"
+            " FROM tournament_tables t JOIN tournaments n ON n.id = t.tournament_id"
+            " WHERE n.guild_id = ? AND n.variant = ? AND n.stage = 'finished'"
+            " AND t.round = (SELECT MAX(x.round) FROM tournament_tables x"
+            " WHERE x.tournament_id = t.tournament_id)",
+            (user_id, user_id, user_id, user_id, guild_id, variant))
+        assert row is not None
+        return int(row[0]), int(row[1])
+
     async def record_winner(self, tournament_id: int, round_: int, position: int,
                             winner_team: int, *, finished: bool = False) -> bool:
         """The winning team of a table; False if it was recorded already (a repeated event).

@@ -137,6 +137,15 @@ async def test_a_round_ends_the_next_is_seated_at_once_and_the_final_decides(
     draw = t.rounds[1].draws[0]
     assert {*t.winners, *t.runners_up} == set(draw.seats)
     assert await w.runner.repo.unfinished() == []
+    # /belote stats counts them: a win for each winner, a second place for each finalist.
+    repo = w.runner.repo
+    for user in t.winners:
+        assert await repo.podiums(GUILD, "bulgarian", user) == (1, 0)
+    for user in t.runners_up:
+        assert await repo.podiums(GUILD, "bulgarian", user) == (0, 1)
+    out = next(u for u in PEOPLE if u not in draw.seats)
+    assert await repo.podiums(GUILD, "bulgarian", out) == (0, 0)
+    assert await repo.podiums(GUILD, "classic", t.winners[0]) == (0, 0)
     await w.close()
 
 

@@ -84,3 +84,21 @@ async def test_a_tournament_speaks_the_servers_language(fake_discord: FakeDiscor
     assert all(bot.service.live[tb].language == "fr" for tb in tables)
     assert {t.name for t in threads} == {
         fr("tournaments.thread_name", number=1, round=1, table=tb) for tb in tables}
+
+
+async def test_stats_show_tournament_wins_and_second_places(fake_discord: FakeDiscord,
+                                                            database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, names=NAMES)
+    fake, bot = w.fake, w.bot
+    ana, bo, cy, dee = (m.id for m in w.members[:4])
+    repo = bot.tournaments.repo
+    row = await repo.create(guild_id=w.guild.id, channel_id=w.channel.id, host_id=ana,
+                            format="quick", variant="bulgarian", seed=1, starts_at=None)
+    await repo.add_round(row.id, 1, [(ana, bo, cy, dee)], stage="running")
+    await repo.record_winner(row.id, 1, 0, 1, finished=True)  # bo and dee won the final
+    r = await fake.slash(bot, w.members[1], w.channel, "belote stats", variant="bulgarian")
+    assert "Tournaments won: 1 · second places: 0" in r.text, r.text
+    r = await fake.slash(bot, w.members[0], w.channel, "belote stats", variant="bulgarian")
+    assert "Tournaments won: 0 · second places: 1" in r.text, r.text
+    r = await fake.slash(bot, w.members[4], w.channel, "belote stats", variant="bulgarian")
+    assert "Tournaments won" not in r.text
