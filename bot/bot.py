@@ -113,6 +113,7 @@ class BeloteBot(commands.Bot):
             present=self.is_member,
             rng=None if self.settings.table_seed is None
             else random.Random(self.settings.table_seed))
+        self.tournaments.balance_of = self.credits.balance  # entry fees
         self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:

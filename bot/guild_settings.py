@@ -156,6 +156,10 @@ def language_or_auto(value: Any, w: Words) -> str:
         else w(f"commands.choice.language.{value}")
 
 
+def percent(value: Any, w: Words) -> str:
+    return w("admin.show.prize_split", first=int(value), second=100 - int(value))
+
+
 def credits(value: Any, w: Words) -> str:
     return w.plural("credits.amount", int(value))
 
@@ -204,6 +208,9 @@ class GuildSettings:
                                       no_show_choice)
     # Virtual credits (no money value): given once to each member, and each day on asking
     # (/belote daily; 0: no daily bonus).
+    # A tournament's prize pool (its entry fees): the winners' percentage, the rest to the
+    # runners-up.
+    tournament_prize_split: int = setting(70, whole(50, 100), percent)
     starting_credits: int = setting(1000, whole(0, 1_000_000), credits)
     daily_bonus: int = setting(100, whole(0, 100_000), credits)
 

@@ -17,12 +17,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
 from db import Database
+from db.credits import Move, NotEnoughCredits
 from db.tournaments import COMPUTER, IN, LEFT, TournamentRepo, TournamentRow
 from game.rules import Variant
 from game.tournament import (
@@ -35,10 +36,11 @@ from game.tournament import (
     TournamentError,
     table_options,
 )
-from i18n import DEFAULT_LANGUAGE
+from i18n import DEFAULT_LANGUAGE, Number
 
 from .guild_settings import GuildSettingsStore
 from .tables import LiveTable, NewTable, Refusal, TableService
+from .tournament_prizes import fee_returned, fee_taken, prizes
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +104,9 @@ class TournamentRunner:
         self._guards: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # A member's credits, their starting grant given if due (bot/credits.py); None: no
+        # credits on this bot (tournaments with an entry fee cannot be joined).
+        self.balance_of: Callable[[int, int], Awaitable[int]] | None = None
         service.end_hooks.append(self._table_ended)
 
     # ---- reading -------------------------------------------------------------------------
@@ -158,7 +163,15 @@ class TournamentRunner:
         async with self._guard(tournament_id):
             row, t = await self.load(tournament_id)
             t.join(user_id)  # refuses what the format refuses, before any write
-            await self.repo.add_entrant(tournament_id, user_id, name)
+            fee = [fee_taken(row, user_id)] if row.entry_fee else []
+            if fee:
+                await self._check_fee(row, user_id)
+            try:
+                await self.repo.add_entrant(tournament_id, user_id, name,
+                                            guild_id=row.guild_id, credits=fee)
+            except NotEnoughCredits as e:  # spent meanwhile: not signed up, nothing taken
+                raise Refusal("credits.cannot_cover_fee", fee=Number(row.entry_fee),
+                              balance=Number(e.balance)) from None
             self.listener.changed(row, t)
             if t.is_full and row.starts_at is None:
                 await self._start(row, t)
@@ -171,8 +184,11 @@ class TournamentRunner:
             row, t = await self.load(tournament_id)
             running = t.stage is Stage.RUNNING
             t.leave(user_id)
+            # Before the start the fee comes back; once it runs, the place was played for.
+            back = [fee_returned(row, user_id)] if row.entry_fee and not running else []
             await self.repo.set_entrant_status(tournament_id, [user_id],
-                                               COMPUTER if running else LEFT)
+                                               COMPUTER if running else LEFT,
+                                               guild_id=row.guild_id, credits=back)
             if running:
                 await self._hand_over(tournament_id, user_id)
             self.listener.changed(row, t)
@@ -190,9 +206,29 @@ class TournamentRunner:
         async with self._guard(tournament_id):
             row, t = await self.load(tournament_id)
             t.cancel()
-            await self.repo.set_stage(tournament_id, Stage.CANCELLED.value)
-            self.listener.ended(row, t)
+            await self._cancel(row, t)
         return t
+
+    async def _cancel(self, row: TournamentRow, t: Tournament) -> None:
+        """Cancelled: every entry fee paid comes back, with the new stage."""
+        await self.repo.set_stage(row.id, Stage.CANCELLED.value, guild_id=row.guild_id,
+                                  credits=[fee_returned(row, u) for u in await self._payers(row)])
+        self.listener.ended(row, t)
+
+    async def _payers(self, row: TournamentRow) -> list[int]:
+        """The members who paid the entry fee and have not had it back."""
+        if not row.entry_fee:
+            return []
+        return [e.user_id for e in await self.repo.entrants(row.id)
+                if e.user_id > 0 and e.status != LEFT]
+
+    async def _check_fee(self, row: TournamentRow, user_id: int) -> None:
+        if self.balance_of is None:
+            raise Refusal("credits.unavailable")
+        balance = await self.balance_of(row.guild_id, user_id)
+        if balance < row.entry_fee:
+            raise Refusal("credits.cannot_cover_fee", fee=Number(row.entry_fee),
+                          balance=Number(balance))
 
     # ---- the start -----------------------------------------------------------------------
     async def start_due(self) -> list[int]:
@@ -218,8 +254,7 @@ class TournamentRunner:
         missing = t.format.players - len(t.entrants)
         if (absent or missing) and settings.tournament_no_show == "cancel":
             t.cancel()
-            await self.repo.set_stage(row.id, Stage.CANCELLED.value)
-            self.listener.ended(row, t)
+            await self._cancel(row, t)
             return
         # An empty place is a computer entrant of its own: a negative id, never a member's.
         for n in range(missing):
@@ -299,8 +334,14 @@ class TournamentRunner:
         if current is None or current.number != number or position in current.winners:
             return
         nxt = t.record(position, team)
+        paid: list[Move] = []
+        if t.stage is Stage.FINISHED and row.entry_fee:
+            split = (await self.settings.get(row.guild_id)).tournament_prize_split
+            paid = prizes(row, await self._payers(row), t.winners, t.runners_up,
+                          set(t.left), split)
         saved = await self.repo.record_winner(row.id, number, position, team,
-                                              finished=t.stage is Stage.FINISHED)
+                                              finished=t.stage is Stage.FINISHED,
+                                              guild_id=row.guild_id, credits=paid)
         if not saved:
             return
         self.listener.changed(row, t)

@@ -48,7 +48,8 @@ def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
 CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                   "max_tables_server", "moderator_role", "log_channel", "language",
-                  "tournament_no_show", "starting_credits", "daily_bonus", "reset")
+                  "tournament_no_show", "tournament_prize_split", "starting_credits",
+                  "daily_bonus", "reset")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
@@ -64,7 +65,8 @@ SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "tu
                      "max_tables_server": "max_tables_server",
                      "moderator_role": "moderator_role", "log_channel": "log_channel",
                      "language": "language", "tournament_no_show": "tournament_no_show",
-                     "starting_credits": "starting_credits", "daily_bonus": "daily_bonus"}
+                     "starting_credits": "starting_credits", "daily_bonus": "daily_bonus",
+                     "tournament_prize_split": "tournament_prize_split"}
 
 
 def settings_text(settings: GuildSettings, w: Words, changed: frozenset[str] = frozenset()
@@ -169,6 +171,7 @@ class Admin(BeloteSubcommands):
                      log_channel: discord.TextChannel | None = None,
                      language: app_commands.Choice[str] | None = None,
                      tournament_no_show: app_commands.Choice[str] | None = None,
+                     tournament_prize_split: app_commands.Range[int, 50, 100] | None = None,
                      starting_credits: app_commands.Range[int, 0, 1_000_000] | None = None,
                      daily_bonus: app_commands.Range[int, 0, 100_000] | None = None,
                      reset: app_commands.Choice[str] | None = None) -> None:
@@ -183,7 +186,8 @@ class Admin(BeloteSubcommands):
             "away_turns": away_turns, "max_tables_channel": max_tables_channel,
             "max_tables_server": max_tables_server, "moderator_role": moderator_role,
             "log_channel": log_channel, "language": language,
-            "tournament_no_show": tournament_no_show, "starting_credits": starting_credits,
+            "tournament_no_show": tournament_no_show,
+            "tournament_prize_split": tournament_prize_split, "starting_credits": starting_credits,
             "daily_bonus": daily_bonus}
         values: dict[str, Any] = {}
         for option, value in given.items():

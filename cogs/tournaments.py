@@ -54,7 +54,9 @@ def signup_text(row: TournamentRow, t: Tournament) -> str:
               Stage.FINISHED: w("tournaments.finished"),
               Stage.CANCELLED: w("tournaments.cancelled")}[t.stage]
     count = w("tournaments.entrants", count=len(t.entrants), places=t.format.players)
-    return f"{head}\n{status}\n{count}: {entrants}"
+    fee = "" if not row.entry_fee else "\n" + w(
+        "credits.entry_fee_line", fee=w.plural("credits.amount", row.entry_fee))
+    return f"{head}\n{status}{fee}\n{count}: {entrants}"
 
 
 def _timestamp(iso: str) -> int:
@@ -95,15 +97,18 @@ class Tournaments(BeloteSubcommands):
                         description=text("commands.tournament.new.description"))
     @app_commands.rename(format_=text("commands.tournament.new.format"),
                          variant=text("commands.tournament.new.variant"),
-                         starts_in=text("commands.tournament.new.starts_in"))
+                         starts_in=text("commands.tournament.new.starts_in"),
+                         entry_fee=text("commands.tournament.new.entry_fee"))
     @app_commands.describe(format_=text("commands.tournament.new.format_description"),
                            variant=text("commands.tournament.new.variant_description"),
-                           starts_in=text("commands.tournament.new.starts_in_description"))
+                           starts_in=text("commands.tournament.new.starts_in_description"),
+                           entry_fee=text("commands.tournament.new.entry_fee_description"))
     @app_commands.choices(format_=FORMATS, variant=VARIANTS)
     async def new(self, interaction: discord.Interaction[Any],
                   format_: app_commands.Choice[str],
                   variant: app_commands.Choice[str] | None = None,
-                  starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None) -> None:
+                  starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None,
+                  entry_fee: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_privately(interaction, member_words(interaction)("tournaments.server_only"))
             return
@@ -121,7 +126,7 @@ class Tournaments(BeloteSubcommands):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, fmt=format_.value,
                 variant=variant.value if variant else Variant.BULGARIAN.value,
-                starts_at=starts_at, language=spoken)
+                starts_at=starts_at, entry_fee=entry_fee or 0, language=spoken)
         except TournamentError as e:
             raise refusal(e) from None
         _, t = await runner.load(row.id)
@@ -196,6 +201,11 @@ class Tournaments(BeloteSubcommands):
             words_ = w("tournaments.final", number=row.id,
                        winners=" & ".join(mention(u, w) for u in first),
                        second=" & ".join(mention(u, w) for u in second))
+            paid = await self.bot.credits.repo.paid(row.guild_id, row.id, "prize")
+            if paid:
+                words_ += "\n" + w("credits.prizes", prizes=", ".join(
+                    w("credits.prize", who=mention(u, w), amount=w.plural("credits.amount", n))
+                    for u, n in paid.items()))
         else:
             words_ = w("tournaments.cancelled_post", number=row.id)
         try:

@@ -100,6 +100,14 @@ class CreditsRepo:
             (guild_id, user_id, limit))
         return [Movement(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
+    async def paid(self, guild_id: int, tournament_id: int, reason: str) -> dict[int, int]:
+        """What each member got (or paid) for ``reason`` in a tournament (its prizes)."""
+        rows = await self.db.fetchall(
+            "SELECT user_id, SUM(amount) FROM credit_ledger WHERE guild_id = ? AND"
+            " tournament_id = ? AND reason = ? GROUP BY user_id ORDER BY MIN(id)",
+            (guild_id, tournament_id, reason))
+        return {r[0]: int(r[1]) for r in rows}
+
     async def richest(self, guild_id: int, limit: int = 10) -> list[tuple[int, int]]:
         """(member, balance), the richest first."""
         rows = await self.db.fetchall(

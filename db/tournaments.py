@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .credits import Move, move
+
 if TYPE_CHECKING:
     from .connection import Database
 
@@ -89,12 +91,17 @@ class TournamentRepo:
         await self.db.write("UPDATE tournaments SET message_id = ? WHERE id = ?",
                             (message_id, tournament_id))
 
-    async def set_stage(self, tournament_id: int, stage: str) -> None:
+    async def set_stage(self, tournament_id: int, stage: str, *, guild_id: int = 0,
+                        credits: Sequence[Move] = ()) -> None:
+        """``credits``: what moves with it (entry fees returned to a cancelled tournament)."""
         ended = stage in ("finished", "cancelled")
-        await self.db.write(
-            "UPDATE tournaments SET stage = ?, ended_at = CASE WHEN ? = 1 THEN"
-            " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE ended_at END WHERE id = ?",
-            (stage, 1 if ended else 0, tournament_id))
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "UPDATE tournaments SET stage = ?, ended_at = CASE WHEN ? = 1 THEN"
+                " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE ended_at END WHERE id = ?",
+                (stage, 1 if ended else 0, tournament_id))
+            for m in credits:
+                await move(tx, guild_id, m)
 
     # ---- entrants ------------------------------------------------------------------------
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
@@ -104,8 +111,12 @@ class TournamentRepo:
         return [EntrantRow(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def add_entrant(self, tournament_id: int, user_id: int,
-                          name: str | None = None) -> None:
+                          name: str | None = None, *, guild_id: int = 0,
+                          credits: Sequence[Move] = ()) -> None:
+        """``credits``: the entry fee taken (one short raises NotEnoughCredits: no entrant)."""
         async with self.db.transaction() as tx:
+            for m in credits:
+                await move(tx, guild_id, m)
             row = await tx.fetchone(
                 "SELECT COALESCE(MAX(position), 0) + 1 FROM tournament_entrants"
                 " WHERE tournament_id = ?", (tournament_id,))
@@ -115,8 +126,11 @@ class TournamentRepo:
                 " VALUES (?, ?, ?, ?)", (tournament_id, user_id, row[0], name))
 
     async def set_entrant_status(self, tournament_id: int, user_ids: Sequence[int],
-                                 status: str) -> None:
+                                 status: str, *, guild_id: int = 0,
+                                 credits: Sequence[Move] = ()) -> None:
         async with self.db.transaction() as tx:
+            for m in credits:
+                await move(tx, guild_id, m)
             await tx.executemany(
                 "UPDATE tournament_entrants SET status = ? WHERE tournament_id = ? AND user_id = ?",
                 [(status, tournament_id, u) for u in user_ids])
@@ -181,9 +195,11 @@ class TournamentRepo:
         return int(row[0]), int(row[1])
 
     async def record_winner(self, tournament_id: int, round_: int, position: int,
-                            winner_team: int, *, finished: bool = False) -> bool:
+                            winner_team: int, *, finished: bool = False, guild_id: int = 0,
+                            credits: Sequence[Move] = ()) -> bool:
         """The winning team of a table; False if it was recorded already (a repeated event).
-        ``finished``: the final's result, saved with the tournament's end."""
+        ``finished``: the final's result, saved with the tournament's end (and ``credits``,
+        its prizes)."""
         async with self.db.transaction() as tx:
             row = await tx.fetchone(
                 "SELECT winner_team FROM tournament_tables"
@@ -200,6 +216,8 @@ class TournamentRepo:
                     "UPDATE tournaments SET stage = 'finished',"
                     " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                     (tournament_id,))
+                for m in credits:
+                    await move(tx, guild_id, m)
         return True
 
     async def table_end(self, table_id: int) -> tuple[int, str, int | None] | None:

@@ -87,7 +87,8 @@ async def test_the_names_people_type_are_unchanged() -> None:
         "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                    "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                    "max_tables_server", "moderator_role", "log_channel", "language",
-                   "tournament_no_show", "starting_credits", "daily_bonus", "reset"],
+                   "tournament_no_show", "tournament_prize_split", "starting_credits",
+                "daily_bonus", "reset"],
         "help": [], "tables": ["end"],
         # the stats commands (cogs/stats.py); leaderboard keeps its variant option
         "leaderboard": ["variant", "period", "pairs"], "stats": ["member", "variant"],

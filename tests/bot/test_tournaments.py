@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.credits import Credits
 from bot.guild_settings import GuildSettingsStore
-from bot.tables import TableService
+from bot.tables import Refusal, TableService
 from bot.tournaments import TournamentRunner
 from db import Database
 from db.tournaments import COMPUTER
@@ -284,4 +285,64 @@ async def test_a_player_who_leaves_a_table_leaves_the_tournament(db: Database) -
         assert leaver not in [s.user_id for s in final.seats.values() if s.computer is None]
     with pytest.raises(TournamentError):
         await w.runner.leave(tid, leaver)  # already out
+    await w.close()
+
+
+async def with_credits(w: World) -> Credits:
+    credits = Credits(w.db, w.runner.settings)
+    w.runner.balance_of = credits.balance
+    return credits
+
+
+async def test_entry_fees_fill_the_pool_and_the_finalists_share_it(db: Database) -> None:
+    w = World(db)
+    credits = await with_credits(w)
+    row = await w.runner.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST,
+                                fmt=Format.QUICK, variant="bulgarian", starts_at=None,
+                                entry_fee=100)
+    await w.runner.join(row.id, 9)
+    assert await credits.repo.balance(GUILD, 9) == 900
+    await w.runner.leave(row.id, 9)  # before the start: the fee comes back
+    assert await credits.repo.balance(GUILD, 9) == 1000
+    for user in PEOPLE:
+        await w.runner.join(row.id, user)
+    assert [await credits.repo.balance(GUILD, u) for u in PEOPLE] == [900] * 8
+    await play(w, await tables_of(w, row.id, 1))
+    await play(w, await tables_of(w, row.id, 2), seed=2)
+    _, t = await w.runner.load(row.id)
+    assert t.stage is Stage.FINISHED
+    # 800 in the pool: 70% to the winners (280 each), 30% to the runners-up (120 each).
+    for user in t.winners:
+        assert await credits.repo.balance(GUILD, user) == 900 + 280
+    for user in t.runners_up:
+        assert await credits.repo.balance(GUILD, user) == 900 + 120
+    assert await credits.repo.paid(GUILD, row.id, "prize") == {
+        **{u: 280 for u in t.winners}, **{u: 120 for u in t.runners_up}}
+    total, ledger, per_reason = await credits.repo.sums(GUILD)
+    assert total == ledger == per_reason["grant"] == 9 * 1000
+    await w.close()
+
+
+async def test_a_cancelled_tournament_returns_every_fee_and_who_cannot_pay_cannot_join(
+        db: Database) -> None:
+    w = World(db)
+    credits = await with_credits(w)
+    await w.runner.settings.change(GUILD, {"starting_credits": 150})
+    row = await w.runner.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST,
+                                fmt=Format.QUICK, variant="bulgarian", starts_at=None,
+                                entry_fee=100)
+    for user in PEOPLE[:3]:
+        await w.runner.join(row.id, user)
+    assert [await credits.repo.balance(GUILD, u) for u in PEOPLE[:3]] == [50, 50, 50]
+    # A smaller grant now: member 4 gets 50 and cannot pay 100; nothing is written.
+    await w.runner.settings.change(GUILD, {"starting_credits": 50})
+    with pytest.raises(Refusal, match="The entry fee is 100 credits and you have 50"):
+        await w.runner.join(row.id, 4)
+    assert await credits.repo.balance(GUILD, 4) == 50
+    _, t = await w.runner.load(row.id)
+    assert 4 not in t.entrants
+    await w.runner.cancel(row.id)
+    assert [await credits.repo.balance(GUILD, u) for u in PEOPLE[:3]] == [150, 150, 150]
+    total, ledger, per_reason = await credits.repo.sums(GUILD)
+    assert total == ledger == per_reason["grant"]
     await w.close()

@@ -24,11 +24,12 @@ EXPECTED = [{"belote": [
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                 "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                 "max_tables_server", "moderator_role", "log_channel", "language",
-                "tournament_no_show", "starting_credits", "daily_bonus", "reset"]},
+                "tournament_no_show", "tournament_prize_split", "starting_credits",
+                "daily_bonus", "reset"]},
     {"help": []}, {"tables": ["end"]},
     {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
     {"history": ["member"]}, {"replay": ["match"]},
-    {"tournament": [{"new": ["format", "variant", "starts_in"]}]},
+    {"tournament": [{"new": ["format", "variant", "starts_in", "entry_fee"]}]},
     {"wallet": ["member"]}, {"daily": []}, {"credits": []}]}]
 
 

@@ -102,3 +102,26 @@ async def test_stats_show_tournament_wins_and_second_places(fake_discord: FakeDi
     assert "Tournaments won: 0 · second places: 1" in r.text, r.text
     r = await fake.slash(bot, w.members[4], w.channel, "belote stats", variant="bulgarian")
     assert "Tournaments won" not in r.text
+
+
+async def test_an_entry_fee_is_shown_taken_on_join_and_returned_on_leave(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, names=NAMES)
+    fake, bot = w.fake, w.bot
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await fake.slash(bot, mod, w.channel, "belote tournament new", format="quick",
+                         entry_fee=100)
+    signup = r.message
+    assert signup is not None and "Entry fee: 100 credits" in signup.content
+    ana = w.members[0]
+    click = await fake.click(bot, ana, signup, "tn:join:1")
+    assert click.ephemeral and "signed up" in click.text
+    assert await bot.credits.repo.balance(w.guild.id, ana.id) == 900
+    await fake.click(bot, ana, signup, "tn:leave:1")
+    assert await bot.credits.repo.balance(w.guild.id, ana.id) == 1000
+    await fake.slash(bot, mod, w.channel, "belote config", starting_credits=40)
+    bo = w.members[1]
+    click = await fake.click(bot, bo, signup, "tn:join:1")
+    assert click.ephemeral and "The entry fee is 100 credits and you have 40" in click.text
+    _, t = await bot.tournaments.load(1)
+    assert bo.id not in t.entrants
