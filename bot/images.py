@@ -113,3 +113,10 @@ async def rating_chart_image(values: Sequence[float], title: str,
                              language: str = DEFAULT_LANGUAGE) -> discord.File:
     return _file(await OTHERS.run(rendering.render_rating_chart, values, title, language),
                  "rating")
+
+
+async def bracket_image(rounds: Sequence[rendering.BracketRound], title: str,
+                        tables_per_round: Sequence[int],
+                        language: str = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_bracket, rounds, title, tables_per_round,
+                                  _style(language)), "bracket")

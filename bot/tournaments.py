@@ -131,7 +131,8 @@ class TournamentRunner:
             [rounds[n] for n in sorted(rounds)])
         return row, t
 
-    def _name(self, row: TournamentRow, user_id: int) -> str:
+    def name_of(self, row: TournamentRow, user_id: int) -> str:
+        """How the tables (and the bracket) show an entrant: the name they signed up under."""
         return self._names.get(user_id) or self.names(row.guild_id, user_id)
 
     def _guard(self, tournament_id: int) -> asyncio.Lock:
@@ -295,7 +296,7 @@ class TournamentRunner:
                 continue
             try:
                 live = await self.service.create(NewTable(
-                    row.guild_id, row.channel_id, host, self._name(row, host),
+                    row.guild_id, row.channel_id, host, self.name_of(row, host),
                     row.variant, table_options(row.variant).to_json(Variant(row.variant)),
                     turn_timer=TURN_SECONDS, language=row.language))
             except Refusal:
@@ -310,7 +311,7 @@ class TournamentRunner:
             player = draw.seats[(seat + turn) % 4]
             if player not in computers:
                 try:
-                    await self.service.sit(live.id, player, self._name(row, player),
+                    await self.service.sit(live.id, player, self.name_of(row, player),
                                            seat)
                     continue
                 except Refusal:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
+from bot import images
 from bot.bot import BeloteBot
 from bot.controls.tournament import refusal, signup_view
 from bot.messages import NO_MENTIONS
@@ -26,6 +27,7 @@ from db.tournaments import TournamentRow
 from game.rules import Variant
 from game.tournament import Format, Stage, Tournament, TournamentError
 from i18n import Words, words
+from rendering import BracketRound, BracketTable
 
 from .common import BeloteSubcommands, member_words, reply_privately, table_language
 
@@ -152,6 +154,30 @@ class Tournaments(BeloteSubcommands):
                      live: LiveTable, computers: list[int]) -> None:
         self._later(self._open_thread(row, round_number, live, computers))
 
+    async def _bracket(self, row: TournamentRow, t: Tournament) -> list[discord.File]:
+        """The bracket image once the tournament runs (none at sign-up, or if it cannot be
+        drawn: the message is still edited)."""
+        if not t.rounds:
+            return []
+        w = words(row.language)
+        runner = self.bot.tournaments
+
+        def name(user_id: int) -> str:
+            return runner.name_of(row, user_id) if user_id > 0 else w("tournaments.computer")
+
+        rounds = [BracketRound(rnd.number, tuple(
+            BracketTable(((name(d.seats[0]), name(d.seats[2])),
+                          (name(d.seats[1]), name(d.seats[3]))), rnd.winners.get(i))
+            for i, d in enumerate(rnd.draws))) for rnd in t.rounds]
+        counts = [1 << (t.format.rounds - n) for n in range(1, t.format.rounds + 1)]
+        title = w(f"tournaments.title.{t.format.value}", number=row.id,
+                  variant=w(f"image.variant.{row.variant}"))
+        try:
+            return [await images.bracket_image(rounds, title, counts, row.language)]
+        except Exception:
+            log.exception("tournament %s: its bracket could not be drawn", row.id)
+            return []
+
     async def _edit_signup(self, row: TournamentRow, t: Tournament) -> None:
         fresh = await self.bot.tournaments.repo.get(row.id)
         if fresh is None or fresh.message_id is None:
@@ -161,6 +187,7 @@ class Tournaments(BeloteSubcommands):
             await channel.get_partial_message(fresh.message_id).edit(
                 content=signup_text(fresh, t),
                 view=signup_view(row.id, row.language) if t.stage is Stage.SIGN_UP else None,
+                attachments=await self._bracket(fresh, t),
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as e:
             log.info("tournament %s: sign-up message not edited (%s)", row.id, e)

@@ -19,6 +19,7 @@ from game.rules import Variant
 from game.scoring import DealResult
 from game.view import TableView
 
+from .bracket import BracketRound, BracketTable, draw_bracket
 from .chart import draw_rating_chart
 from .encode import Format, Kind, encode, encode_for
 from .hand import draw_hand
@@ -31,12 +32,15 @@ from .table import draw_table
 
 __all__ = [
     "DEFAULT_STYLE",
+    "BracketRound",
+    "BracketTable",
     "Format",
     "Kind",
     "Layout",
     "LeaderboardRow",
     "MatchResult",
     "Style",
+    "draw_bracket",
     "draw_deal_sheet",
     "draw_hand",
     "draw_leaderboard",
@@ -46,6 +50,7 @@ __all__ = [
     "encode",
     "encode_for",
     "palette",
+    "render_bracket",
     "render_deal_sheet",
     "render_hand",
     "render_leaderboard",
@@ -98,3 +103,11 @@ def render_rating_chart(values: Sequence[float], title: str,
     ratings are written as ``language`` writes numbers (``1 180`` in French)."""
     return encode_for(draw_rating_chart(values, title, styled(DEFAULT_STYLE, language))[0],
                       Kind.BOARD)
+
+
+def render_bracket(rounds: Sequence[BracketRound], title: str,
+                   tables_per_round: Sequence[int], style: Style = DEFAULT_STYLE,
+                   language: str | None = None) -> tuple[bytes, str]:
+    """A tournament's bracket (the sign-up message shows it, updated after each game)."""
+    return encode_for(draw_bracket(rounds, title, tables_per_round,
+                                   styled(style, language))[0], Kind.BOARD)

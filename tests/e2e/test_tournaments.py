@@ -125,3 +125,29 @@ async def test_an_entry_fee_is_shown_taken_on_join_and_returned_on_leave(
     assert click.ephemeral and "The entry fee is 100 credits and you have 40" in click.text
     _, t = await bot.tournaments.load(1)
     assert bo.id not in t.entrants
+
+
+async def test_the_sign_up_message_shows_the_bracket_updated_after_each_game(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, names=NAMES)
+    fake, bot = w.fake, w.bot
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await fake.slash(bot, mod, w.channel, "belote tournament new", format="quick")
+    signup = r.message
+    assert signup is not None
+    for member in w.members[:8]:
+        await fake.click(bot, member, signup, "tn:join:1")
+    await fake.settle()
+    signup = fake.message(signup.id)
+    assert [a.filename for a in signup.attachments] == ["bracket.png"]
+    before = signup.attachments[0].data
+    # A moderator ends one table of round one: its result goes into the bracket at once.
+    first = next(t.table_id for t in await bot.tournaments.repo.tables(1))
+    r = await fake.slash(bot, mod, w.channel, "belote end", table=first)
+    await fake.settle()
+    await bot.tournaments.settle()
+    await fake.settle()
+    _, t = await bot.tournaments.load(1)
+    assert t.rounds[0].winners  # recorded
+    after = fake.message(signup.id).attachments
+    assert [a.filename for a in after] == ["bracket.png"] and after[0].data != before
