@@ -430,4 +430,13 @@ class TournamentRunner:
                         await self.repo.add_round(row.id, nxt.number,
                                                   [d.seats for d in nxt.draws])
                     await self._seat_round(row, t, t.current)
+                    await self._show_unshown(row)
         return resumed
+
+    async def _show_unshown(self, row: TournamentRow) -> None:
+        """A table seated just before a stop may never have had its thread and message:
+        shown now (the listener opens its thread)."""
+        for table in await self.repo.tables(row.id):
+            live = self.service.live.get(table.table_id) if table.table_id else None
+            if live is not None and live.row.message_id is None:
+                self.listener.table_seated(row, table.round, table.position, live, [])

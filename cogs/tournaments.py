@@ -195,6 +195,7 @@ class Tournaments(BeloteSubcommands):
     async def _open_thread(self, row: TournamentRow, round_number: int, live: LiveTable,
                            computers: list[int]) -> None:
         """One thread per table, its table message in it, and who a computer plays for."""
+        await self.bot.wait_until_ready()  # (after a restart: the channels are known then)
         try:
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.TextChannel):

@@ -346,3 +346,42 @@ async def test_a_cancelled_tournament_returns_every_fee_and_who_cannot_pay_canno
     total, ledger, per_reason = await credits.repo.sums(GUILD)
     assert total == ledger == per_reason["grant"]
     await w.close()
+
+
+class Seatings:
+    """A listener that notes the tables it is told were seated."""
+
+    def __init__(self) -> None:
+        self.seated: list[tuple[int, int]] = []
+
+    def changed(self, row: object, t: object) -> None:
+        pass
+
+    def table_seated(self, row: object, round_number: int, position: int, live: object,
+                     computers: list[int]) -> None:
+        self.seated.append((round_number, position))
+
+    def ended(self, row: object, t: object) -> None:
+        pass
+
+
+async def test_a_table_seated_but_never_shown_is_shown_after_a_restart(db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    await w.close()  # stopped before the tables' threads were opened (no message yet)
+    w2 = World(db)
+    seen = Seatings()
+    w2.runner.listener = seen
+    await w2.restore()
+    assert sorted(seen.seated) == [(1, 0), (1, 1)]
+    for table_id in await tables_of(w2, tid, 1):
+        await w2.service.attach(table_id, thread_id=None, message_id=1000 + table_id)
+    await w2.close()
+    w3 = World(db)
+    again = Seatings()
+    w3.runner.listener = again
+    await w3.restore()
+    assert again.seated == []  # shown already: not again
+    await w3.close()
