@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .connection import Database, Row, Transaction, redact
 from .dialect import Catalog
@@ -67,12 +67,20 @@ async def _execute(conn: asyncpg.Connection, catalog: Catalog, sql: str,
     return None
 
 
+_T = TypeVar("_T")
+
+
+class DatabaseUnavailable(ConnectionError):
+    """The database connection died under a write (not applied), or cannot be opened again."""
+
+
 class PostgresDatabase(Database):
     dialect = "postgresql"
 
     def __init__(self, conn: asyncpg.Connection, url: str) -> None:
         asyncpg_module = _asyncpg()
         self._conn = conn
+        self._url = url
         self._lock = asyncio.Lock()
         self.path = redact(url)
         self.integrity_errors = (asyncpg_module.IntegrityConstraintViolationError,)
@@ -120,22 +128,65 @@ class PostgresDatabase(Database):
         async with self._lock:
             await self._conn.close()
 
+    # ---- a connection that drops (the server restarted, the backend was ended) --------------
+    async def _connection(self) -> asyncpg.Connection:
+        """The connection, opened again if it was lost. Caller holds the lock."""
+        if self._conn.is_closed():
+            log.warning("database %s: the connection was lost; connecting again", self.path)
+            try:
+                self._conn = await _asyncpg().connect(self._url)
+            except (OSError, _asyncpg().PostgresError) as e:
+                raise DatabaseUnavailable(f"database {self.path} unreachable: {e}") from None
+        return self._conn
+
+    def _lost(self, conn: asyncpg.Connection, error: BaseException) -> bool:
+        """Did ``error`` come from the connection dying (not from the statement)?"""
+        return conn.is_closed() or isinstance(error, (ConnectionError, OSError))
+
+    async def _read(self, run: Callable[[asyncpg.Connection], Awaitable[_T]]) -> _T:
+        """A read is safe to run again: once more on a new connection if the first died."""
+        async with self._lock:
+            conn = await self._connection()
+            try:
+                return await run(conn)
+            except Exception as e:
+                if not self._lost(conn, e):
+                    raise
+                if not conn.is_closed():
+                    conn.terminate()
+            conn = await self._connection()
+            return await run(conn)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        async with self._lock, self._conn.transaction():
-            yield PostgresTransaction(self._conn, self._catalog)
+        # A write may have reached the server before its connection died: it is not run
+        # again (it could apply twice). The caller gets DatabaseUnavailable (the action is
+        # refused and reloaded from the log); the next one runs on a new connection.
+        async with self._lock:
+            conn = await self._connection()
+            try:
+                async with conn.transaction():
+                    yield PostgresTransaction(conn, self._catalog)
+            except Exception as e:
+                if not self._lost(conn, e):
+                    raise
+                if not conn.is_closed():
+                    conn.terminate()
+                log.warning("database %s: the connection died during a transaction; it is "
+                            "not applied, the next one connects again", self.path)
+                raise DatabaseUnavailable(str(e)) from None
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        async with self._lock:
-            return await self._conn.fetchrow(self._catalog.postgres(sql), *params)
+        query, values = self._catalog.postgres(sql), tuple(params)
+        return await self._read(lambda conn: conn.fetchrow(query, *values))
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        async with self._lock:
-            return list(await self._conn.fetch(self._catalog.postgres(sql), *params))
+        query, values = self._catalog.postgres(sql), tuple(params)
+        return list(await self._read(lambda conn: conn.fetch(query, *values)))
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
-        async with self._lock:
-            await _execute(self._conn, self._catalog, sql, params)
+        async with self.transaction() as tx:
+            await tx.execute(sql, params)
 
     async def reset_sequences(self) -> None:
         """After rows were copied in with their ids (migrate-db): each generated key goes on
