@@ -2,13 +2,14 @@
 PostgreSQL when a bot outgrows one machine, or back.
 
 Both databases are opened (so migrated) by this code first, so they have the same tables at the
-same version. The copy is one transaction on the target: it lands whole or not at all. At the
+same version. The copy is one transaction on the target: it lands whole or not at all. The source
+is read a page at a time in key order, so a table of any size is never held in memory whole. At the
 end every table's rows are counted on both sides; a difference is an error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from .connection import Database
@@ -76,8 +77,52 @@ async def count_rows(db: Database, tables: list[str]) -> dict[str, int]:
     return out
 
 
+async def _key_columns(db: Database, table: str) -> list[str]:
+    """The columns that order ``table`` for paging: its primary key, else all its columns."""
+    if db.dialect == "sqlite":
+        info = await db.fetchall(f"PRAGMA table_info({table})")
+        keys = [r["name"] for r in sorted(info, key=lambda r: r["pk"]) if r["pk"]]
+        return keys or [r["name"] for r in info]
+    rows = await db.fetchall(
+        "SELECT a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
+        " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+        " WHERE i.indisprimary AND n.nspname = current_schema() AND c.relname = ?"
+        " ORDER BY k.ord", (table,))
+    if rows:
+        return [r[0] for r in rows]
+    columns = await db.fetchall(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema ="
+        " current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))
+    return [r[0] for r in columns]
+
+
+async def _pages(db: Database, table: str, keys: list[str],
+                 size: int) -> AsyncIterator[list[Any]]:
+    """The rows of ``table`` a page at a time, in key order (each page starts after the last
+    key of the one before): a table of any size is never held in memory whole."""
+    order = ", ".join(keys)
+    after: tuple[Any, ...] | None = None
+    while True:
+        if after is None:
+            rows = await db.fetchall(f"SELECT * FROM {table} ORDER BY {order} LIMIT {size}")
+        else:
+            marks = ", ".join("?" * len(keys))
+            rows = await db.fetchall(
+                f"SELECT * FROM {table} WHERE ({order}) > ({marks})"
+                f" ORDER BY {order} LIMIT {size}", after)
+        if not rows:
+            return
+        yield rows
+        if len(rows) < size:
+            return
+        after = tuple(rows[-1][k] for k in keys)
+
+
 async def copy_database(source: Database, target: Database, *, overwrite: bool = False,
-                        progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
+                        progress: Callable[[str, int], None] | None = None,
+                        batch: int = BATCH) -> dict[str, int]:
     """Copy every row of ``source`` into ``target``; returns the rows copied per table.
 
     A target holding any row is refused (:class:`TransferError`) unless ``overwrite``, which
@@ -101,18 +146,17 @@ async def copy_database(source: Database, target: Database, *, overwrite: bool =
             if held.get(table):
                 await tx.execute(f"DELETE FROM {table}")
         for table in order:
-            rows = await source.fetchall(f"SELECT * FROM {table}")
-            copied[table] = len(rows)
-            if not rows:
-                continue
-            columns = list(rows[0].keys())
-            sql = (f"INSERT INTO {table} ({', '.join(columns)})"
-                   f" VALUES ({', '.join('?' * len(columns))})")
-            for start in range(0, len(rows), BATCH):
-                batch: list[tuple[Any, ...]] = [tuple(r) for r in rows[start:start + BATCH]]
-                await tx.executemany(sql, batch)
+            copied[table] = 0
+            keys = await _key_columns(source, table)
+            async for rows in _pages(source, table, keys, batch):
+                columns = list(rows[0].keys())
+                sql = (f"INSERT INTO {table} ({', '.join(columns)})"
+                       f" VALUES ({', '.join('?' * len(columns))})")
+                page: list[tuple[Any, ...]] = [tuple(r) for r in rows]
+                await tx.executemany(sql, page)
+                copied[table] += len(rows)
             if progress is not None:
-                progress(table, len(rows))
+                progress(table, copied[table])
     await target.reset_sequences()
     theirs = await count_rows(target, order)
     wrong = {t: (copied[t], theirs[t]) for t in order if copied[t] != theirs[t]}

@@ -13,7 +13,7 @@ from bot import __main__ as cli
 from bot.tables import TableService
 from db import Database
 from db.audit import AuditRepo
-from db.transfer import _foreign_keys, _in_order
+from db.transfer import _foreign_keys, _in_order, copy_database
 from tests.bot.test_service import GUILD, four_players, play_random
 
 
@@ -119,3 +119,33 @@ def test_an_unknown_url_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
     assert cli.main(["migrate-db", "--from", "mysql://x/y", "--to",
                      f"sqlite:///{tmp_path / 'o.sqlite3'}"]) == 2
     assert "not a database URL" in capsys.readouterr().err
+
+
+async def test_the_copy_reads_a_page_at_a_time_and_misses_no_row(tmp_path: Path,
+                                                                 postgres_url: str) -> None:
+    # Pages of 3 rows (the default is 1000): tables far longer than a page, keys of one
+    # column (actions) and of several (skills), every row copied once.
+    path = tmp_path / "server.sqlite3"
+    await a_played_server(path)
+    source = await Database.open(path)
+    target = await Database.open(postgres_url)
+    try:
+        read: list[str] = []
+        real = source.fetchall
+
+        async def fetchall(sql: str, params: Any = ()) -> list[Any]:
+            rows = await real(sql, params)
+            if sql.startswith("SELECT * FROM"):
+                assert len(rows) <= 3, sql
+                read.append(sql)
+            return rows
+
+        source.fetchall = fetchall  # type: ignore[method-assign]
+        counts = await copy_database(source, target, batch=3)
+        source.fetchall = real  # type: ignore[method-assign]
+        assert counts["actions"] > 3 * 7 and counts["skills"] > 3
+        assert sum("WHERE (" in sql for sql in read) >= 3  # it went on page after page
+        assert await every_row(target) == await every_row(source)
+    finally:
+        await source.close()
+        await target.close()
