@@ -171,7 +171,9 @@ class Lobby:
             if empty:
                 raise Refusal("tables.seats_empty", count=len(empty), seats=Seats(empty))
             for person in staked(live):  # a starting grant still due is given first
-                await self._check_cover(live.row.guild_id, person, live.row.stake)
+                balance = await self._balance(live.row.guild_id, person)
+                if balance < live.row.stake:  # spent since they sat
+                    raise Refusal("credits.cannot_start", stake=Number(live.row.stake))
             live.match = Match(live.variant, live.options, first_dealer=live.row.first_dealer,
                                players=live.names())
             live.seq = 0
@@ -201,18 +203,22 @@ class Lobby:
                                               credits=stakes_taken(live))
         except NotEnoughCredits as e:  # spent meanwhile: nothing was taken, nothing starts
             live.match = None
-            raise Refusal("credits.cannot_start", stake=e.needed) from None
+            raise Refusal("credits.cannot_start", stake=Number(e.needed)) from None
         except Exception:
             log.exception("table %s: could not save its start", live.id)
             live.match = None
             raise Refusal("tables.not_saved") from None
 
-    async def _check_cover(self, guild_id: int, user_id: int, stake: int) -> None:
-        """Refuse a person who cannot cover the table's stake."""
+    async def _balance(self, guild_id: int, user_id: int) -> int:
+        """A person's credits (their starting grant given first if due)."""
         balance_of = self.tables.balance_of
         if balance_of is None:
             raise Refusal("credits.unavailable")
-        balance = await balance_of(guild_id, user_id)
+        return await balance_of(guild_id, user_id)
+
+    async def _check_cover(self, guild_id: int, user_id: int, stake: int) -> None:
+        """Refuse a person who cannot cover the table's stake."""
+        balance = await self._balance(guild_id, user_id)
         if balance < stake:
             raise Refusal("credits.cannot_cover", stake=Number(stake), balance=Number(balance))
 

@@ -119,3 +119,19 @@ async def test_who_cannot_cover_the_stake_cannot_sit_and_computers_cannot_sit(
     r = await w.fake.click(w.bot, w.members[2], lobby, button_id("sit", table_id, 2))
     assert r.ephemeral and "stake is 600 credits and you have 500" in r.text, r.text
     assert 2 not in w.bot.service.live[table_id].seats
+
+
+async def test_a_table_does_not_start_when_a_player_spent_their_stake_meanwhile(
+        world: World) -> None:
+    w = world
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", stake=600)
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    # bo pays 500 into a tournament after sitting down: 500 left, under the stake.
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote tournament new",
+                           format="quick", entry_fee=500)
+    assert r.message is not None
+    await w.fake.click(w.bot, w.members[1], r.message, "tn:join:1")
+    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    assert r.ephemeral and "can no longer cover the stake of 600 credits" in r.text, r.text
+    live = w.bot.service.live[table_id]
+    assert live.match is None and await balances(w) == [1000, 500, 1000, 1000]
