@@ -290,6 +290,12 @@ class Players:
 async def open_tables(fake: FakeDiscord, remote: RemoteBot, guild: Any, channels: list[Any],
                       computers: int, mixed: bool = False) -> list[Table]:
     """/belote new, sit, (computers), start: through the bot, 20 tables at a time."""
+    # A server allows 50 open tables by default: a moderator raises it to the most it takes.
+    mod = guild.add_member("bench-mod", manage_guild=True)
+    await fake.slash(remote, mod, channels[0], "belote config",  # type: ignore[arg-type]
+                     max_tables_server=1000, wait=False)
+    await remote.settle(600)
+
     async def one(t: int) -> Table:
         channel = channels[t]
         cpus = 3 if mixed and t % 2 else computers

@@ -89,6 +89,8 @@ def stale(fake: FakeDiscord, bot: Any, live: Any) -> list[str]:
 
 
 async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int) -> list[tuple[int, Any]]:
+    # A server allows 50 open tables by default: this one, the most the setting takes.
+    await bot.guild_settings.change(guild.id, {"max_tables_server": 1000})
     channels = [guild.add_text_channel(f"belote-{i}") for i in range((n + 4) // 5)]
     people = []
     for t in range(n):
