@@ -157,16 +157,41 @@ class PostgresDatabase(Database):
             conn = await self._connection()
             return await run(conn)
 
+    async def _begin(self) -> tuple[asyncpg.Connection, asyncpg.transaction.Transaction]:
+        """BEGIN on the connection. If it had died unnoticed, BEGIN fails before any of the
+        caller's statements was sent, so beginning once more on a new connection is safe.
+        Caller holds the lock."""
+        conn = await self._connection()
+        try:
+            tr = conn.transaction()
+            await tr.start()
+            return conn, tr
+        except Exception as e:
+            if not self._lost(conn, e):
+                raise
+            if not conn.is_closed():
+                conn.terminate()
+        conn = await self._connection()
+        tr = conn.transaction()
+        await tr.start()
+        return conn, tr
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         # A write may have reached the server before its connection died: it is not run
         # again (it could apply twice). The caller gets DatabaseUnavailable (the action is
         # refused and reloaded from the log); the next one runs on a new connection.
         async with self._lock:
-            conn = await self._connection()
+            conn = self._conn
             try:
-                async with conn.transaction():
+                conn, tr = await self._begin()
+                try:
                     yield PostgresTransaction(conn, self._catalog)
+                except BaseException:
+                    if not conn.is_closed():
+                        await tr.rollback()
+                    raise
+                await tr.commit()
             except Exception as e:
                 if not self._lost(conn, e):
                     raise
