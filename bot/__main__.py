@@ -11,7 +11,7 @@ import binascii
 import logging
 import sqlite3
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import aiohttp
@@ -20,11 +20,12 @@ import discord
 from db.backup import BackupError, backup_database
 from db.connection import Database
 from db.rebuild import rebuild_ratings
+from db.routing import ShardTaken
 from db.transfer import TransferError, copy_database
 
 from .bot import NEEDED_PERMISSIONS, create_bot
 from .logs import quiet_voice_warnings, setup_logging
-from .settings import Settings, SettingsError, read_env_file
+from .settings import Settings, SettingsError, read_env_file, shard_ranges
 
 log = logging.getLogger("bot")
 
@@ -56,6 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--env-file", metavar="PATH",
                         help="the settings file to read (default: .env in the working "
                         "directory, when there is one); the environment overrides it")
+    parser.add_argument("--shard-count", metavar="N",
+                        help="the number of shards of the bot in all processes (default: "
+                        "SHARD_COUNT, else one, unsharded)")
+    parser.add_argument("--shards", metavar="IDS",
+                        help="the shards this process runs, e.g. 0-3 or 0,2 (default: SHARDS, "
+                        "else all); other processes run the rest, on one PostgreSQL")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
     inv = sub.add_parser("invite-url", help="print the link that adds the bot to a server")
@@ -86,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = Settings.from_env(dotenv_path=env_file)
+        if args.shard_count is not None or args.shards is not None:
+            settings = replace(settings, shard_count=args.shard_count or settings.shard_count,
+                               shards=args.shards or settings.shards).checked()
     except SettingsError as e:
         print(f"belote-bot: {e}", file=sys.stderr)
         return 2
@@ -115,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     quiet_voice_warnings()
     log.info("database %s; settings from %s", settings.database_shown,
              env_file if env_file is not None else "the environment (no env file)")
+    if settings.shard_count is not None:
+        log.info("shards %s of %d", shard_ranges(settings.shards or
+                                                  tuple(range(settings.shard_count))),
+                 settings.shard_count)
     bot = create_bot(**{f.name: getattr(settings, f.name) for f in fields(settings)})
     try:
         bot.run(settings.token, log_handler=None)
@@ -129,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as e:
         return _fail(f"Discord answered {e.status} at login ({e.text or 'no detail'}); "
                      "try again later.")
+    except ShardTaken as e:
+        return _fail(f"{e}; stop that process first, or give this one other --shards.")
     except database_errors() as e:
         # Opened at login (setup_hook): a folder without write access, a file that is no
         # database, a PostgreSQL server that refuses the login.

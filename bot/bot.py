@@ -16,7 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from db import Database
+from db.postgres import PostgresDatabase
 from db.readers import MemberLanguagesRepo
+from db.routing import ClickRoutes
 from i18n import words
 
 from . import images
@@ -30,6 +32,7 @@ from .guild_settings import GuildSettingsStore
 from .ratelimit import MemberLimits
 from .records import Records
 from .settings import Settings
+from .sharding import ClickRouter, Shards
 from .tables import TableService
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
@@ -82,21 +85,54 @@ class BeloteBot(commands.Bot):
     tournaments: TournamentRunner
     guild_settings: GuildSettingsStore
     audit: AuditLog
+    # How long a process waits for its shards' locks: a process that was just killed may hold
+    # them a moment more (until PostgreSQL sees its connection end).
+    shard_lock_wait = 30.0
 
     def __init__(self, settings: Settings) -> None:
+        shards = Shards.of(settings)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, allowed_mentions=discord.AllowedMentions.none(),
-                         tree_cls=BeloteTree)
+                         tree_cls=BeloteTree, **self.shard_options(shards, settings))
         self.settings = settings
+        self.sharding = shards
         self.delivery = Delivery(self)
-        # Every REST call takes its turn in the global budget (interaction answers excepted).
-        meter(self.http, self.delivery.jobs.budget)
+        # Every REST call takes its turn in the global budget (interaction answers excepted);
+        # the budget is the bot's, so each process of a sharded bot takes its shards' part.
+        budget = self.delivery.jobs.budget
+        budget.limit = shards.budget(budget.limit)
+        meter(self.http, budget)
+        # Another process runs some shards: clicks on its tables' hands are carried there.
+        self.router = None if shards.whole else ClickRouter(self, shards)
+        self.routes: ClickRoutes | None = None
         self.db: Database | None = None
         self.limits = MemberLimits()
         self.readers = Readers()  # each member's language, for what they alone read
 
+    @staticmethod
+    def shard_options(shards: Shards, settings: Settings) -> dict[str, Any]:
+        """discord.py's sharding arguments: none unless SHARD_COUNT is set; one shard as
+        ``shard_id``, several as ``shard_ids`` (ShardedBeloteBot)."""
+        if settings.shard_count is None:
+            return {}
+        if len(shards.ids) == 1:
+            return {"shard_id": shards.ids[0], "shard_count": shards.count}
+        return {"shard_ids": list(shards.ids), "shard_count": shards.count}
+
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        if self.router is not None:
+            # The shards' locks first: a second process started for the same shards stops
+            # here, before it restores (and would run) tables another process runs.
+            assert isinstance(self.db, PostgresDatabase)  # Settings refuse SQLite
+            routes = ClickRoutes(self.db, self.router.taken)
+            try:
+                await routes.start(self.sharding.ids, wait=self.shard_lock_wait)
+            except BaseException:
+                await self.db.close()
+                self.db = None
+                raise
+            self.routes = self.router.routes = routes
         self.guild_settings = GuildSettingsStore(self.db)
         self.readers.attach(MemberLanguagesRepo(self.db))
         self.audit = AuditLog(self.db)
@@ -118,12 +154,14 @@ class BeloteBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
             await self.load_extension(cog)
-        await self.sync_commands()
+        if 0 in self.sharding.ids:  # one process syncs the commands: shard 0's
+            await self.sync_commands()
         # The restored tables are shown again only once the Channels cog has checked, when
         # the bot is ready, that their thread, channel and permissions are still there: an
         # edit sent before that check would fail on every table whose home is gone.
-        await self.service.restore()
-        await self.tournaments.resume()  # after the tables: it looks at which are still open
+        await self.service.restore(owns=self.sharding.owns)
+        # After the tables: it looks at which are still open.
+        await self.tournaments.resume(owns=self.sharding.owns)
         # Each seated player's hand in their own language, as before the restart.
         await self.readers.load(s.user_id for live in self.service.live.values()
                                 for s in live.seats.values() if s.user_id is not None)
@@ -180,16 +218,27 @@ class BeloteBot(commands.Bot):
             await self.service.close()
         # Sends on their way stop before the HTTP session and the database close under them.
         await self.delivery.close()
+        if self.router is not None:
+            await self.router.close()
         await super().close()
         images.shutdown()  # no render worker outlives the bot
         await self.readers.flush()
+        if self.routes is not None:
+            await self.routes.close()
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+
+class ShardedBeloteBot(BeloteBot, commands.AutoShardedBot):
+    """The bot running several shards in one process (discord.py's AutoShardedBot)."""
 
 
 def create_bot(database_path: str | None = None, **settings: Any) -> BeloteBot:
     """A bot ready to ``start``; nothing connects until then (tests log it in to a fake)."""
     if database_path is not None:
         settings["database_path"] = str(database_path)
-    return BeloteBot(Settings.build(**settings))
+    checked = Settings.build(**settings)
+    shards = Shards.of(checked)
+    sharded = checked.shard_count is not None and len(shards.ids) > 1
+    return (ShardedBeloteBot if sharded else BeloteBot)(checked)

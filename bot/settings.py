@@ -36,6 +36,10 @@ class Settings:
     # Seeds the tables' decks and first dealers (reproducible runs, tests); None: the system's
     # randomness, as a live bot wants.
     table_seed: int | None = None
+    # Discord's sharding: how many shards the bot has in all (None: one, unsharded) and which
+    # of them this process runs (None: all). Several processes need PostgreSQL.
+    shard_count: int | None = None
+    shards: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -81,6 +85,8 @@ class Settings:
             computer_level=get("COMPUTER_LEVEL"),
             application_id=get("DISCORD_APPLICATION_ID"),
             table_seed=get("TABLE_SEED"),
+            shard_count=get("SHARD_COUNT"),
+            shards=get("SHARDS"),
         )
 
     @property
@@ -134,10 +140,65 @@ class Settings:
                 seed = int(str(seed))
             except ValueError:
                 raise SettingsError("TABLE_SEED must be a whole number") from None
+        count, shards = checked_shards(self.shard_count, self.shards)
+        if shards is not None and len(shards) < (count or 1) and self.database_url is None:
+            raise SettingsError(
+                f"SHARDS={shard_ranges(shards)} leaves the other shards to other processes, "
+                "which must share one database: set DATABASE_URL=postgresql://... (a SQLite "
+                "file serves one process; leave SHARDS unset to run every shard here)")
         return replace(self, log_level=level, computer_delay=delay,
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
-                       database_path=str(self.database_path), table_seed=seed)
+                       database_path=str(self.database_path), table_seed=seed,
+                       shard_count=count, shards=shards)
+
+
+def checked_shards(count: Any, shards: Any) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT as a number of at least 1 and SHARDS (``0-3``, ``0,2``, ``1``, or a
+    tuple) as sorted shard ids below it; SHARDS alone is refused (it needs the count)."""
+    if count is not None and not isinstance(count, int):
+        if not str(count).strip().isdigit():
+            raise SettingsError(f"SHARD_COUNT must be a whole number, not {count!r}")
+        count = int(str(count))
+    if count is not None and count < 1:
+        raise SettingsError("SHARD_COUNT must be at least 1")
+    if shards is None:
+        return count, None
+    if count is None:
+        raise SettingsError("SHARDS needs SHARD_COUNT (the number of shards in all processes)")
+    ids = shards if isinstance(shards, tuple) else parse_shard_ranges(str(shards))
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong:
+        raise SettingsError(f"SHARDS names shard {wrong[0]}; with SHARD_COUNT={count} the "
+                            f"shards are 0 to {count - 1}")
+    return count, tuple(sorted(set(ids)))
+
+
+def parse_shard_ranges(text: str) -> tuple[int, ...]:
+    """``0-3`` -> (0, 1, 2, 3); ``0,2,5-6`` -> (0, 2, 5, 6)."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()) or \
+                (dash and int(last) < int(first)):
+            raise SettingsError(f"SHARDS must be shard ids or ranges such as 0-3 or 0,2, "
+                                f"not {text!r}")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    return tuple(ids)
+
+
+def shard_ranges(ids: tuple[int, ...]) -> str:
+    """The shard ids as ``SHARDS`` writes them: (0, 1, 2, 5) -> ``0-2,5``."""
+    parts: list[str] = []
+    start = prev = ids[0]
+    for i in (*ids[1:], None):
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    return ",".join(parts)
 
 
 def read_env_file(path: str | Path | None) -> Path | None:

@@ -398,12 +398,13 @@ class TournamentRunner:
             await asyncio.gather(*list(self._tasks))
 
     # ---- a restart -----------------------------------------------------------------------
-    async def resume(self) -> list[int]:
+    async def resume(self, owns: Callable[[int], bool] | None = None) -> list[int]:
         """After the table service restored its tables: settle every table of a running
-        tournament that ended while the bot was away, seat what was drawn but not seated."""
+        tournament that ended while the bot was away, seat what was drawn but not seated
+        (with ``owns``: only the tournaments of the servers it owns)."""
         resumed = []
         for row in await self.repo.unfinished():
-            if row.stage != Stage.RUNNING.value:
+            if row.stage != Stage.RUNNING.value or (owns is not None and not owns(row.guild_id)):
                 continue
             async with self._guard(row.id):
                 row, t = await self.load(row.id)

@@ -106,6 +106,11 @@ class PostgresDatabase(Database):
             log.info("database %s: applied migrations %s", db.path, ", ".join(applied))
         return db
 
+    @property
+    def url(self) -> str:
+        """The URL connected to, with its password (never logged: ``path`` is for that)."""
+        return self._url
+
     async def load_catalog(self) -> None:
         """Read the primary keys the SQL rewrites need (after every migration)."""
         keys: dict[str, list[str]] = {}

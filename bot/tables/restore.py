@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from db import ChoiceRow, TableStatus
 from game.announcements import check_choice
@@ -29,11 +30,14 @@ class Restore:
         self.turns = turns
         self.sweeper = sweeper
 
-    async def restore(self) -> list[LiveTable]:
-        """Bring back every open table from the database, replaying each match."""
+    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+        """Bring back every open table from the database, replaying each match; with
+        ``owns``, only the tables of the servers it owns (the shards this process runs)."""
         db = self.tables.db
         restored = []
         for row in await db.tables.open_tables():
+            if owns is not None and not owns(row.guild_id):
+                continue
             live = LiveTable(row, await db.tables.seats(row.id), await db.tables.invited(row.id),
                              await db.tables.kicked(row.id))
             row.computer_level = row.computer_level or self.tables.computer_level

@@ -153,9 +153,10 @@ class TableService:
         return await self.play.choose(table_id, user_id, deal, declare=declare, belote=belote)
 
     # ---- start, stop, and Discord's outages ----------------------------------------------
-    async def restore(self) -> list[LiveTable]:
-        """Bring back every open table from the database, replaying each match."""
-        return await self._restore.restore()
+    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+        """Bring back every open table from the database, replaying each match; with
+        ``owns``, only those of the servers it owns (the shards this process runs)."""
+        return await self._restore.restore(owns)
 
     async def close(self) -> None:
         await self.sweeper.close()

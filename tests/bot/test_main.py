@@ -14,10 +14,12 @@ from typing import Any
 
 import discord
 import pytest
+from discord.ext import commands
 
 from bot import __main__ as cli
 from bot.bot import BeloteBot
 from db import Database
+from db.routing import ShardTaken
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.secret-part-of-the-token"
@@ -85,6 +87,7 @@ def _http_error(status: int, text: str) -> discord.HTTPException:
     (discord.GatewayNotFound(), "Discord's gateway"),  # type: ignore[no-untyped-call]
     (_http_error(502, "upstream"), "Discord answered 502"),
     (sqlite3.OperationalError("unable to open database file"), "cannot use the database"),
+    (ShardTaken("shard 1 is run by another process"), "stop that process first"),
 ])
 def test_each_connection_failure_is_one_line(error: BaseException, says: str, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch,
@@ -137,3 +140,29 @@ def test_backup_refuses_to_overwrite_or_to_invent_a_database(
     assert cli.main(["--env-file", str(env), "backup", str(out)]) == 2
     assert "already exists" in capsys.readouterr().err
     assert out.read_text() == "precious"
+
+
+def test_shard_flags_choose_the_shards_and_need_postgresql_for_a_part(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    started: list[BeloteBot] = []
+
+    async def start(self: BeloteBot, token: str, *, reconnect: bool = True) -> None:
+        started.append(self)
+
+    monkeypatch.setattr(BeloteBot, "start", start)
+    monkeypatch.setattr(cli, "setup_logging", lambda *a: None)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    # Every shard in one process: SQLite will do; discord.py's AutoShardedBot runs them.
+    assert cli.main(["--shard-count", "2", "--shards", "0-1", "run"]) == 0
+    [bot] = started
+    assert isinstance(bot, commands.AutoShardedBot)
+    assert (bot.shard_count, bot.shard_ids) == (2, [0, 1])
+    assert bot.sharding.whole and bot.router is None
+    # A part of them: the other processes must share the database.
+    assert cli.main(["--shard-count", "4", "--shards", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL=postgresql://" in err and "SHARDS=1" in err
+    assert cli.main(["--shard-count", "2", "--shards", "2"]) == 2
+    assert "the shards are 0 to 1" in capsys.readouterr().err

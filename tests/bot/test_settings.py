@@ -105,3 +105,36 @@ def test_action_codes_round_trip(variant: Variant, action: Action) -> None:
     code = encode_action(action)
     assert len(code) <= 20 and ":" not in code
     assert decode_action(variant, code) == action
+
+
+def test_shards_from_the_environment_and_their_checks() -> None:
+    from bot.settings import SettingsError
+    from bot.sharding import Shards
+
+    settings = Settings.from_env({"SHARD_COUNT": "4", "SHARDS": "0,2-3",
+                                  "DATABASE_URL": "postgresql://u@h/db"}, dotenv_path=None)
+    assert (settings.shard_count, settings.shards) == (4, (0, 2, 3))
+    shards = Shards.of(settings)
+    assert not shards.whole and shards.budget(48) == 36
+    # Discord's rule: (id >> 22) % count; direct messages are shard 0's.
+    assert [shards.shard_of(n << 22) for n in (0, 1, 5)] == [0, 1, 1]
+    assert shards.owns(None) and shards.owns(2 << 22) and not shards.owns(5 << 22)
+    unsharded = Shards.of(Settings())
+    assert unsharded.whole and unsharded.owns(12345 << 22) and unsharded.budget(48) == 48
+    for bad, says in ((dict(SHARDS="1"), "SHARDS needs SHARD_COUNT"),
+                      (dict(SHARD_COUNT="0"), "at least 1"),
+                      (dict(SHARD_COUNT="two"), "whole number"),
+                      (dict(SHARD_COUNT="2", SHARDS="1-"), "such as 0-3"),
+                      (dict(SHARD_COUNT="2", SHARDS="3-1"), "such as 0-3")):
+        with pytest.raises(SettingsError, match=says):
+            Settings.from_env({**bad, "DATABASE_URL": "postgresql://u@h/db"}, dotenv_path=None)
+
+
+def test_the_table_a_control_names() -> None:
+    from bot.controls import button_id, select_id
+    from bot.sharding import table_of
+
+    assert table_of(button_id("act", 42, 7, "play.JH")) == 42
+    assert table_of(select_id("bid", 9, 3, "H")) == 9
+    assert table_of(button_id("hand", 5)) == 5
+    assert table_of("tn:join:4") is None and table_of("bt:act:x:1") is None

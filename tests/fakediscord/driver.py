@@ -32,6 +32,22 @@ _HANDLER_TASK_PREFIXES = (
 )
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's rule: a server's events go to shard (id >> 22) % count; DMs to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def receives(bot: discord.Client, guild_id: int | None) -> bool:
+    """Whether this bot (one shard, several, or unsharded) is sent a server's events."""
+    count = bot.shard_count
+    if not count:
+        return True
+    ids = getattr(bot, "shard_ids", None)
+    if ids is None:
+        ids = [bot.shard_id or 0]
+    return shard_of(guild_id, count) in ids
+
+
 class HarnessError(AssertionError):
     """A test asked for something Discord would never let a user do (or the bot hung)."""
 
@@ -217,6 +233,9 @@ class Driver:
         await bot.login(token or self.token)
         bot.ws = FakeGateway()  # type: ignore[assignment]
         ready, guilds = self.hello_payloads(all_members=bool(bot.intents.members))
+        # A sharded bot hears only of its shards' servers (Discord's rule: shard_of below).
+        guilds = [g for g in guilds if receives(bot, int(g["id"]))]
+        ready["guilds"] = [g for g in ready["guilds"] if receives(bot, int(g["id"]))]
         state.parse_ready(ready)  # type: ignore[arg-type]
         for guild in guilds:
             state.parse_guild_create(guild)

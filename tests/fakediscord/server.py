@@ -23,7 +23,7 @@ import discord
 from aiohttp import BodyPartReader, web
 
 from . import limits
-from .driver import Driver
+from .driver import Driver, receives, shard_of
 from .faults import Faults
 from .models import (
     BOT_ROLE_PERMISSIONS,
@@ -205,10 +205,14 @@ class FakeDiscord(Driver):
         with self.lock:
             return self._new_user(name)
 
-    def add_guild(self, name: str = "Test server") -> FakeGuild:
-        """A server the bot is in, with an owner member (guild.owner) and a #general channel."""
+    def add_guild(self, name: str = "Test server", *, shard: tuple[int, int] | None = None
+                  ) -> FakeGuild:
+        """A server the bot is in, with an owner member (guild.owner) and a #general channel.
+        ``shard=(i, count)``: its id puts it in shard i of count (Discord's rule)."""
         with self.lock:
             gid = snowflake()
+            while shard is not None and shard_of(gid, shard[1]) != shard[0]:
+                gid += 1 << 22  # a millisecond later
             owner = self._new_user(f"{name} owner")
             everyone = FakeRole(gid, "@everyone", EVERYONE_PERMISSIONS.value)
             bot_role = FakeRole(
@@ -467,8 +471,11 @@ class FakeDiscord(Driver):
 
     # ------------------------------------------------------------------ gateway
     def _gateway(self, event: str, payload: dict[str, Any]) -> None:
-        """Send a gateway event to every connected bot, on its own loop."""
+        """Send a gateway event to every connected bot of the event's shard, on its loop."""
+        guild = payload.get("id") if event == "GUILD_CREATE" else payload.get("guild_id")
         for bot in list(self._bots):
+            if not receives(bot, None if guild is None else int(guild)):
+                continue
             loop = bot.loop
             if loop.is_closed():
                 continue

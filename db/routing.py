@@ -1,0 +1,151 @@
+"""Sharded processes on one PostgreSQL: which process runs a shard, and clicks carried to it.
+
+A process runs a shard while it holds the session advisory lock ``(SHARD_LOCKS, shard)`` on a
+connection of its own. PostgreSQL releases the lock when that connection ends, so a killed
+process frees its shards at once and its restart (or another process) takes them over: no
+lease to expire, nothing to clean up.
+
+Discord sends every direct-message interaction to shard 0. A click on a hand whose table lives
+in another process is put in ``routed_clicks`` and its owner told by ``NOTIFY belote_click``;
+the owner, which ``LISTEN``s, takes the row (deletes it, so a click is taken once) and says so
+with ``NOTIFY belote_taken``. The sender waits for that, and when no owner takes the click in
+time it takes the row back itself and the click is answered as undeliverable. The reasons for
+this design are in docs/deploy.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncpg
+
+    from .postgres import PostgresDatabase
+
+log = logging.getLogger(__name__)
+
+# The key space of the shard locks (the table ids' space, 4242001, is the migrations' lock).
+SHARD_LOCKS = 4242002
+CLICK = "belote_click"
+TAKEN = "belote_taken"
+
+
+class ShardTaken(RuntimeError):
+    """Another process runs this shard (it holds the shard's lock)."""
+
+
+class ClickRoutes:
+    """One process's end of the routes: the shards it runs, clicks sent and taken."""
+
+    def __init__(self, db: PostgresDatabase,
+                 on_click: Callable[[dict[str, Any]], None]) -> None:
+        self.db = db
+        self.on_click = on_click  # a click taken for one of our tables (its INTERACTION_CREATE)
+        self.shards: tuple[int, ...] = ()
+        self._conn: asyncpg.Connection | None = None
+        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, shards: Sequence[int], *, wait: float = 30.0,
+                    every: float = 0.5) -> None:
+        """Take the lock of each shard (waiting up to ``wait`` seconds for a process that
+        just died to let go of it), then listen. ShardTaken if one stays held."""
+        from .postgres import _asyncpg
+        conn = await _asyncpg().connect(self.db.url)
+        try:
+            for shard in shards:
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + wait
+                while not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                              SHARD_LOCKS, shard):
+                    if loop.time() >= deadline:
+                        raise ShardTaken(f"shard {shard} is run by another process (it holds "
+                                         f"the shard's lock in {self.db.path})")
+                    await asyncio.sleep(every)
+            await conn.add_listener(CLICK, self._heard_click)
+            await conn.add_listener(TAKEN, self._heard_taken)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn, self.shards = conn, tuple(shards)
+        conn.add_termination_listener(self._lost)
+        # Clicks left by a process that died before taking them: their answer time is long gone.
+        for shard in shards:
+            await self.db.write("DELETE FROM routed_clicks WHERE shard = ?", (shard,))
+
+    def _lost(self, _conn: asyncpg.Connection) -> None:
+        log.error("the connection that holds the shard locks %s ended: another process may "
+                  "take these shards; restart this one", list(self.shards))
+
+    async def running(self, shard: int) -> bool:
+        """Whether some process runs ``shard`` now (holds its lock)."""
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = ? AND objid = ? AND objsubid = 2", (SHARD_LOCKS, shard))
+        return row is not None and row[0] > 0
+
+    async def send(self, shard: int, table_id: int, payload: dict[str, Any], *,
+                   timeout: float = 2.0) -> bool:
+        """Carry an interaction to the process of ``shard``. True once its owner took it;
+        False when no process runs that shard or none took it within ``timeout`` seconds
+        (then it is taken back here, so it is never answered twice)."""
+        if not await self.running(shard):
+            return False
+        taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        async with self.db.transaction() as tx:
+            click_id = await tx.execute(
+                "INSERT INTO routed_clicks (shard, table_id, payload) VALUES (?, ?, ?)",
+                (shard, table_id, json.dumps(payload)))
+            assert click_id is not None
+            # Before the commit sends the NOTIFY: the owner's answer cannot come first.
+            self._waiting[click_id] = taken
+            await tx.execute("SELECT pg_notify(?, ?)", (CLICK, f"{shard}:{click_id}"))
+        try:
+            await asyncio.wait_for(asyncio.shield(taken), timeout)
+            return True
+        except TimeoutError:
+            async with self.db.transaction() as tx:
+                back = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? RETURNING id",
+                                         (click_id,))
+            return back is None  # gone: the owner took it after all
+        finally:
+            self._waiting.pop(click_id, None)
+
+    def _heard_click(self, _conn: Any, _pid: int, _channel: str, message: str) -> None:
+        shard, _, click_id = message.partition(":")
+        if int(shard) in self.shards:
+            task = asyncio.get_running_loop().create_task(self._take(int(click_id)),
+                                                          name=f"belote-routed-{click_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _take(self, click_id: int) -> None:
+        async with self.db.transaction() as tx:
+            row = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? RETURNING payload",
+                                    (click_id,))
+            if row is not None:
+                await tx.execute("SELECT pg_notify(?, ?)", (TAKEN, str(click_id)))
+        if row is not None:
+            self.on_click(json.loads(row[0]))
+
+    def _heard_taken(self, _conn: Any, _pid: int, _channel: str, message: str) -> None:
+        waiting = self._waiting.get(int(message))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    async def close(self) -> None:
+        """Let go of the shards (ends the lock connection)."""
+        for task in list(self._tasks):
+            await asyncio.gather(task, return_exceptions=True)
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.close()
+        self._conn = None
+
+    def abandon(self) -> None:
+        """As a killed process: the connection is cut, nothing is finished (tests)."""
+        if self._conn is not None:
+            self._conn.terminate()
