@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         reason = str(e).strip() or type(e).__name__
         return _fail(f"cannot reach Discord (discord.com): {reason}. Check the network, the "
                      "DNS and any firewall or proxy.")
+    if bot.shards_lost:
+        return _fail("stopped: the database connection holding this process's shards was "
+                     "lost and another process took them over.")
     return 0
 
 

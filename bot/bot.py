@@ -88,6 +88,7 @@ class BeloteBot(commands.Bot):
     # How long a process waits for its shards' locks: a process that was just killed may hold
     # them a moment more (until PostgreSQL sees its connection end).
     shard_lock_wait = 30.0
+    shards_lost = False  # it stopped because another process took its shards
 
     def __init__(self, settings: Settings) -> None:
         shards = Shards.of(settings)
@@ -125,7 +126,7 @@ class BeloteBot(commands.Bot):
             # The shards' locks first: a second process started for the same shards stops
             # here, before it restores (and would run) tables another process runs.
             assert isinstance(self.db, PostgresDatabase)  # Settings refuse SQLite
-            routes = ClickRoutes(self.db, self.router.taken)
+            routes = ClickRoutes(self.db, self.router.taken, self.lost_shards)
             try:
                 await routes.start(self.sharding.ids, wait=self.shard_lock_wait)
             except BaseException:
@@ -170,6 +171,14 @@ class BeloteBot(commands.Bot):
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.
         gc.freeze()
+
+    def lost_shards(self) -> None:
+        """Another process now runs our shards (we lost their locks and could not take them
+        back): stop, so that no table is run twice. A supervisor starts the process again,
+        and it waits for the shards to be free."""
+        log.error("stopping: this process no longer holds its shards")
+        self.shards_lost = True
+        self.loop.create_task(self.close(), name="belote-stop-lost-shards")
 
     def member_name(self, guild_id: int, user_id: int) -> str:
         """The name a tournament table shows for an entrant."""

@@ -41,11 +41,13 @@ class ShardTaken(RuntimeError):
 class ClickRoutes:
     """One process's end of the routes: the shards it runs, clicks sent and taken."""
 
-    def __init__(self, db: PostgresDatabase,
-                 on_click: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, db: PostgresDatabase, on_click: Callable[[dict[str, Any]], None],
+                 on_lost: Callable[[], None]) -> None:
         self.db = db
         self.on_click = on_click  # a click taken for one of our tables (its INTERACTION_CREATE)
+        self.on_lost = on_lost  # the shards could not be held again: stop running them
         self.shards: tuple[int, ...] = ()
+        self._wait, self._every = 30.0, 0.5
         self._conn: asyncpg.Connection | None = None
         self._waiting: dict[int, asyncio.Future[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -54,8 +56,16 @@ class ClickRoutes:
                     every: float = 0.5) -> None:
         """Take the lock of each shard (waiting up to ``wait`` seconds for a process that
         just died to let go of it), then listen. ShardTaken if one stays held."""
+        self._conn = await self._locked(shards, wait, every)
+        self.shards, self._wait, self._every = tuple(shards), wait, every
+        # Clicks left by a process that died before taking them: their answer time is long gone.
+        for shard in shards:
+            await self.db.write("DELETE FROM routed_clicks WHERE shard = ?", (shard,))
+
+    async def _locked(self, shards: Sequence[int], wait: float,
+                      every: float) -> asyncpg.Connection:
         from .postgres import _asyncpg
-        conn = await _asyncpg().connect(self.db.url)
+        conn: asyncpg.Connection = await _asyncpg().connect(self.db.url)
         try:
             for shard in shards:
                 loop = asyncio.get_running_loop()
@@ -71,15 +81,40 @@ class ClickRoutes:
         except BaseException:
             await conn.close()
             raise
-        self._conn, self.shards = conn, tuple(shards)
         conn.add_termination_listener(self._lost)
-        # Clicks left by a process that died before taking them: their answer time is long gone.
-        for shard in shards:
-            await self.db.write("DELETE FROM routed_clicks WHERE shard = ?", (shard,))
+        return conn
 
-    def _lost(self, _conn: asyncpg.Connection) -> None:
-        log.error("the connection that holds the shard locks %s ended: another process may "
-                  "take these shards; restart this one", list(self.shards))
+    def _lost(self, conn: object) -> None:
+        """The lock connection ended (PostgreSQL restarted, the network cut): our shards are
+        free for any process. Take them again; if another process was quicker, this one
+        must stop running them (``on_lost``)."""
+        if conn is not self._conn:
+            return
+        log.warning("the connection that holds the locks of shards %s ended; taking them "
+                    "again", list(self.shards))
+        task = asyncio.get_running_loop().create_task(self._retake(), name="belote-shard-locks")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _retake(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._wait
+        while True:
+            try:
+                self._conn = await self._locked(self.shards, self._wait, self._every)
+                log.info("the locks of shards %s are held again", list(self.shards))
+                return
+            except ShardTaken as e:
+                log.error("%s: this process stops running them", e)
+                break
+            except (OSError, ConnectionError) as e:  # PostgreSQL still down
+                if loop.time() >= deadline:
+                    log.error("cannot take the locks of shards %s again (%s): this process "
+                              "stops running them", list(self.shards), e)
+                    break
+                await asyncio.sleep(self._every)
+        self._conn = None
+        self.on_lost()
 
     async def running(self, shard: int) -> bool:
         """Whether some process runs ``shard`` now (holds its lock)."""
@@ -115,8 +150,8 @@ class ClickRoutes:
         finally:
             self._waiting.pop(click_id, None)
 
-    def _heard_click(self, _conn: Any, _pid: int, _channel: str, message: str) -> None:
-        shard, _, click_id = message.partition(":")
+    def _heard_click(self, _conn: object, _pid: int, _channel: str, message: object) -> None:
+        shard, _, click_id = str(message).partition(":")
         if int(shard) in self.shards:
             task = asyncio.get_running_loop().create_task(self._take(int(click_id)),
                                                           name=f"belote-routed-{click_id}")
@@ -132,20 +167,21 @@ class ClickRoutes:
         if row is not None:
             self.on_click(json.loads(row[0]))
 
-    def _heard_taken(self, _conn: Any, _pid: int, _channel: str, message: str) -> None:
-        waiting = self._waiting.get(int(message))
+    def _heard_taken(self, _conn: object, _pid: int, _channel: str, message: object) -> None:
+        waiting = self._waiting.get(int(str(message)))
         if waiting is not None and not waiting.done():
             waiting.set_result(None)
 
     async def close(self) -> None:
         """Let go of the shards (ends the lock connection)."""
+        conn, self._conn = self._conn, None  # its end is not a loss
         for task in list(self._tasks):
             await asyncio.gather(task, return_exceptions=True)
-        if self._conn is not None and not self._conn.is_closed():
-            await self._conn.close()
-        self._conn = None
+        if conn is not None and not conn.is_closed():
+            await conn.close()
 
     def abandon(self) -> None:
         """As a killed process: the connection is cut, nothing is finished (tests)."""
-        if self._conn is not None:
-            self._conn.terminate()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.terminate()

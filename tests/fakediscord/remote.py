@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .driver import Driver, FakeGateway, HarnessError
+from .driver import Driver, FakeGateway, HarnessError, receives
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -77,6 +77,9 @@ class RemoteBot:
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._next = 0
         self._pump = asyncio.create_task(self._read(), name="fakediscord-remote-reader")
+        # The child bot's sharding (from its login): which servers' events it is sent.
+        self.shard_count: int | None = None
+        self.shard_id: int | None = None
 
     @classmethod
     async def spawn(
@@ -104,7 +107,12 @@ class RemoteBot:
             server.close()
         remote = cls(fake, process, reader, writer)
         hello = await remote._request({"op": "login"}, timeout)
+        remote.shard_count, remote.shard_id = hello["shard_count"], hello["shard_id"]
         ready, guilds = fake.hello_payloads(all_members=bool(hello["all_members"]))
+        # A sharded bot hears only of its shards' servers.
+        guilds = [g for g in guilds if receives(remote, int(g["id"]))]  # type: ignore[arg-type]
+        ready["guilds"] = [g for g in ready["guilds"]
+                           if receives(remote, int(g["id"]))]  # type: ignore[arg-type]
         remote.send_event("READY", ready)
         for guild in guilds:
             remote.send_event("GUILD_CREATE", guild)
@@ -204,7 +212,8 @@ async def serve_bot(
         bot._connection.guild_ready_timeout = 0.01
         await bot.login(os.environ[ENV_TOKEN])
         bot.ws = FakeGateway()
-        return {"all_members": bool(bot.intents.members)}
+        return {"all_members": bool(bot.intents.members), "shard_count": bot.shard_count,
+                "shard_id": bot.shard_id}
 
     async def await_ready() -> None:
         await asyncio.wait_for(bot.wait_until_ready(), 30)
