@@ -97,6 +97,11 @@ class Delivery:
         # Players with closed DMs: the newest interaction that showed their hand as an
         # ephemeral reply (its token edits that reply), and when it came.
         self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        # Players with open DMs: the newest click on their DM hand that was answered, and
+        # when. Its token edits that same message later (their turn comes, the trick ends)
+        # outside Discord's global request limit, which interaction tokens are not bound by:
+        # a DM edit is otherwise a call against it for every card played.
+        self.dm_tokens: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         # Their answers (showing the hand) still on the way: token edits wait for them.
         self.answering: dict[tuple[int, int], set[asyncio.Future[None]]] = {}
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
@@ -396,10 +401,16 @@ class Delivery:
         message = interaction.message
         if s is not None and not new_reply and message is not None and \
                 message.id == s.dm_message_id:
+            since = time.monotonic()
             self.hand_answered(live, seat)
             key = self.hand_shown.get((live.id, seat))
             yield
-            if key is not None and live.row.is_open:  # the answer went through
+            # The answer went through, and it edited the DM (not a reply of its own): the
+            # token's original message is the hand from now on.
+            if interaction.response.type in (discord.InteractionResponseType.message_update,
+                                             discord.InteractionResponseType.deferred_message_update):
+                self.dm_tokens[(live.id, seat)] = (interaction, since)
+            if key is not None and live.row.is_open:
                 await self._store(live.id, seat, key, s.dm_message_id)
             return
         if s is not None and s.dm_closed and \
@@ -440,6 +451,8 @@ class Delivery:
             await self.update_ephemeral_hand(live, seat, view)
             return
         if s.dm_message_id is not None and s.dm_channel_id is not None:
+            if await self._edit_by_token(live, seat, s.dm_message_id):
+                return
             message = self.bot.get_partial_messageable(
                 s.dm_channel_id, type=discord.ChannelType.private).get_partial_message(
                     s.dm_message_id)
@@ -472,6 +485,33 @@ class Delivery:
         await self.note_seat(live, seat, user_id, dm_channel_id=sent.channel.id,
                              dm_message_id=sent.id)
 
+    async def _edit_by_token(self, live: LiveTable, seat: int, message_id: int) -> bool:
+        """Edit the DM hand through the token of the player's last click on it, while the
+        token lasts; False when there is none to use (then the DM is edited as a message).
+        A token Discord no longer takes is dropped; a failure of Discord's is raised, and the
+        Outbox sends the hand again."""
+        held = self.dm_tokens.get((live.id, seat))
+        if held is None:
+            return False
+        interaction, since = held
+        if time.monotonic() - since >= TOKEN_LIFETIME or interaction.message is None or \
+                interaction.message.id != message_id:
+            del self.dm_tokens[(live.id, seat)]
+            return False
+        try:
+            await self.edit_hand(live, seat, message_id,
+                                 lambda payload: interaction.edit_original_response(**payload),
+                                 background=True)
+        except discord.HTTPException as e:
+            if is_transient(e):
+                raise
+            log.info("table %s: the token of seat %s's last click was refused (%s); its DM is "
+                     "edited as a message", live.id, seat, describe(e))
+            self.dm_tokens.pop((live.id, seat), None)
+            return False
+        self.jobs.budget.answered += 1  # Discord answered (not through the metered client)
+        return True
+
     async def update_ephemeral_hand(self, live: LiveTable, seat: int, view: TableView) -> None:
         """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
         when their turn comes, tell them in the thread to open **My hand**."""
@@ -488,6 +528,7 @@ class Delivery:
             payload = await self.hand_payload(live, seat, background=True)
             try:
                 await held[0].edit_original_response(**payload)
+                self.jobs.budget.answered += 1  # Discord answered (not the metered client)
                 return
             except discord.HTTPException as e:
                 if is_transient(e):
@@ -542,6 +583,7 @@ class Delivery:
         self.invalidate(live.id)
         for seat in range(4):
             self.ephemeral.pop((live.id, seat), None)
+            self.dm_tokens.pop((live.id, seat), None)
             self.turn_noticed.pop((live.id, seat), None)
             self.images_on.pop((live.id, seat), None)
         self.known.discard(live.id)
