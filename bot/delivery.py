@@ -498,18 +498,29 @@ class Delivery:
                 interaction.message.id != message_id:
             del self.dm_tokens[(live.id, seat)]
             return False
+        if await self._by_token(live, seat, "its DM is edited as a message", self.edit_hand(
+                live, seat, message_id,
+                lambda payload: interaction.edit_original_response(**payload),
+                background=True)):
+            return True
+        self.dm_tokens.pop((live.id, seat), None)
+        return False
+
+    async def _by_token(self, live: LiveTable, seat: int, otherwise: str,
+                        edit: Awaitable[Any]) -> bool:
+        """Await an edit made through the token of a seat's click: True when Discord took it,
+        False when it refused the token (run out, or the reply dismissed; ``otherwise`` says
+        what is done instead, for the log). A failure of Discord's own is raised: the Outbox
+        sends the message again."""
         try:
-            await self.edit_hand(live, seat, message_id,
-                                 lambda payload: interaction.edit_original_response(**payload),
-                                 background=True)
+            await edit
         except discord.HTTPException as e:
             if is_transient(e):
                 raise
-            log.info("table %s: the token of seat %s's last click was refused (%s); its DM is "
-                     "edited as a message", live.id, seat, describe(e))
-            self.dm_tokens.pop((live.id, seat), None)
+            log.info("table %s: the token of seat %s's last click was refused (%s); %s",
+                     live.id, seat, describe(e), otherwise)
             return False
-        self.jobs.budget.answered += 1  # Discord answered (not through the metered client)
+        self.jobs.budget.answered += 1  # Discord answered (tokens bypass the metered client)
         return True
 
     async def update_ephemeral_hand(self, live: LiveTable, seat: int, view: TableView) -> None:
@@ -526,14 +537,10 @@ class Delivery:
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
             payload = await self.hand_payload(live, seat, background=True)
-            try:
-                await held[0].edit_original_response(**payload)
-                self.jobs.budget.answered += 1  # Discord answered (not the metered client)
+            if await self._by_token(live, seat, "they are told in the thread when it is their turn",
+                                    held[0].edit_original_response(**payload)):
                 return
-            except discord.HTTPException as e:
-                if is_transient(e):
-                    raise  # Discord failed, not the token: the Outbox sends it again
-                # dismissed by the player, or the token ran out: fall back to a notice
+            # dismissed by the player, or the token ran out: fall back to a notice
         self.ephemeral.pop((live.id, seat), None)
         if view.is_my_turn and view.winner is None and \
                 self.turn_noticed.get((live.id, seat)) != live.seq:
