@@ -24,7 +24,7 @@ from ..uncancelled import to_the_end
 from .core import Tables
 from .refusals import Refusal, said
 from .stakes import pot_paid
-from .state import LiveTable, SeatChoice
+from .state import LiveTable, SeatChoice, TableListener
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -107,11 +107,12 @@ class Playing:
         return live
 
     async def commit(self, live: LiveTable, seat: int, action: Action,
-                     user_id: int | None) -> None:
-        """Apply, log (one transaction), then tell the listener. Caller holds the door."""
+                     user_id: int | None, *, listener: TableListener | None = None) -> None:
+        """Apply, log (one transaction), then tell the listener (``listener``: another one
+        than the table service's, a run's Batch). Caller holds the door."""
         match = live.match
         assert match is not None
-        listener = self.tables.listener
+        listener = listener or self.tables.listener
         deal_before = len(match.deals)
         phase_before = match.deal.phase if match.deal is not None else None
         try:
@@ -131,7 +132,7 @@ class Playing:
         if finished:
             listener.deal_finished(live, deal_before - 1)
         if ratings is not None:
-            self.finished(live, ratings)
+            self.finished(live, ratings, listener)
             return
         listener.table_changed(live)
         deal = match.deal
@@ -204,13 +205,12 @@ class Playing:
                 "players": cls.players_of(live), "tally": tally(match),
                 "left": live.leavers(), "credits": pot_paid(live, winner)}
 
-    def finished(self, live: LiveTable, ratings: Ratings) -> None:
+    def finished(self, live: LiveTable, ratings: Ratings, listener: TableListener) -> None:
         """The match's result is stored (and the table closed there): close it here too."""
         live.row.status = TableStatus.FINISHED
         self.tables.live.pop(live.id, None)
         live.stop_timer()
         live.stop_sweep()
-        listener = self.tables.listener
         listener.table_changed(live)
         listener.hands_changed(live, range(4))
         listener.match_finished(live, ratings)

@@ -94,4 +94,4 @@ class Restore:
         except Exception:
             log.exception("table %s: could not record its finished match", live.id)
             return
-        self.play.finished(live, ratings)
+        self.play.finished(live, ratings, self.tables.listener)

@@ -37,8 +37,9 @@ class TableService:
                              rng if rng is not None else state.system_rng(), computer_level,
                              clock if clock is not None else clocks.system_clock())
         # Computers commit through the same door and commit as people (``play.commit``).
-        self.turns = Turns(self.tables, lambda live, seat, action:
-                           self.play.commit(live, seat, action, None), computer_delay)
+        self.turns = Turns(self.tables, lambda live, seat, action, listener:
+                           self.play.commit(live, seat, action, None, listener=listener),
+                           computer_delay)
         self.play = Playing(self.tables, self.turns)
         self.sweeper = Sweeper(self.tables, self.play)
         self.lobby = Lobby(self.tables, self.play, self.turns, self.sweeper)

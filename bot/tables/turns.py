@@ -17,14 +17,16 @@ from game.actions import Action
 from game.view import table_view
 
 from ..computers import make_player, seat_seed
+from .batch import RUN_MOVES, Batch
 from .clock import Handle
 from .core import Tables
-from .state import LiveTable
+from .state import LiveTable, TableListener
 
 log = logging.getLogger(__name__)
 
-# How a computer's action is committed: (table, seat, action). The caller holds the door.
-Commit = Callable[[LiveTable, int, Action], Awaitable[None]]
+# How a computer's action is committed: (table, seat, action, the listener to tell). The
+# caller holds the door.
+Commit = Callable[[LiveTable, int, Action, TableListener], Awaitable[None]]
 
 
 class Turns:
@@ -56,23 +58,42 @@ class Turns:
         return seat if s is not None and s.computer is not None else None
 
     async def _computer_turns(self, live: LiveTable) -> None:
+        """Runs of computer moves, each after one computer delay and told as one change
+        (batch.py), until a person is to act."""
         try:
             while True:
                 await asyncio.sleep(self.computer_delay)
-                async with self.tables.door(live):
-                    seat = self._computer_to_act(live)
-                    if seat is None or live.id not in self.tables.live:
-                        return
-                    view = table_view(live.match, seat)  # type: ignore[arg-type]
-                    # Decisions can take a while (search): keep the event loop free.
-                    action = await asyncio.to_thread(live.player(seat).choose, view)
-                    await self.commit(live, seat, action)
+                if not await self._run(live):
+                    return
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: computer turn failed", live.id)
         finally:
             live.task = None
+
+    async def _run(self, live: LiveTable) -> bool:
+        """One run: the computers to act move, up to RUN_MOVES, ending early when a person is
+        to act or a deal ends. True when a computer is still to act after it."""
+        batch = Batch(self.tables.listener, live)
+        try:
+            for _ in range(RUN_MOVES):
+                async with self.tables.door(live):
+                    seat = self._computer_to_act(live)
+                    if seat is None or live.id not in self.tables.live:
+                        return False
+                    match = live.match
+                    assert match is not None
+                    deals = len(match.deals)
+                    view = table_view(match, seat)
+                    # Decisions can take a while (search): keep the event loop free.
+                    action = await asyncio.to_thread(live.player(seat).choose, view)
+                    await self.commit(live, seat, action, batch)
+                    if len(match.deals) != deals or match.needs_deal:
+                        break  # the deal ended: its sheet first, the next deal after a pause
+        finally:
+            batch.flush()
+        return self._computer_to_act(live) is not None
 
     async def settle(self) -> None:
         """Wait until no computer has a turn pending and no timeout is being handled (tests
@@ -190,7 +211,7 @@ class Turns:
         view = table_view(live.match, seat)  # type: ignore[arg-type]
         player = make_player(live.level, seat_seed(live.row.seed, seat) + live.seq)
         action = await asyncio.to_thread(player.choose, view)
-        await self.commit(live, seat, action)
+        await self.commit(live, seat, action, self.tables.listener)
         self.schedule_computer(live)
 
     # ---- stop ------------------------------------------------------------------------------
