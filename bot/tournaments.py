@@ -289,6 +289,10 @@ class TournamentRunner:
     async def _seat_table(self, row: TournamentRow, t: Tournament, number: int, position: int,
                           draw: Draw) -> Seated:
         computers = [p for p in draw.seats if t.plays_by_computer(p)]
+        # The turn timer is the tournament's; the rest is the server's, as at any table: how
+        # long a table may sit idle, how many timeouts make a person away, and how well the
+        # computers that play for absent people play.
+        settings = await self.settings.get(row.guild_id)
         live: LiveTable | None = None
         turn = 0
         for k, host in enumerate(draw.seats):
@@ -298,7 +302,9 @@ class TournamentRunner:
                 live = await self.service.create(NewTable(
                     row.guild_id, row.channel_id, host, self.name_of(row, host),
                     row.variant, table_options(row.variant).to_json(Variant(row.variant)),
-                    turn_timer=TURN_SECONDS, language=row.language))
+                    turn_timer=TURN_SECONDS, computer_level=settings.computer_level,
+                    idle_minutes=settings.idle_minutes, away_turns=settings.away_turns,
+                    language=row.language))
             except Refusal:
                 computers.append(host)  # seated at another table: a computer plays for them
                 continue

@@ -117,6 +117,21 @@ async def test_sign_up_starts_when_full_and_seats_everyone(db: Database) -> None
     await w.close()
 
 
+async def test_tournament_tables_keep_the_servers_idle_away_and_computer_settings(
+        db: Database) -> None:
+    w = World(db)
+    await w.runner.settings.change(GUILD, {"away_turns": 1, "idle_minutes": 15,
+                                           "computer_level": "hard"})
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    for table_id in await tables_of(w, tid, 1):
+        live = w.service.live[table_id]
+        assert live.row.turn_timer == 30  # the tournament's own timer, whatever the server's
+        assert (live.away_turns, live.idle_minutes, live.level) == (1, 15, "hard")
+    await w.close()
+
+
 async def test_a_round_ends_the_next_is_seated_at_once_and_the_final_decides(
         db: Database) -> None:
     # Two of the eight are not there at the start: computers play for them.
