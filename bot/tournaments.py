@@ -27,6 +27,7 @@ from db.credits import Move, NotEnoughCredits
 from db.tournaments import COMPUTER, IN, LEFT, TournamentRepo, TournamentRow
 from game.rules import Variant
 from game.tournament import (
+    AWAY_TURNS,
     TURN_SECONDS,
     Draw,
     Format,
@@ -289,8 +290,8 @@ class TournamentRunner:
     async def _seat_table(self, row: TournamentRow, t: Tournament, number: int, position: int,
                           draw: Draw) -> Seated:
         computers = [p for p in draw.seats if t.plays_by_computer(p)]
-        # The turn timer is the tournament's; the rest is the server's, as at any table: how
-        # long a table may sit idle, how many timeouts make a person away, and how well the
+        # The turn timer and the takeover after one timeout are the tournament's; the rest is
+        # the server's, as at any table: how long a table may sit idle, and how well the
         # computers that play for absent people play.
         settings = await self.settings.get(row.guild_id)
         live: LiveTable | None = None
@@ -303,7 +304,7 @@ class TournamentRunner:
                     row.guild_id, row.channel_id, host, self.name_of(row, host),
                     row.variant, table_options(row.variant).to_json(Variant(row.variant)),
                     turn_timer=TURN_SECONDS, computer_level=settings.computer_level,
-                    idle_minutes=settings.idle_minutes, away_turns=settings.away_turns,
+                    idle_minutes=settings.idle_minutes, away_turns=AWAY_TURNS,
                     language=row.language))
             except Refusal:
                 computers.append(host)  # seated at another table: a computer plays for them

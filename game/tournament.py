@@ -24,6 +24,9 @@ from .rules import Options, Variant
 
 DEAL_CAP = 7
 TURN_SECONDS = 30
+# A tournament waits for nobody: one turn run out and a computer plays the seat (until its
+# player takes it back), so every table of a round finishes.
+AWAY_TURNS = 1
 SEATS = 4
 
 

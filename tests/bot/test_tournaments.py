@@ -117,18 +117,19 @@ async def test_sign_up_starts_when_full_and_seats_everyone(db: Database) -> None
     await w.close()
 
 
-async def test_tournament_tables_keep_the_servers_idle_away_and_computer_settings(
+async def test_tournament_tables_keep_the_servers_idle_time_and_computer_level(
         db: Database) -> None:
     w = World(db)
-    await w.runner.settings.change(GUILD, {"away_turns": 1, "idle_minutes": 15,
+    await w.runner.settings.change(GUILD, {"away_turns": 5, "idle_minutes": 15,
                                            "computer_level": "hard"})
     tid = await new_quick(w)
     for user in PEOPLE:
         await w.runner.join(tid, user)
     for table_id in await tables_of(w, tid, 1):
         live = w.service.live[table_id]
-        assert live.row.turn_timer == 30  # the tournament's own timer, whatever the server's
-        assert (live.away_turns, live.idle_minutes, live.level) == (1, 15, "hard")
+        # The tournament's own timer and takeover after one timeout, whatever the server's.
+        assert live.row.turn_timer == 30 and live.away_turns == 1
+        assert (live.idle_minutes, live.level) == (15, "hard")
     await w.close()
 
 
