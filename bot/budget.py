@@ -9,7 +9,9 @@ would have held a loaded bot to a few calls per wake-up). When calls
 wait, the most urgent goes first: what the acting player needs (their hand, a command's own
 call), then the table messages people watch, then the rest (other hands, deal sheets, posts).
 The priority is the one of the Outbox job making the call (a context variable, set by the
-Outbox worker), so nothing between the job and the HTTP call has to pass it along.
+Outbox worker), so nothing between the job and the HTTP call has to pass it along. It is a
+``Ticket``: when the message a waiting call sends becomes more urgent (a hand sent as the rest
+whose player is now the one to act), the call moves up in the queue at once.
 
 Interaction callbacks and the follow-ups sent with an interaction's token are outside the
 global limit on Discord (and discord.py sends them through its webhook adapter, not its
@@ -47,9 +49,33 @@ class Priority(enum.IntEnum):
     BACKGROUND = 2  # other hands, deal sheets, notices, match results
 
 
-# The priority of the calls made here and now: set by the Outbox worker around its job. A call
-# made by no job (a command's handler awaiting Discord) is someone waiting for it.
-PRIORITY: ContextVar[Priority] = ContextVar("belote_priority", default=Priority.ACTING)
+class Ticket:
+    """A priority that may rise while its call waits. The Outbox worker of a message holds one:
+    a hand that waits as "the rest" (a new deal's cards) must not stay behind every table
+    message once its player is the one to act, so its waiting call moves up in place."""
+
+    __slots__ = ("_budget", "_future", "_order", "priority")
+
+    def __init__(self, priority: Priority) -> None:
+        self.priority = priority
+        self._budget: Budget | None = None
+        self._future: asyncio.Future[None] | None = None  # the call waiting now, if one is
+        self._order = 0
+
+    def raise_to(self, priority: Priority) -> None:
+        """From now on at least this urgent, the call waiting now included."""
+        if priority >= self.priority:
+            return
+        self.priority = priority
+        if self._budget is not None and self._future is not None and not self._future.done():
+            self._budget._requeue(priority, self._order, self._future)
+
+
+# The priority of the calls made here and now: set by the Outbox worker around its job (a
+# Ticket, so it can rise). A call made by no job (a command's handler awaiting Discord) is
+# someone waiting for it.
+PRIORITY: ContextVar[Priority | Ticket] = ContextVar("belote_priority",
+                                                     default=Priority.ACTING)
 
 
 class Budget:
@@ -92,18 +118,34 @@ class Budget:
             return self._held_until - now
         return max(0.0, self._sent[0] + self.per - now) if self._sent else 0.0
 
-    async def take(self, priority: Priority = Priority.ACTING) -> None:
+    async def take(self, priority: Priority | Ticket = Priority.ACTING) -> None:
         """Return once one more call may go now (and count it): at once while the budget lasts
-        and nobody waits; otherwise after every more urgent, or as urgent and earlier, call."""
+        and nobody waits; otherwise after every more urgent, or as urgent and earlier, call.
+        With a Ticket, the wait takes its priority, and moves up if the ticket is raised."""
         if not self._waiting and self._take_now():
             return
+        ticket, level = (priority, priority.priority) if isinstance(priority, Ticket) else \
+            (None, priority)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (int(priority), next(self._order), future))
+        order = next(self._order)
+        heapq.heappush(self._waiting, (int(level), order, future))
+        if ticket is not None:
+            ticket._budget, ticket._future, ticket._order = self, future, order
         self.waited += 1
         if self._server is None or self._server.done():
             self._server = asyncio.get_running_loop().create_task(
                 self._serve(), name="belote-budget")
-        await future  # cancelled with its caller: the server skips it
+        try:
+            await future  # cancelled with its caller: the server skips it
+        finally:
+            if ticket is not None:
+                ticket._future = None
+
+    def _requeue(self, priority: Priority, order: int, future: asyncio.Future[None]) -> None:
+        """A waiting call became more urgent: it is queued again at its new priority, keeping
+        its place among calls as urgent (its order). The old entry stays behind and is
+        skipped once the call has gone (its future is done)."""
+        heapq.heappush(self._waiting, (int(priority), order, future))
 
     async def _serve(self) -> None:
         """Hand out the calls as the budget refills, the most urgent waiting call first."""
@@ -122,7 +164,7 @@ class Budget:
         self._held_until = max(self._held_until, self.clock() + seconds)
 
     def waiting(self) -> int:
-        return sum(1 for _, _, f in self._waiting if not f.done())
+        return len({id(f) for _, _, f in self._waiting if not f.done()})  # a raised call: once
 
     async def close(self) -> None:
         server, self._server = self._server, None

@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from .budget import PRIORITY, Budget, Priority
+from .budget import PRIORITY, Budget, Priority, Ticket
 from .digests import canonical
 from .pacing import Pacer
 
@@ -120,6 +120,7 @@ class Outbox:
         self.budget = budget or Budget(clock=lambda: self.clock(),
                                        sleep=lambda delay: self.sleep(delay))
         self._priority: dict[Hashable, Priority] = {}
+        self._tickets: dict[Hashable, Ticket] = {}  # the priority of each send on its way
         self.limited = 0  # 429 answers absorbed (sent again once the bucket allowed)
         self._dirty: dict[Hashable, bool] = {}
         # Running workers, referenced so none is collected mid-way, and cancelled by close.
@@ -151,6 +152,9 @@ class Outbox:
         if self._closed:
             return
         self._priority[key] = priority
+        ticket = self._tickets.get(key)
+        if ticket is not None:  # the send on its way waits no longer than the new one would
+            ticket.raise_to(priority)
         if key in self._dirty:
             self._dirty[key] = True
             return
@@ -342,7 +346,9 @@ class Outbox:
                 await self._pace(bucket)
                 self._dirty[key] = False  # what changes from now on is sent after this
                 probing = await self._turn()
-                PRIORITY.set(self._priority.get(key, Priority.BACKGROUND))
+                ticket = self._tickets[key] = Ticket(
+                    self._priority.get(key, Priority.BACKGROUND))
+                PRIORITY.set(ticket)
                 outcome = await self._attempt(key, job, probing, bucket)
                 if isinstance(outcome, float):
                     self._dirty[key] = True  # not shown: the newest state goes, paced
@@ -364,6 +370,7 @@ class Outbox:
         finally:
             del self._dirty[key]
             self._priority.pop(key, None)
+            self._tickets.pop(key, None)
             self._done(key, sent)
             if bucket is not None:
                 self.pacer.forget(bucket, self.clock())

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.budget import LIMIT, PRIORITY, Budget, Priority, meter
+from bot.budget import LIMIT, PRIORITY, Budget, Priority, Ticket, meter
 
 
 class Clock:
@@ -68,6 +68,33 @@ async def test_the_acting_player_goes_first_then_tables_then_the_rest() -> None:
         ("acting hand", Priority.ACTING))]
     await asyncio.gather(*tasks)
     assert order == ["acting hand", "table 1", "table 2", "deal sheet", "other hand"]
+
+
+async def test_a_waiting_call_whose_ticket_is_raised_goes_before_the_tables() -> None:
+    """A hand queued as "the rest" (a new deal's cards) whose player becomes the one to act
+    does not stay behind every table message: its waiting call moves up at once."""
+    clock = Clock()
+    b = budget(clock)
+    for _ in range(LIMIT):  # the budget spent
+        await b.take()
+    order: list[str] = []
+    hand = Ticket(Priority.BACKGROUND)
+
+    async def call(name: str, priority: Priority | Ticket) -> None:
+        await b.take(priority)
+        order.append(name)
+
+    tasks = [asyncio.create_task(call(name, p)) for name, p in (
+        ("deal sheet", Priority.BACKGROUND), ("hand", hand), ("table 1", Priority.TABLE),
+        ("table 2", Priority.TABLE))]
+    await asyncio.sleep(0)
+    assert b.waiting() == 4
+    hand.raise_to(Priority.ACTING)
+    hand.raise_to(Priority.TABLE)  # never lowered
+    assert b.waiting() == 4  # moved, not added
+    await asyncio.gather(*tasks)
+    assert order == ["hand", "table 1", "table 2", "deal sheet"]
+    assert b.waiting() == 0 and b.taken == LIMIT + 4
 
 
 async def test_a_cancelled_wait_gives_its_turn_to_the_next() -> None:
@@ -187,7 +214,8 @@ async def test_an_outbox_job_calls_at_the_priority_its_message_asked() -> None:
 
     def job(name: str) -> Callable[[], Awaitable[None]]:
         async def send() -> None:
-            seen.append((name, PRIORITY.get()))
+            asked = PRIORITY.get()  # the worker's ticket, at its message's priority
+            seen.append((name, asked.priority if isinstance(asked, Ticket) else asked))
         return send
 
     jobs.request(("table", 1), job("table"), priority=Priority.TABLE)

@@ -229,3 +229,48 @@ async def test_a_probe_that_sent_nothing_does_not_end_an_outage(
         await clock.advance(2)
     assert not box.down and box.pending() == 0
     await box.close()
+
+
+async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_urgent() -> None:
+    """A hand sent as "the rest" waits behind the table messages while the budget is spent;
+    once its player is the one to act (the same message asked again, as acting), the call
+    already waiting goes first, and then the newest state, also first."""
+    from discord.http import Route
+
+    from bot.budget import LIMIT, Priority, meter
+
+    clock = Clock()
+    box = outbox(clock)
+    sent: list[str] = []
+
+    class HTTP:
+        async def request(self, route: Route, **kwargs: object) -> object:
+            sent.append(str(kwargs["json"]))
+            return {}
+
+    http = HTTP()
+    meter(http, box.budget)  # type: ignore[arg-type]
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
+                  message_id=2)
+    for _ in range(LIMIT):  # this second's calls are spent
+        await box.budget.take()
+    hand = {"state": "new cards"}
+
+    def job(name: str | None = None) -> Callable[[], Awaitable[None]]:
+        async def send() -> None:
+            await http.request(route, json=name or hand["state"])
+        return send
+
+    box.request("hand", job(), priority=Priority.BACKGROUND)
+    for n in range(3):
+        box.request(("table", n), job(f"table {n}"), priority=Priority.TABLE)
+    await turn()
+    assert sent == []  # all waiting for the budget
+    hand["state"] = "your turn"
+    box.request("hand", job(), priority=Priority.ACTING)
+    for _ in range(3):
+        await clock.advance(1)
+    assert sent[:2] == ["new cards", "your turn"]
+    assert sorted(sent[2:]) == ["table 0", "table 1", "table 2"]
+    assert box.pending() == 0
+    await box.close()
