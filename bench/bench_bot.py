@@ -437,6 +437,13 @@ async def run(args: argparse.Namespace) -> None:
           f"{sum(1 for r in requests if r.status == 429)}; the bot's budget let "
           f"{probe['budget_taken']} calls through, {probe['budget_waited']} of them after "
           f"waiting their turn, {probe['budget_held']} global 429s held it")
+    limited = [r for r in requests if r.status == 429]
+    if limited:
+        routes = Counter(
+            f"{r.method} {r.route}"
+            f"{' (global)' if isinstance(r.response, dict) and r.response.get('global') else ''}"
+            for r in limited)
+        print("429 answers by route: " + ", ".join(f"{k}: {n}" for k, n in routes.most_common()))
     if players.to_table:
         print(f"click to the table message showing it: p50 "
               f"{pct(players.to_table, .5) * 1000:.0f} ms, p99 "

@@ -13,9 +13,12 @@ Outbox worker), so nothing between the job and the HTTP call has to pass it alon
 ``Ticket``: when the message a waiting call sends becomes more urgent (a hand sent as the rest
 whose player is now the one to act), the call moves up in the queue at once.
 
+A request takes its turn as it leaves (aiohttp's request hooks on discord.py's session), so
+what is counted is what Discord sees: every attempt discord.py makes, its own retries after a
+429 or a 5xx included, at the moment it is sent, after any wait on its route's bucket.
 Interaction callbacks and the follow-ups sent with an interaction's token are outside the
-global limit on Discord (and discord.py sends them through its webhook adapter, not its
-HTTPClient): they never wait here, so a click's answer is never late for its 3 seconds.
+global limit on Discord: they never wait here, so a click's answer is never late for its 3
+seconds; nor do the gateway and the CDN.
 
 discord.py keeps each route's X-RateLimit-* headers to itself and paces each route on them; the
 budget plans the global limit from Discord's documented figure, and a 429 that still says
@@ -30,10 +33,12 @@ import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import HTTPClient, Route
 
@@ -176,15 +181,18 @@ class Budget:
             await asyncio.gather(server, return_exceptions=True)
 
 
-def counts_globally(route: Route) -> bool:
-    return not route.path.startswith(OUTSIDE)
+def counts_globally(url: str) -> bool:
+    """Whether a request to ``url`` counts against the global limit: a call to the REST API
+    (``Route.BASE``, read now: a test may point it elsewhere), except the token routes."""
+    base = Route.BASE
+    if not url.startswith(base + "/"):
+        return False  # the gateway, the CDN
+    return not url[len(base):].startswith(OUTSIDE)
 
 
-def global_retry_after(exc: discord.HTTPException) -> float | None:
+def global_retry_after(status: int, headers: Mapping[str, str]) -> float | None:
     """The wait a 429 asked for when it was the global limit (else None)."""
-    response = exc.response
-    headers = getattr(response, "headers", None)
-    if exc.status != 429 or headers is None:
+    if status != 429:
         return None
     if headers.get("X-RateLimit-Scope") != "global" and \
             headers.get("X-RateLimit-Global", "").lower() != "true":
@@ -195,25 +203,48 @@ def global_retry_after(exc: discord.HTTPException) -> float | None:
         return 1.0
 
 
+def budget_trace(budget: Budget, trace: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
+    """aiohttp hooks that make each request leave only when the budget gives it its turn.
+
+    At the moment of sending, not when discord.py is asked for the call: discord.py may hold a
+    call on its route's bucket first (counted when asked, it would leave later than counted,
+    bunched with others), and it sends a call again by itself after a 429 or a 5xx (every
+    attempt counts on Discord). A global 429 holds the budget for what Discord asked: discord.py
+    waits on it and sends again, and our other calls wait with it."""
+    trace = trace or aiohttp.TraceConfig()
+
+    async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                               params: aiohttp.TraceRequestStartParams) -> None:
+        if counts_globally(str(params.url)):
+            await budget.take(PRIORITY.get())
+
+    async def on_request_end(session: aiohttp.ClientSession, context: SimpleNamespace,
+                             params: aiohttp.TraceRequestEndParams) -> None:
+        wait = global_retry_after(params.response.status, params.response.headers)
+        if wait is not None:
+            budget.hold(wait)
+
+    trace.on_request_start.append(on_request_start)
+    trace.on_request_end.append(on_request_end)
+    return trace
+
+
 def meter(http: HTTPClient, budget: Budget) -> None:
-    """Make every REST call of ``http`` that counts against the global limit take its turn
-    from ``budget`` first, at the priority of the job that makes it."""
+    """Make every request of ``http`` that counts against the global limit take its turn from
+    ``budget`` as it leaves, at the priority of the job that makes it; and count the calls
+    Discord answered. Before the client logs in: its session takes the hooks when made."""
+    http.http_trace = budget_trace(budget, http.http_trace)
     request = http.request
     budget.metered = True
 
-    async def budgeted(route: Route, **kwargs: Any) -> Any:
-        if counts_globally(route):
-            await budget.take(PRIORITY.get())
+    async def answered(route: Route, **kwargs: Any) -> Any:
         try:
             result = await request(route, **kwargs)
         except discord.HTTPException as e:
             if 0 < e.status < 500:
                 budget.answered += 1
-            wait = global_retry_after(e)
-            if wait is not None:
-                budget.hold(wait)
             raise
         budget.answered += 1
         return result
 
-    setattr(http, "request", budgeted)  # noqa: B010 (an instance's method, replaced)
+    setattr(http, "request", answered)  # noqa: B010 (an instance's method, replaced)

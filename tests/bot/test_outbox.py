@@ -15,6 +15,7 @@ import discord
 import pytest
 
 from bot.outbox import OUTAGE_AFTER, Backoff, Outbox, is_transient
+from tests.bot.traced_http import TracedHTTP
 
 
 class Clock:
@@ -196,6 +197,8 @@ async def test_a_probe_that_sent_nothing_does_not_end_an_outage(
     http_calls: list[str] = []
 
     class HTTP:
+        http_trace = None  # the budget's hooks go here; this stand-in never sends
+
         async def request(self, route: Route, **kwargs: object) -> object:
             http_calls.append(route.path)
             if down["v"]:
@@ -241,14 +244,8 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
 
     clock = Clock()
     box = outbox(clock)
-    sent: list[str] = []
-
-    class HTTP:
-        async def request(self, route: Route, **kwargs: object) -> object:
-            sent.append(str(kwargs["json"]))
-            return {}
-
-    http = HTTP()
+    http = TracedHTTP()
+    sent = http.bodies
     meter(http, box.budget)  # type: ignore[arg-type]
     route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
                   message_id=2)
