@@ -1,0 +1,97 @@
+"""How far the hard level's bid search misjudges a taker, measured against the arena.
+
+The search values a contract by playing it out on sampled deals with the rule-of-thumb policy
+for all four seats (game/ai/bidsearch.py). This compares that value with what such contracts
+really score in the arena:
+
+- the model: over seeded deals, the first seat to speak; where the easy level's rule bids
+  (the rule the first hard level, ``hard_v1``, bids by), the search's value of that contract;
+- the arena: in result files of ``bench/arena.py`` where ``hard_v1`` plays, the points per
+  deal its team gained over the other when it took the contract.
+
+The difference is the model's bias for a taker. Bulgarian, measured 2026-11: model -0.62 (242
+contracts of 300 deals), arena +1.51 (319 contracts taken by hard_v1 against hard, 388 deals):
+the playouts undervalue a taker by about 2 points a deal. Shifting the bid margin by that much
+(BID_MARGIN -2 instead of 1) did not help: on the same 120 pairs of deals hard took 56
+contracts instead of 38, but the extra ones lost (-0.07 +- 1.46 per deal against the margin
+of 1). The bias is not uniform: the search ranks the contracts near the margin poorly.
+
+    python bench/bid_bias.py --variant bulgarian --deals 300 --arena bulgarian.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root
+
+from game.actions import CoincheBid, ContractBid, Take
+from game.ai import bidsearch
+from game.ai.auction import choose_bid
+from game.contract import Contract
+from game.match import Match
+from game.rules import Trump, Variant
+from game.view import table_view
+
+
+def model_values(variant: Variant, deals: int, start: int) -> list[float]:
+    """The search's value of each contract the easy rule opens with, first seat to speak."""
+    values: list[float] = []
+    for seed in range(start, start + deals):
+        match = Match(variant, first_dealer=0)
+        match.start_deal(match.new_deck(seed))
+        view = table_view(match, 1)
+        action = choose_bid(view)
+        if isinstance(action, ContractBid):
+            trump, value = action.contract, None
+        elif isinstance(action, CoincheBid):
+            trump, value = Trump(action.suit), action.value
+        elif isinstance(action, Take):
+            assert view.turned_card is not None
+            suit = action.suit if action.suit is not None else view.turned_card >> 3
+            trump, value = Trump(suit), None
+        else:
+            continue
+        search = bidsearch.BidSearch(view, random.Random(seed), bidsearch.BidBudget())
+        outcomes = search.outcomes([(1, trump)])
+        values.append(search.value(Contract(1, trump, value), outcomes[(1, trump)]))
+    return values
+
+
+def arena_values(files: list[str]) -> list[float]:
+    """Per deal that ``hard_v1`` took in the arena: its team's points over the other's."""
+    out: list[float] = []
+    for name in files:
+        for line in Path(name).read_text().splitlines():
+            row = json.loads(line)
+            if row.get("taker") != "hard_v1":
+                continue
+            sign = 1 if row["a"] == "hard_v1" else -1
+            out.append(sign * row["a_minus_b"])
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--variant", choices=[v.value for v in Variant], default="bulgarian")
+    p.add_argument("--deals", type=int, default=300)
+    p.add_argument("--start", type=int, default=50000)
+    p.add_argument("--arena", nargs="*", default=[], help="arena result files with hard_v1")
+    args = p.parse_args()
+    model = model_values(Variant(args.variant), args.deals, args.start)
+    print(f"model: {len(model)} contracts of {args.deals} deals, mean value "
+          f"{statistics.mean(model):+.2f}")
+    if args.arena:
+        real = arena_values(args.arena)
+        bias = statistics.mean(model) - statistics.mean(real)
+        print(f"arena: {len(real)} contracts taken by hard_v1, mean {statistics.mean(real):+.2f}"
+              f" per deal; the model's bias for a taker {bias:+.2f}, margin about {bias:+.1f}")
+
+
+if __name__ == "__main__":
+    main()
