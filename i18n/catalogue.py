@@ -57,6 +57,11 @@ def catalogue(language: str) -> Catalog:
     for po_file in sorted((_locales_dir() / language / "LC_MESSAGES").glob("*.po")):
         with po_file.open("rb") as handle:
             part = read_po(handle, locale=language)
+        if part.num_plurals != merged.num_plurals or part.plural_expr != merged.plural_expr:
+            # The plural rule the translations were written for is the one their header
+            # declares, not the one Babel's locale data has now (French gained a third form,
+            # for millions, in Babel 2.19: our two forms would be looked up as three).
+            merged.mime_headers = [(k, v) for k, v in part.mime_headers if k == "Plural-Forms"]
         for message in part:
             if not message.id:
                 continue  # the header
