@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import logging
 import sys
 import tempfile
@@ -54,8 +55,14 @@ async def run(args: argparse.Namespace) -> None:
         fake.rate_limits = True
         mark = fake.mark()
         start = time.monotonic()
+        profile = cProfile.Profile() if args.profile else None
+        if profile is not None:  # the bot's thread only: the fake Discord's is not counted
+            profile.enable()
         bot = await fake.start_bot(create_bot, path, computer_delay=0)
         ready = time.monotonic() - start
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(args.profile)
         await fake.settle()
         settled = time.monotonic() - start
         requests = fake.requests_to(since=mark)
@@ -76,6 +83,8 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--profile", metavar="FILE",
+                        help="write a cProfile of the restart (until ready) to FILE")
     asyncio.run(run(parser.parse_args()))
 
 
