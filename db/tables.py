@@ -257,11 +257,23 @@ class TableRepo:
             " WHERE t.status IN ('lobby', 'playing')")
         return {(r[0], r[1]): r[2] for r in rows}
 
-    async def set_shown(self, table_id: int, slot: int, digest: str) -> None:
-        """Record what a message shows now that Discord confirmed it."""
+    async def shown_deadlines(self) -> dict[int, tuple[int, float]]:
+        """Table id -> (step of the game, turn deadline) its table message was confirmed to
+        show, for open tables whose message shows a deadline."""
+        rows = await self.db.fetchall(
+            "SELECT s.table_id, s.turn_seq, s.deadline FROM shown s"
+            " JOIN tables t ON t.id = s.table_id WHERE s.slot = -1"
+            " AND s.deadline IS NOT NULL AND t.status IN ('lobby', 'playing')")
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    async def set_shown(self, table_id: int, slot: int, digest: str,
+                        turn: tuple[int, float] | None = None) -> None:
+        """Record what a message shows now that Discord confirmed it; ``turn``: the step of
+        the game and the turn deadline it shows, if any."""
+        seq, deadline = turn if turn is not None else (None, None)
         await self.db.execute(
-            "INSERT OR REPLACE INTO shown (table_id, slot, digest) VALUES (?, ?, ?)",
-            (table_id, slot, digest))
+            "INSERT OR REPLACE INTO shown (table_id, slot, digest, turn_seq, deadline)"
+            " VALUES (?, ?, ?, ?, ?)", (table_id, slot, digest, seq, deadline))
 
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:

@@ -13,7 +13,6 @@ from game.choices import first_card
 from game.errors import IllegalAction
 from game.record import ReplayError
 
-from . import state
 from .core import Tables
 from .play import Playing
 from .state import LiveTable, SeatChoice
@@ -35,6 +34,7 @@ class Restore:
         ``owns``, only the tables of the servers it owns (the shards this process runs)."""
         db = self.tables.db
         restored = []
+        shown = await db.tables.shown_deadlines()  # the turn deadlines the players saw
         for row in await db.tables.open_tables():
             if owns is not None and not owns(row.guild_id):
                 continue
@@ -60,7 +60,7 @@ class Restore:
                 async with self.tables.door(live):
                     await self.play.deal_if_needed(live)
                 self.turns.schedule_computer(live)
-                self.turns.arm_timer(live, grace=state.RESTART_GRACE)
+                self.turns.arm_after_restart(live, shown.get(row.id))
         log.info("restored %d open table(s)", len(restored))
         return restored
 
