@@ -155,8 +155,10 @@ class Delivery:
             if self.stored.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
                 self.table_shown[live.id] = key
             for seat, s in live.seats.items():
+                if s.user_id is None:  # a computer's seat: no hand message (and no view made)
+                    continue
                 view = live.view(seat)
-                if view is None or s.user_id is None:
+                if view is None:
                     continue
                 hand = hand_key(live, view)
                 if self.stored.get((live.id, seat)) == digest(hand, s.dm_message_id):
