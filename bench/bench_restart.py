@@ -72,8 +72,9 @@ async def run(args: argparse.Namespace) -> None:
         glob = [r for r in requests if r.counts_against_global_limit]
         uploads = sum(len(r.files) for r in requests)
         n = len(bot.service.live)
-        print(f"restart with {n} open tables: connected and restored in {ready:.2f} s, "
-              f"settled in {settled:.2f} s")
+        timed = sum(1 for live in bot.service.live.values() if live.deadline is not None)
+        print(f"restart with {n} open tables ({timed} with a turn deadline running): connected "
+              f"and restored in {ready:.2f} s, settled in {settled:.2f} s")
         print(f"REST calls: {len(requests)} ({len(requests) / max(1, n):.3f} per table), "
               f"{len(glob)} against the global limit; {uploads} images uploaded; "
               f"429 answers: {sum(1 for r in requests if r.status == 429)}")
