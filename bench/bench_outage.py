@@ -88,7 +88,10 @@ def stale(fake: FakeDiscord, bot: Any, live: Any) -> list[str]:
     return out
 
 
-async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int) -> list[tuple[int, Any]]:
+async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int,
+                      turn_timer: int | None = None) -> list[tuple[int, Any]]:
+    """``n`` started tables of one person and three computers (``turn_timer``: the person's
+    seconds to act, if any)."""
     # A server allows 50 open tables by default: this one, the most the setting takes.
     await bot.guild_settings.change(guild.id, {"max_tables_server": 1000})
     channels = [guild.add_text_channel(f"belote-{i}") for i in range((n + 4) // 5)]
@@ -96,8 +99,9 @@ async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int) -> list[t
     for t in range(n):
         person = guild.add_member(f"p{t}")
         people.append(person)
+        timer: dict[str, Any] = {} if turn_timer is None else {"turn_timer": turn_timer}
         r = await fake.slash(bot, person, channels[t // 5], "belote new", variant="classic",
-                             target=501, computers=True)
+                             target=501, computers=True, **timer)
         assert r.callback_type == 5, r.text
         live = bot.service.table_of(guild.id, person.id)
         r = await fake.click(bot, person, fake.message(live.row.message_id),

@@ -77,6 +77,11 @@ def hand_key(live: LiveTable, view: TableView) -> Hashable:
             seat.computer if seat is not None else None)
 
 
+def shown_turn(live: LiveTable) -> tuple[int, float] | None:
+    """The turn deadline the table message shows now, with the step of the game it is for."""
+    return None if live.deadline is None else (live.seq, live.deadline)
+
+
 class Delivery:
     """The service's listener for a running bot."""
 
@@ -150,21 +155,24 @@ class Delivery:
             if self.stored.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
                 self.table_shown[live.id] = key
             for seat, s in live.seats.items():
+                if s.user_id is None:  # a computer's seat: no hand message (and no view made)
+                    continue
                 view = live.view(seat)
-                if view is None or s.user_id is None:
+                if view is None:
                     continue
                 hand = hand_key(live, view)
                 if self.stored.get((live.id, seat)) == digest(hand, s.dm_message_id):
                     self.hand_shown[(live.id, seat)] = hand
 
     async def _store(self, table_id: int, slot: int, key: Hashable,
-                     message_id: int | None) -> None:
-        """Discord confirmed that this message shows ``key``: record it for the next start."""
+                     message_id: int | None, turn: tuple[int, float] | None = None) -> None:
+        """Discord confirmed that this message shows ``key`` (and ``turn``'s deadline, for a
+        table message): record it for the next start, which keeps that deadline."""
         value = digest(key, message_id)
         if self.stored.get((table_id, slot)) == value:
             return
         try:
-            await self.service.db.tables.set_shown(table_id, slot, value)
+            await self.service.db.tables.set_shown(table_id, slot, value, turn)
         except Exception as e:  # the message is shown all the same; a restart shows it again
             log.warning("table %s: could not record what its message shows (%s)", table_id, e)
             return
@@ -247,23 +255,23 @@ class Delivery:
         """Around an answer that shows the table message as it is now (a click's answer
         editing it, or the message posted anew): once it went through, what the message shows
         is recorded, as for an ordinary edit, so that a restart does not send it again."""
-        key = self.table_key(live)
+        key, turn = self.table_key(live), shown_turn(live)
         self.table_shown[live.id] = key
         yield
         if live.row.message_id is not None and live.row.is_open and \
                 self.table_shown.get(live.id) == key:
-            await self._store(live.id, TABLE_SLOT, key, live.row.message_id)
+            await self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
         if live.row.message_id is None or (live.lost is not None and closed is None):
             return  # lost: nowhere to show it; the hands say why (shown again once found)
-        key = self.table_key(live, closed)
+        key, turn = self.table_key(live, closed), shown_turn(live)
         if self.table_shown.get(live.id) == key:
             return
         with showing(self.table_shown, live.id, key):
             await self._edit_table(live, closed)
         if closed is None and live.row.is_open and self.table_shown.get(live.id) == key:
-            await self._store(live.id, TABLE_SLOT, key, live.row.message_id)
+            await self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
         assert live.row.message_id is not None

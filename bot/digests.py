@@ -12,9 +12,18 @@ import hashlib
 from collections.abc import Hashable
 from typing import Any
 
+# Types whose text is their repr, checked by exact type first: a restart digests every message
+# of every open table, and most of a key is these (an enum, an int subclass, is not one of them).
+_PLAIN: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
 
 def canonical(value: Any) -> str:
     """A text of ``value`` that is the same in every process for equal values."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return repr(value)
+    if kind is tuple:
+        return "(" + ",".join([canonical(v) for v in value]) + ")"
     if isinstance(value, enum.Enum):
         return f"{type(value).__name__}.{value.name}"
     if isinstance(value, set | frozenset):

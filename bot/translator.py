@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 
-from i18n import DEFAULT_LANGUAGE, languages, texts, words
+from i18n import DEFAULT_LANGUAGE, languages, message_ids, words
 
 if TYPE_CHECKING:
     from db.readers import MemberLanguagesRepo
@@ -108,7 +108,7 @@ def in_language(string: app_commands.locale_str, language: str) -> str:
     """A command text as a client in ``language`` shows it (the English default when the
     language has no catalogue of ours or the text no id)."""
     message_id = string.extras.get("id")
-    if not isinstance(message_id, str) or message_id not in texts(language):
+    if not isinstance(message_id, str) or message_id not in message_ids(language):
         return string.message
     return words(language)(message_id, **(string.extras.get("params") or {}))
 
@@ -140,7 +140,7 @@ class CatalogueTranslator(app_commands.Translator):
         if not isinstance(message_id, str) or language in (None, DEFAULT_LANGUAGE):
             return None  # Discord shows the default (English) message
         assert language is not None
-        if message_id not in texts(language):
+        if message_id not in message_ids(language):  # cached: asked once per text and locale
             return None
         params = string.extras.get("params") or {}
         return words(language)(message_id, **params)

@@ -9,13 +9,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .credits import Move, move
-from .log import append_in
+from .log import LogEntry, append_in
 
 if TYPE_CHECKING:
     import aiosqlite
 
     from .connection import Database
-    from .log import LogEntry
 
 
 
@@ -127,6 +126,19 @@ class ChoiceRow:
     belote: bool = True
 
 
+@dataclass(slots=True)
+class OpenTables:
+    """Every open table with what a restart brings back of it, read in a few queries for all of
+    them rather than a few per table (each query is a trip to the database thread)."""
+
+    rows: list[TableRow]
+    seats: dict[int, list[SeatRow]]
+    invited: dict[int, set[int]]
+    kicked: dict[int, set[int]]
+    choices: dict[int, list[ChoiceRow]]
+    logs: dict[int, list[LogEntry]]  # each table's action log, in order
+
+
 class TableRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -159,6 +171,29 @@ class TableRepo:
         rows = await self.db.fetchall(
             f"SELECT * FROM tables WHERE status IN ({_OPEN_SQL}) ORDER BY id")
         return [TableRow.from_row(r) for r in rows]
+
+    async def open_tables_whole(self) -> OpenTables:
+        """Every open table, its seats, invites, kicks, saved choices and action log."""
+        of_open = f"table_id IN (SELECT id FROM tables WHERE status IN ({_OPEN_SQL}))"
+        rows = await self.open_tables()
+        out = OpenTables(rows, {r.id: [] for r in rows}, {r.id: set() for r in rows},
+                         {r.id: set() for r in rows}, {r.id: [] for r in rows},
+                         {r.id: [] for r in rows})
+        for r in await self.db.fetchall(f"SELECT * FROM seats WHERE {of_open}"
+                                        " ORDER BY table_id, seat"):
+            out.seats.setdefault(r["table_id"], []).append(SeatRow.from_row(r))
+        for name, into in (("invites", out.invited), ("kicked", out.kicked)):
+            for r in await self.db.fetchall(f"SELECT table_id, user_id FROM {name}"
+                                            f" WHERE {of_open}"):
+                into.setdefault(r[0], set()).add(r[1])
+        for r in await self.db.fetchall(f"SELECT * FROM seat_choices WHERE {of_open}"
+                                        " ORDER BY table_id, seat"):
+            out.choices.setdefault(r["table_id"], []).append(_choice(r))
+        for r in await self.db.fetchall(
+                f"SELECT table_id, seq, kind, payload, user_id FROM actions WHERE {of_open}"
+                " ORDER BY table_id, seq"):
+            out.logs.setdefault(r[0], []).append(LogEntry(r[1], r[2], json.loads(r[3]), r[4]))
+        return out
 
     async def set_location(self, table_id: int, *, thread_id: int | None,
                            message_id: int | None, channel_id: int | None = None) -> None:
@@ -244,9 +279,7 @@ class TableRepo:
     async def choices(self, table_id: int) -> list[ChoiceRow]:
         rows = await self.db.fetchall(
             "SELECT * FROM seat_choices WHERE table_id = ? ORDER BY seat", (table_id,))
-        return [ChoiceRow(r["table_id"], r["seat"], r["deal"],
-                          None if r["declare"] is None else json.loads(r["declare"]),
-                          bool(r["belote"])) for r in rows]
+        return [_choice(r) for r in rows]
 
     # ---- what the messages show ---------------------------------------------------------
     async def shown(self) -> dict[tuple[int, int], str]:
@@ -257,11 +290,23 @@ class TableRepo:
             " WHERE t.status IN ('lobby', 'playing')")
         return {(r[0], r[1]): r[2] for r in rows}
 
-    async def set_shown(self, table_id: int, slot: int, digest: str) -> None:
-        """Record what a message shows now that Discord confirmed it."""
+    async def shown_deadlines(self) -> dict[int, tuple[int, float]]:
+        """Table id -> (step of the game, turn deadline) its table message was confirmed to
+        show, for open tables whose message shows a deadline."""
+        rows = await self.db.fetchall(
+            "SELECT s.table_id, s.turn_seq, s.deadline FROM shown s"
+            " JOIN tables t ON t.id = s.table_id WHERE s.slot = -1"
+            " AND s.deadline IS NOT NULL AND t.status IN ('lobby', 'playing')")
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    async def set_shown(self, table_id: int, slot: int, digest: str,
+                        turn: tuple[int, float] | None = None) -> None:
+        """Record what a message shows now that Discord confirmed it; ``turn``: the step of
+        the game and the turn deadline it shows, if any."""
+        seq, deadline = turn if turn is not None else (None, None)
         await self.db.execute(
-            "INSERT OR REPLACE INTO shown (table_id, slot, digest) VALUES (?, ?, ?)",
-            (table_id, slot, digest))
+            "INSERT OR REPLACE INTO shown (table_id, slot, digest, turn_seq, deadline)"
+            " VALUES (?, ?, ?, ?, ?)", (table_id, slot, digest, seq, deadline))
 
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:
@@ -285,3 +330,8 @@ class TableRepo:
         rows = await self.db.fetchall("SELECT user_id FROM invites WHERE table_id = ?",
                                       (table_id,))
         return {r[0] for r in rows}
+
+
+def _choice(r: aiosqlite.Row) -> ChoiceRow:
+    return ChoiceRow(r["table_id"], r["seat"], r["deal"],
+                     None if r["declare"] is None else json.loads(r["declare"]), bool(r["belote"]))

@@ -44,8 +44,11 @@ def _locales_dir() -> Path:
     return Path(str(resources.files(__package__) / "locales"))
 
 
+@cache
 def languages() -> tuple[str, ...]:
-    """The languages with a catalogue, English first."""
+    """The languages with a catalogue, English first. Read once: the catalogues ship with the
+    code, and a slash-command sync asks for them thousands of times (once per text and locale).
+    """
     found = sorted(p.name for p in _locales_dir().iterdir() if (p / "LC_MESSAGES").is_dir())
     return (DEFAULT_LANGUAGE, *(name for name in found if name != DEFAULT_LANGUAGE))
 
@@ -78,6 +81,7 @@ def _key(message_id: str | Sequence[str]) -> str:
 
 @cache
 def message_ids(language: str) -> frozenset[str]:
+    """Every message id of a language (a catalogue lookup's quick test)."""
     return frozenset(_key(m.id) for m in catalogue(language) if m.id)
 
 

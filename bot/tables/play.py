@@ -163,7 +163,11 @@ class Playing:
 
     async def load_match(self, live: LiveTable) -> None:
         """The match as its log says (a new one if no deal is logged yet)."""
-        entries = await self.tables.db.log.entries(live.id)
+        self.replay_match(live, await self.tables.db.log.entries(live.id))
+
+    @staticmethod
+    def replay_match(live: LiveTable, entries: list[LogEntry]) -> None:
+        """The match as these entries of its log say (a new one if they log no deal)."""
         record = to_record(live.row.variant, live.row.options, live.names(), entries)
         live.match = replay(record) if record["deals"] else Match(
             live.variant, live.options, first_dealer=live.row.first_dealer, players=live.names())

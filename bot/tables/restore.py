@@ -13,7 +13,6 @@ from game.choices import first_card
 from game.errors import IllegalAction
 from game.record import ReplayError
 
-from . import state
 from .core import Tables
 from .play import Playing
 from .state import LiveTable, SeatChoice
@@ -35,22 +34,24 @@ class Restore:
         ``owns``, only the tables of the servers it owns (the shards this process runs)."""
         db = self.tables.db
         restored = []
-        for row in await db.tables.open_tables():
+        shown = await db.tables.shown_deadlines()  # the turn deadlines the players saw
+        every = await db.tables.open_tables_whole()  # a few queries, not a few per table
+        for row in every.rows:
             if owns is not None and not owns(row.guild_id):
                 continue
-            live = LiveTable(row, await db.tables.seats(row.id), await db.tables.invited(row.id),
-                             await db.tables.kicked(row.id))
+            live = LiveTable(row, every.seats[row.id], every.invited[row.id],
+                             every.kicked[row.id])
             row.computer_level = row.computer_level or self.tables.computer_level
             if row.status == TableStatus.PLAYING:
                 try:
-                    await self.play.load_match(live)
+                    self.play.replay_match(live, every.logs[row.id])
                 except (ReplayError, ValueError) as e:
                     log.error("table %s cannot be replayed (%s); it stays closed", row.id, e)
                     continue
                 if live.match is not None and live.match.winner is not None:
                     await self._finish_restored(live)
                     continue
-            await self._restore_choices(live)
+            await self._restore_choices(live, every.choices[row.id])
             self.tables.live[row.id] = live
             restored.append(live)
             # A deadline passed while the bot was down: the sweeper closes it at once.
@@ -60,16 +61,16 @@ class Restore:
                 async with self.tables.door(live):
                     await self.play.deal_if_needed(live)
                 self.turns.schedule_computer(live)
-                self.turns.arm_timer(live, grace=state.RESTART_GRACE)
+                self.turns.arm_after_restart(live, shown.get(row.id))
         log.info("restored %d open table(s)", len(restored))
         return restored
 
-    async def _restore_choices(self, live: LiveTable) -> None:
+    async def _restore_choices(self, live: LiveTable, saved: list[ChoiceRow]) -> None:
         """Bring back the choices saved for the coming cards. One the rules reject (saved by a
         bot from before they were checked, or a forged one) is dropped: kept, it would make
         every card of that player refused, and the table would stall."""
         db = self.tables.db
-        for c in await db.tables.choices(live.id):
+        for c in saved:
             try:
                 declare = None if c.declare is None else \
                     tuple(tuple(parse_card(card) for card in group) for group in c.declare)

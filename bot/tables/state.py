@@ -25,8 +25,9 @@ from .clock import Handle
 # Turn timers: the seconds /belote new offers, and the range the service accepts.
 TURN_TIMERS = (30, 60, 120, 300)
 TURN_TIMER_LIMITS = (15, 600)
-# After a restart the person to act gets the whole timer again, and at least this long: they
-# may not have seen the table while the bot was away.
+# After a restart the person to act keeps the deadline their table showed while it is at least
+# this far ahead; a deadline that passed or is nearer is given anew: the whole timer, and at
+# least this long (they may not have seen the table while the bot was away).
 RESTART_GRACE = 30
 # The limits of a table whose server settings were not given (a service used without a bot, a
 # table opened before they were stored): the server settings' defaults (bot/guild_settings.py),

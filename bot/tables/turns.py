@@ -17,6 +17,7 @@ from game.actions import Action
 from game.view import table_view
 
 from ..computers import make_player, seat_seed
+from . import state
 from .batch import RUN_MOVES, Batch
 from .clock import Handle
 from .core import Tables
@@ -135,11 +136,29 @@ class Turns:
         delay = float(live.row.turn_timer or 0)
         if grace is not None:
             delay = max(delay, grace)
-        live.timer_key, live.deadline = key, self.tables.clock.now() + delay
-        if self._held is not None:  # Discord is down: it starts when Discord is back
-            self._held[live.id] = delay
+        self._arm_at(live, key, self.tables.clock.now() + delay)
+
+    def arm_after_restart(self, live: LiveTable, shown: tuple[int, float] | None) -> None:
+        """At a restart: the person to act keeps the deadline their table message showed
+        before the stop (``shown``: the step of the game it was shown at, and the deadline)
+        while it is at least ``RESTART_GRACE`` ahead, so the message needs no edit. A deadline
+        that passed or is near, or one never shown, is given anew: the whole timer, and at
+        least the grace (they may not have seen the table while the bot was away)."""
+        key = self._turn_key(live)
+        if key is None or shown is None or shown[0] != live.seq or \
+                shown[1] - self.tables.clock.now() < state.RESTART_GRACE:
+            self.arm_timer(live, grace=state.RESTART_GRACE)
             return
-        live.timer = self._call_at(live.deadline, live, key)
+        live.stop_timer()
+        self._arm_at(live, key, shown[1])
+
+    def _arm_at(self, live: LiveTable, key: tuple[int, int], deadline: float) -> None:
+        """Run the timer for this turn until ``deadline`` (once Discord is back, if down)."""
+        live.timer_key, live.deadline = key, deadline
+        if self._held is not None:  # Discord is down: it starts when Discord is back
+            self._held[live.id] = deadline - self.tables.clock.now()
+            return
+        live.timer = self._call_at(deadline, live, key)
 
     def _call_at(self, when: float, live: LiveTable, key: tuple[int, int]) -> Handle:
         return self.tables.clock.call_at(when, lambda: self._timer_fired(live, key))

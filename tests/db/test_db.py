@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from db import Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
+from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from db.migrate import migration_files
 from game.record import replay
 
@@ -91,6 +91,30 @@ async def test_tables_seats_and_invites(db: Database) -> None:
     assert [x.id for x in await db.tables.open_tables()] == []
     ended = await db.tables.get(t.id)
     assert ended is not None and ended.ended_at is not None
+
+
+async def test_a_restart_reads_every_open_table_whole_at_once(db: Database) -> None:
+    tables = [await new_table(db) for _ in range(3)]
+    for n, t in enumerate(tables):
+        await db.tables.put_seat(SeatRow(t.id, 1, 10 + n, "bo"))
+        await db.tables.put_seat(SeatRow(t.id, 0, None, "Computer", computer="easy"))
+        await db.log.append(t.id, [LogEntry(0, "deal", {"dealer": n, "deck": ["7C"]}),
+                                   LogEntry(1, "action", {"seat": 1, "action": "pass"}, 9)])
+    await db.tables.invite(tables[0].id, 5)
+    await db.tables.kick(tables[1].id, 6)
+    await db.tables.put_choice(ChoiceRow(tables[1].id, 2, 1, [["AS"]], False))
+    await db.tables.set_status(tables[2].id, TableStatus.ENDED)  # closed: not brought back
+    whole = await db.tables.open_tables_whole()
+    assert [r.id for r in whole.rows] == [t.id for t in tables[:2]]
+    for t in tables[:2]:  # the same as the reads of one table
+        assert whole.seats[t.id] == await db.tables.seats(t.id)
+        assert whole.invited[t.id] == await db.tables.invited(t.id)
+        assert whole.kicked[t.id] == await db.tables.kicked(t.id)
+        assert whole.choices[t.id] == await db.tables.choices(t.id)
+        assert whole.logs[t.id] == await db.log.entries(t.id)
+    assert (whole.invited[tables[0].id], whole.kicked[tables[1].id]) == ({5}, {6})
+    assert len(whole.logs[tables[0].id]) == 2 and whole.choices[tables[1].id]
+    assert tables[2].id not in whole.seats and tables[2].id not in whole.logs
 
 
 async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database) -> None:

@@ -1,12 +1,15 @@
-"""A restart after a turn's deadline passed while the bot was down: only that table is sent
-again. Its player is not run out of time by the stop (nobody could see the table): the turn
-gets a new deadline, shown on the table message and in the player's hand; the table whose
-messages are still right is neither edited nor rendered."""
+"""A restart keeps the turn deadline the players were shown while it is still far enough ahead
+(RESTART_GRACE): nothing is edited. After a deadline passed while the bot was down, or came
+near, only that table is sent again. Its player is not run out of time by the stop (nobody could
+see the table): the turn gets a new deadline, shown on the table message and in the player's
+hand; the table whose messages are still right is neither edited nor rendered."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+import pytest
 
 from bot import create_bot
 from bot.controls import button_id
@@ -33,8 +36,12 @@ def sends(w: World, mark: int) -> list[str]:
                                                since=mark) if r.method in ("POST", "PATCH")]
 
 
-async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
-        table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
+@pytest.mark.parametrize("away", [
+    1800,  # the turn's 30 seconds ran out while the bot was down
+    10,  # 20 seconds are left: less than the grace after a restart (30 s)
+])
+async def test_a_restart_after_a_deadline_passed_or_came_near_edits_only_that_table(
+        away: float, table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
     timed = await table(w, list(w.members[:4]), turn_timer=30)
     untimed = await table(w, list(w.members[4:]))
@@ -49,9 +56,9 @@ async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
     assert shown is not None and int(shown.group(1)) == int(old_deadline)
     await w.fake.disconnect(w.bot)
 
-    # The bot comes back half an hour later: the turn's 30 seconds ran out while it was down
-    # (and the game's hour without any action, when the sweeper would end it, has not).
-    table_clock.advance(1800)
+    # The bot comes back later (before the game's hour without any action, when the sweeper
+    # would end it).
+    table_clock.advance(away)
     later = table_clock.now()
     mark = w.fake.mark()
     w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
@@ -59,7 +66,7 @@ async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
 
     live = w.bot.service.live[timed]
     assert live.match.to_act == acting and not live.seats[acting].timed_out
-    assert live.deadline is not None and live.deadline > later  # a new deadline, in full
+    assert live.deadline == later + 30  # a new deadline, in full
     s = live.seats[acting]
     assert sorted(sends(w, mark)) == sorted([
         f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
@@ -71,3 +78,37 @@ async def test_a_restart_after_a_deadline_passed_edits_only_that_table(
     assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
     assert not any(f"/channels/{x.dm_channel_id}/" in p for x in other.seats.values()
                    for p in sends(w, mark))
+
+
+async def test_a_restart_keeps_a_deadline_far_ahead_and_edits_nothing(
+        table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
+    w = await make_world(fake_discord, database_path, names=EIGHT[:4])
+    table_id = await table(w, list(w.members), turn_timer=300)
+    for n in range(2):
+        await play_turn(w, table_id, RandomPlayer(n))
+    await w.fake.settle()
+    live = w.bot.service.live[table_id]
+    deadline, acting = live.deadline, live.match.to_act
+    assert deadline is not None
+    await w.fake.disconnect(w.bot)
+
+    # A minute later the bot is back: four of the turn's five minutes are left, as shown.
+    table_clock.advance(60)
+    mark = w.fake.mark()
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+
+    live = w.bot.service.live[table_id]
+    assert live.deadline == deadline and live.match.to_act == acting
+    assert sends(w, mark) == []
+    assert not any(r.files for r in w.fake.requests_to(since=mark))  # nothing rendered
+    shown = DEADLINE.search(w.fake.message(live.row.message_id).content)
+    assert shown is not None and int(shown.group(1)) == int(deadline)
+    # The turn runs out when the table said, not a second later: a computer plays for them.
+    seq = live.seq
+    table_clock.advance(deadline - table_clock.now() - 1)
+    await w.fake.settle()
+    assert live.seq == seq and live.match.to_act == acting
+    table_clock.advance(1)
+    await w.fake.settle()
+    assert live.seq > seq
