@@ -88,6 +88,9 @@ for _t in Trump:
     )
 
 
+_PLAY = Phase.PLAY
+
+
 def play_tables(trump: Trump) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For a contract kind: (strength of each card, its points, the cards of its suit that beat
     it). A trump's strength is offset by 8 so any trump beats any plain card."""
@@ -144,6 +147,15 @@ def beats(c: Card, win: Card, trump_suit_mask: CardSet, strength: Sequence[int])
     return ((c ^ win) < 8 or bool(trump_suit_mask >> c & 1)) and strength[c] > strength[win]
 
 
+# Per contract kind: for a card, the cards that take the trick from it when it is the best card
+# so far. beats() states the rule; the deal reads its answers from this table, one lookup a card.
+_BEATERS: dict[int, tuple[int, ...]] = {}
+for _t in Trump:
+    _suit_mask = Contract(0, _t).trump_cards if _t.is_suit else 0
+    _BEATERS[_t] = tuple(sum(1 << c for c in range(32) if beats(c, w, _suit_mask, _TABLES[_t][0]))
+                         for w in range(32))
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -185,8 +197,10 @@ class Deal:
 
     __slots__ = (
         "_above",
+        "_beaters",
         "_belote",
-        "_legal_cache",
+        "_belote_cards",
+        "_legal",
         "_points",
         "_strength",
         "_undertrump",
@@ -251,10 +265,14 @@ class Deal:
         self._strength: tuple[int, ...] = ()
         self._points: tuple[int, ...] = ()
         self._above: tuple[int, ...] = ()
+        self._beaters: tuple[int, ...] = ()
         self._undertrump = undertrump_rule(variant, options)
-        # The last legality computed: (cards played, hand, legal, why). A caller asks for the
-        # legal cards and then plays one: the play reuses the answer instead of recomputing it.
-        self._legal_cache: tuple[CardSet, CardSet, CardSet, int] = (-1, -1, 0, 0)
+        # The kings and queens of the belotes held: a card outside them skips the belote check.
+        self._belote_cards = 0
+        # The cards the seat to act may play, computed once each time the turn passes (0
+        # outside the play): every decision asks for them, and the card played is checked
+        # against them, so neither recomputes the rules.
+        self._legal = 0
 
         self._give((3, 2))
         self.bidding: Bidding
@@ -300,11 +318,14 @@ class Deal:
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
+        self._beaters = _BEATERS[contract.trump]
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
+            self._belote_cards |= _KQ << (s * 8)
         self.phase = Phase.PLAY
         self.to_act = self.first
         self.trick_leader = self.first
+        self._legal = self.hands[self.first]  # a leader may play any card
 
     # ---- queries -----------------------------------------------------------------------
     @property
@@ -316,24 +337,7 @@ class Deal:
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to act may play now (0 outside the play)."""
-        if self.phase is not Phase.PLAY:
-            return 0
-        hand = self.hands[self.to_act]  # type: ignore[index]
-        # The cache answers the second call for a position without a call of _legal_for.
-        played, cached_hand, legal, _why = self._legal_cache
-        if played == self.played and cached_hand == hand:
-            return legal
-        return self._legal_for(hand)[0]
-
-    def _legal_for(self, hand: CardSet) -> tuple[CardSet, int]:
-        played, cached_hand, legal, why = self._legal_cache
-        if played == self.played and cached_hand == hand:
-            return legal, why
-        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
-                                self.trump_cards, self.trump_suit_mask, self._above,
-                                self._undertrump)
-        self._legal_cache = (self.played, hand, legal, why)
-        return legal, why
+        return self._legal
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.BIDDING:
@@ -348,11 +352,45 @@ class Deal:
         seat = self.to_act
         if seat is None:
             raise IllegalAction("deal_over")
-        phase = self.phase
-        if phase is Phase.PLAY and type(action) is Play:
-            self._play(seat, action)
+        if self.phase is not _PLAY or not isinstance(action, Play):
+            self._apply_other(seat, action)
             return
-        if phase is Phase.BIDDING:
+        # Playing a card: the hot path, inline (every call layer costs a few percent of a
+        # random deal). The rare steps (first card, belote, end of trick) are calls.
+        c = action.card
+        b = 1 << c
+        if not self._legal & b:  # legal cards are held cards: one test for both
+            raise self._refusal(seat, c)
+        if not self.declared[seat]:
+            self._declare(seat, self.hands[seat], action.declare)
+        elif action.declare:
+            raise IllegalAction("announce_with_first_card")
+        if self._belote_cards & b:
+            self._call_belote(seat, c, action.belote)
+        self.actions.append((seat, action))
+        self.hands[seat] ^= b
+        self.played |= b
+        trick = self.trick
+        trick.append(c)
+        n = len(trick)
+        if n == 1:
+            self.win_card = c
+            self.win_index = 0
+        elif self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
+            self.win_card = c
+            self.win_index = n - 1
+        if n == 4:
+            self._end_trick()
+            return
+        seat = (seat + 1) & 3
+        self.to_act = seat
+        self._legal = legal_play(self.hands[seat], trick, self.win_card, self.win_index,
+                                 self.trump_cards, self.trump_suit_mask, self._above,
+                                 self._undertrump)[0]
+
+    def _apply_other(self, seat: int, action: Action) -> None:
+        """An action that is not a card played in the play: a call, or a mistake."""
+        if self.phase is Phase.BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
             self.bidding.apply(action)
@@ -362,42 +400,22 @@ class Deal:
             else:
                 self.to_act = self.bidding.to_act
             return
-        if not isinstance(action, Play):
-            raise IllegalAction("play_a_card")
-        self._play(seat, action)
+        raise IllegalAction("play_a_card")
 
-    def _play(self, seat: int, action: Play) -> None:
-        c = action.card
-        b = 1 << c
+    def _refusal(self, seat: int, c: Card) -> IllegalAction:
+        """Why ``c`` may not be played by ``seat`` now (it is not a legal card)."""
         hand = self.hands[seat]
-        if not hand & b:
-            if self.played & b:
-                raise IllegalAction("card_already_played", card=Cards((c,)))
-            raise IllegalAction("card_not_held", card=Cards((c,)))
-        played, cached_hand, legal, why = self._legal_cache
-        if played != self.played or cached_hand != hand:
-            legal, why = self._legal_for(hand)
-        if not legal & b:
-            raise self._explain(legal, why)
-        if not self.declared[seat]:
-            self._declare(seat, hand, action.declare)
-        elif action.declare:
-            raise IllegalAction("announce_with_first_card")
-        if self._belote and (c & 7) in (Rank.KING, Rank.QUEEN):
-            self._call_belote(seat, c, action.belote)
-        self.actions.append((seat, action))
-        self.hands[seat] = hand ^ b
-        self.played |= b
+        if not hand >> c & 1:
+            if self.played >> c & 1:
+                return IllegalAction("card_already_played", card=Cards((c,)))
+            return IllegalAction("card_not_held", card=Cards((c,)))
+        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
+                                self.trump_cards, self.trump_suit_mask, self._above,
+                                self._undertrump)
+        return self._explain(legal, why)
+
+    def _end_trick(self) -> None:
         trick = self.trick
-        trick.append(c)
-        n = len(trick)
-        if n == 1:
-            self.win_card, self.win_index = c, 0
-        elif beats(c, self.win_card, self.trump_suit_mask, self._strength):
-            self.win_card, self.win_index = c, n - 1
-        if n < 4:
-            self.to_act = (seat + 1) & 3
-            return
         winner = (self.trick_leader + self.win_index) & 3
         team = winner & 1
         self.won_points[team] += trick_points(trick, self._points)
@@ -407,6 +425,7 @@ class Deal:
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner
+        self._legal = self.hands[winner]  # a leader may play any card
         n = len(tricks)
         if n == 1:
             self._compare_announcements()
@@ -510,6 +529,7 @@ class Deal:
     def _finish_play(self) -> None:
         self.phase = Phase.DONE
         self.to_act = None
+        self._legal = 0
         contract = self.contract
         assert contract is not None
         card_points = (self.won_points[0], self.won_points[1])
