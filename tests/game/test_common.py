@@ -14,6 +14,7 @@ from game.announcements import (
     carre,
     check_declaration,
     classic_winner,
+    possible_choices,
     sequence,
 )
 from game.cards import Rank, Suit
@@ -99,6 +100,20 @@ def test_runs_longer_than_five_and_sevens_and_eights() -> None:
     assert _points(best_announcements(1, cset("7S 8S 9S TS JS QS AC AD"))) == [("run of 6", 100)]
     assert best_announcements(1, cset("7C 7D 7H 7S 8C 8D 8H 8S")) == []
     assert _points(best_announcements(1, cset("9C 9D 9H 9S KC AC"))) == [("carré of nines", 150)]
+
+
+def test_best_announcements_fast_path_agrees_with_the_full_search() -> None:
+    # best_announcements answers most hands with bit tests; the full search over every choice
+    # (carrés, then the runs left) is the rule it must agree with.
+    import random
+
+    rng = random.Random(15)
+    for _ in range(20000):
+        hand = sum(1 << c for c in rng.sample(range(32), rng.randint(0, 8)))
+        full = max(possible_choices(2, hand),
+                   key=lambda ch: (sum(a.points for a in ch),
+                                   sum(a.points for a in ch if a.is_carre)))
+        assert best_announcements(2, hand) == full
 
 
 def test_explicit_declarations() -> None:
