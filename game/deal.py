@@ -185,11 +185,27 @@ def held_belote_points(hands: Sequence[CardSet], trump_cards: CardSet) -> tuple[
     return (pts[0], pts[1])
 
 
+_ALL_CARDS = list(range(32))
+_INT_ONLY = {int}
+
+
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    if len(deck) == 32:
+        cards = tuple(deck)
+        # The common case, checked in C (one deck per deal): 32 plain ints, each card once.
+        if set(map(type, cards)) == _INT_ONLY and sorted(cards) == _ALL_CARDS:
+            return cards
     if len(deck) != 32 or len(set(deck)) != 32 or not all(
             isinstance(c, int) and 0 <= c < 32 for c in deck):
         raise ValueError("a deck is the 32 cards, each once")
     return tuple(deck)
+
+
+# Deck positions of the cards each seat gets before the auction, from the first bidder:
+# 3 then 2 each (20 cards), and coinche's third packet of 3 (the whole deck).
+_OPENING_FIVE = tuple((3 * i, 3 * i + 1, 3 * i + 2, 12 + 2 * i, 13 + 2 * i) for i in range(4))
+_OPENING_EIGHT = tuple((*_OPENING_FIVE[i], 20 + 3 * i, 21 + 3 * i, 22 + 3 * i) for i in range(4))
+_SUITS = tuple(Suit)
 
 
 class Deal:
@@ -274,25 +290,34 @@ class Deal:
         # against them, so neither recomputes the rules.
         self._legal = 0
 
-        self._give((3, 2))
         self.bidding: Bidding
-        if variant is Variant.CLASSIC:
-            self.turned_card = self.deck[20]
-            self.bidding = ClassicBidding(self.first, Suit(self.turned_card >> 3))
-        elif variant is Variant.COINCHE:
-            self._give((3,))
+        if variant is Variant.COINCHE:
+            self._deal_opening(_OPENING_EIGHT)
             self.bidding = CoincheBidding(self.first)
+        elif variant is Variant.CLASSIC:
+            self._deal_opening(_OPENING_FIVE)
+            self.turned_card = self.deck[20]
+            self.bidding = ClassicBidding(self.first, _SUITS[self.turned_card >> 3])
         else:
+            self._deal_opening(_OPENING_FIVE)
             self.bidding = BulgarianBidding(self.first)
         self.to_act: int | None = self.first
 
     # ---- dealing -----------------------------------------------------------------------
-    def _dealt(self) -> int:
-        return sum(h.bit_count() for h in self.hands)
+    def _deal_opening(self, places: tuple[tuple[int, ...], ...]) -> None:
+        """The cards dealt before the auction: ``places[i]`` are the deck positions of the
+        i-th seat from the first bidder (the packets of 3 then 2, then 3 in coinche)."""
+        deck = self.deck
+        first = self.first
+        hands = self.hands
+        for i in range(4):
+            hand = 0
+            for p in places[i]:
+                hand |= 1 << deck[p]
+            hands[(first + i) & 3] = hand
 
-    def _give(self, packets: Sequence[int], taker: int | None = None,
-              start: int | None = None) -> None:
-        pos = self._dealt() if start is None else start
+    def _give(self, packets: Sequence[int], taker: int | None, start: int) -> None:
+        pos = start
         for size in packets:
             for i in range(4):
                 seat = (self.first + i) & 3
@@ -312,9 +337,9 @@ class Deal:
         if self.variant is Variant.CLASSIC:
             assert self.turned_card is not None
             self.hands[contract.seat] |= 1 << self.turned_card
-            self._give((3,), taker=contract.seat, start=21)
+            self._give((3,), contract.seat, 21)
         elif self.variant is Variant.BULGARIAN:
-            self._give((3,), start=20)
+            self._give((3,), None, 20)
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
