@@ -58,3 +58,22 @@ class Contract:
             "value": value,
             "multiplier": self.multiplier,
         }
+
+
+_CONTRACTS: dict[tuple[int, int, int | None, int], Contract] = {}
+
+
+def contract_of(seat: int, trump: Trump, value: int | None = None,
+                multiplier: int = 1) -> Contract:
+    """``Contract(seat, trump, value, multiplier)``, shared: contracts are immutable and an
+    auction makes several (a few hundred exist), and a frozen dataclass is slow to build."""
+    if type(seat) is not int or type(trump) is not Trump or type(multiplier) is not int or \
+            not (value is None or type(value) is int):
+        # Shared only when built from exact types: a key of other types can equal one (3 and
+        # Trump.SPADES) and must not return a contract holding different objects.
+        return Contract(seat, trump, value, multiplier)
+    key = (seat, trump, value, multiplier)
+    contract = _CONTRACTS.get(key)
+    if contract is None:
+        contract = _CONTRACTS[key] = Contract(seat, trump, value, multiplier)
+    return contract

@@ -156,6 +156,12 @@ for _t in Trump:
                          for w in range(32))
 
 
+# Per contract kind: for a card led, the cards of its suit when that suit is plain (not trump),
+# else nothing. Holding some of them, one must play one of them and nothing else is asked.
+_FOLLOW_PLAIN: dict[int, tuple[int, ...]] = {
+    t: tuple(SUIT_MASKS[c >> 3] & ~Contract(0, t).trump_cards for c in range(32)) for t in Trump}
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -216,6 +222,7 @@ class Deal:
         "_beaters",
         "_belote",
         "_belote_cards",
+        "_follow_plain",
         "_legal",
         "_points",
         "_strength",
@@ -282,6 +289,7 @@ class Deal:
         self._points: tuple[int, ...] = ()
         self._above: tuple[int, ...] = ()
         self._beaters: tuple[int, ...] = ()
+        self._follow_plain: tuple[int, ...] = ()
         self._undertrump = undertrump_rule(variant, options)
         # The kings and queens of the belotes held: a card outside them skips the belote check.
         self._belote_cards = 0
@@ -344,6 +352,7 @@ class Deal:
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
         self._beaters = _BEATERS[contract.trump]
+        self._follow_plain = _FOLLOW_PLAIN[contract.trump]
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
@@ -409,9 +418,13 @@ class Deal:
             return
         seat = (seat + 1) & 3
         self.to_act = seat
-        self._legal = legal_play(self.hands[seat], trick, self.win_card, self.win_index,
-                                 self.trump_cards, self.trump_suit_mask, self._above,
-                                 self._undertrump)[0]
+        hand = self.hands[seat]
+        # legal_play's answer when a plain suit was led and the hand has some: those cards,
+        # whoever wins (the most common case, without the call); it decides every other case.
+        follow = hand & self._follow_plain[trick[0]]
+        self._legal = follow if follow else legal_play(
+            hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
+            self._above, self._undertrump)[0]
 
     def _apply_other(self, seat: int, action: Action) -> None:
         """An action that is not a card played in the play: a call, or a mistake."""

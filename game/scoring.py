@@ -159,5 +159,8 @@ Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple
 def scorer_for(variant: Variant) -> Scorer:
     """The scoring function of ``variant``: (contract, card points, sweep, announcements,
     belote) to the deal's score."""
-    return {Variant.CLASSIC: score_classic, Variant.COINCHE: score_coinche,
-            Variant.BULGARIAN: score_bulgarian}[variant]
+    return _SCORERS[variant]
+
+
+_SCORERS: dict[Variant, Scorer] = {Variant.CLASSIC: score_classic, Variant.COINCHE: score_coinche,
+                                   Variant.BULGARIAN: score_bulgarian}

@@ -64,6 +64,30 @@ def test_random_shuffle_is_seeded_and_new_each_deal() -> None:
     assert g.match.new_deck(7) != a.new_deck(7)  # deal 1 differs from deal 0
 
 
+def test_random_shuffle_is_fisher_yates_digit_by_digit() -> None:
+    # shuffled_deck takes the digits in groups (fewer big divisions); the decks must stay those
+    # of one division per step, or every stored seed would deal differently.
+    from game.deck import _entropy, shuffled_deck
+
+    for seed in range(300):
+        x = _entropy(seed, seed % 13)
+        deck = list(range(32))
+        for i in range(31, 0, -1):
+            x, j = divmod(x, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        assert shuffled_deck(seed, seed % 13) == deck
+
+
+def test_contracts_are_shared_only_between_equal_exact_values() -> None:
+    from game.contract import Contract, contract_of
+    from game.rules import Trump
+
+    a = contract_of(1, Trump.HEARTS, 80, 2)
+    assert a == Contract(1, Trump.HEARTS, 80, 2) and a is contract_of(1, Trump.HEARTS, 80, 2)
+    odd = contract_of(1, 2, 80, 2)  # type: ignore[arg-type]  # an int, not a Trump
+    assert odd == a and odd is not a and type(odd.trump) is int
+
+
 def test_cut_shuffle_gathers_the_tricks_and_cuts() -> None:
     g = Game("coinche", {"shuffle": "cut"}, dealer=3).new_deal(SPLIT)
     g.do("bid 80 H", "pass", "pass", "pass", *SPLIT_PLAY)
