@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import CAPOT
 from .cards import FULL_DECK, SUIT_MASKS, CardSet
 from .rules import TRUMP_CODES, Trump
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_ALL_TRUMPS: Final = Trump.ALL_TRUMPS
+_NO_TRUMPS: Final = Trump.NO_TRUMPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +33,9 @@ class Contract:
     @property
     def trump_cards(self) -> CardSet:
         """The cards that follow the trump order (and trump points) in this contract."""
-        if self.trump is Trump.ALL_TRUMPS:
+        if self.trump is _ALL_TRUMPS:
             return FULL_DECK
-        if self.trump is Trump.NO_TRUMPS:
+        if self.trump is _NO_TRUMPS:
             return 0
         return SUIT_MASKS[self.trump]
 

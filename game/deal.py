@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .actions import PLAYS, Action, BidAction, Play
 from .announcements import (
@@ -45,6 +45,19 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_BIDDING: Final = Phase.BIDDING
+_DONE: Final = Phase.DONE
+_CLASSIC: Final = Variant.CLASSIC
+_COINCHE: Final = Variant.COINCHE
+_BULGARIAN: Final = Variant.BULGARIAN
+_NO_TRUMPS: Final = Trump.NO_TRUMPS
+_ALL_TRUMPS: Final = Trump.ALL_TRUMPS
+_PASSED: Final = Outcome.PASSED
+_PLAY: Final = Phase.PLAY
+
+
 class Trick(NamedTuple):
     # A named tuple, not a dataclass: eight are made per deal on the hot path.
     leader: int
@@ -74,6 +87,7 @@ _ABOVE_PLAIN = tuple(
     for c in range(32))
 
 _KQ = (1 << Rank.KING) | (1 << Rank.QUEEN)
+_QUEENS = sum(1 << (s * 8 + Rank.QUEEN) for s in range(4))
 
 # Per contract kind: (strength of each card, points of each card, "beats it" table).
 # A trump's strength is offset by 8 so that any trump beats any plain card.
@@ -88,9 +102,6 @@ for _t in Trump:
     )
 
 
-_PLAY = Phase.PLAY
-
-
 def play_tables(trump: Trump) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For a contract kind: (strength of each card, its points, the cards of its suit that beat
     it). A trump's strength is offset by 8 so any trump beats any plain card."""
@@ -99,7 +110,7 @@ def play_tables(trump: Trump) -> tuple[tuple[int, ...], tuple[int, ...], tuple[i
 
 def undertrump_rule(variant: Variant, options: Options) -> bool:
     """Whether a player who cannot over-trump an opponent's trump must still trump."""
-    return options.must_undertrump and variant is not Variant.BULGARIAN
+    return options.must_undertrump and variant is not _BULGARIAN
 
 
 def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: int,
@@ -175,6 +186,13 @@ def sweep_of(tricks_won: Sequence[int]) -> int | None:
 def belote_holders(hands: Sequence[CardSet], trump_cards: CardSet) -> dict[int, int]:
     """For each trump suit, the seat whose hand holds both its king and queen (the belote)."""
     holders: dict[int, int] = {}
+    # Bit Q of a suit in hand & hand >> 1 is set when the hand holds its king and queen: most
+    # deals have no such trump pair, told without the loop below.
+    pairs = 0
+    for hand in hands:
+        pairs |= hand & hand >> 1
+    if not pairs & trump_cards & _QUEENS:
+        return holders
     for s in range(4):
         if trump_cards >> (s * 8) & 0xFF == 0xFF:
             for seat in range(4):
@@ -207,10 +225,6 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(deck)
 
 
-# Deck positions of the cards each seat gets before the auction, from the first bidder:
-# 3 then 2 each (20 cards), and coinche's third packet of 3 (the whole deck).
-_OPENING_FIVE = tuple((3 * i, 3 * i + 1, 3 * i + 2, 12 + 2 * i, 13 + 2 * i) for i in range(4))
-_OPENING_EIGHT = tuple((*_OPENING_FIVE[i], 20 + 3 * i, 21 + 3 * i, 22 + 3 * i) for i in range(4))
 _SUITS = tuple(Suit)
 
 
@@ -265,7 +279,7 @@ class Deal:
         self.first = (self.dealer + 1) & 3
         self.hands = [0, 0, 0, 0]
         self.actions: list[tuple[int, Action]] = []
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.contract: Contract | None = None
         self.turned_card: Card | None = None
         self.score: DealScore | None = None
@@ -299,55 +313,65 @@ class Deal:
         self._legal = 0
 
         self.bidding: Bidding
-        if variant is Variant.COINCHE:
-            self._deal_opening(_OPENING_EIGHT)
+        if variant is _COINCHE:
+            self._deal_opening(True)
             self.bidding = CoincheBidding(self.first)
-        elif variant is Variant.CLASSIC:
-            self._deal_opening(_OPENING_FIVE)
+        elif variant is _CLASSIC:
+            self._deal_opening(False)
             self.turned_card = self.deck[20]
             self.bidding = ClassicBidding(self.first, _SUITS[self.turned_card >> 3])
         else:
-            self._deal_opening(_OPENING_FIVE)
+            self._deal_opening(False)
             self.bidding = BulgarianBidding(self.first)
         self.to_act: int | None = self.first
 
     # ---- dealing -----------------------------------------------------------------------
-    def _deal_opening(self, places: tuple[tuple[int, ...], ...]) -> None:
-        """The cards dealt before the auction: ``places[i]`` are the deck positions of the
-        i-th seat from the first bidder (the packets of 3 then 2, then 3 in coinche)."""
+    def _deal_opening(self, eight: bool) -> None:
+        """The cards dealt before the auction, from the first bidder: 3 then 2 each (deck
+        positions 0-19), then in coinche 3 more each (20-31)."""
+        # Written out rather than looped over packets: a new deal is a fixed cost of every deal.
         deck = self.deck
         first = self.first
         hands = self.hands
         for i in range(4):
-            hand = 0
-            for p in places[i]:
-                hand |= 1 << deck[p]
+            k = 3 * i
+            m = 12 + 2 * i
+            hand = 1 << deck[k] | 1 << deck[k + 1] | 1 << deck[k + 2] | 1 << deck[m] | \
+                1 << deck[m + 1]
+            if eight:
+                k += 20
+                hand |= 1 << deck[k] | 1 << deck[k + 1] | 1 << deck[k + 2]
             hands[(first + i) & 3] = hand
 
-    def _give(self, packets: Sequence[int], taker: int | None, start: int) -> None:
+    def _give(self, size: int, taker: int | None, start: int) -> None:
+        """A packet of ``size`` cards each from deck position ``start`` (one less to the
+        ``taker``, who took the turned card)."""
         pos = start
-        for size in packets:
-            for i in range(4):
-                seat = (self.first + i) & 3
-                n = size - 1 if seat == taker else size
-                for c in self.deck[pos:pos + n]:
-                    self.hands[seat] |= 1 << c
-                pos += n
+        deck = self.deck
+        hands = self.hands
+        for i in range(4):
+            seat = (self.first + i) & 3
+            n = size - 1 if seat == taker else size
+            hand = hands[seat]
+            for c in deck[pos:pos + n]:
+                hand |= 1 << c
+            hands[seat] = hand
+            pos += n
 
     def _finish_bidding(self) -> None:
         contract = self.bidding.contract
         if contract is None:
-            self.phase = Phase.DONE
+            self.phase = _DONE
             self.to_act = None
-            self.score = DealScore(Outcome.PASSED, (0, 0))
+            self.score = DealScore(_PASSED, (0, 0))
             return
         self.contract = contract
-        if self.variant is Variant.CLASSIC:
+        if self.variant is _CLASSIC:
             assert self.turned_card is not None
             self.hands[contract.seat] |= 1 << self.turned_card
-            self._give((3,), contract.seat, 21)
-        elif self.variant is Variant.BULGARIAN:
-            self._give((3,), None, 20)
+            self._give(3, contract.seat, 21)
+        elif self.variant is _BULGARIAN:
+            self._give(3, None, 20)
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
@@ -356,7 +380,7 @@ class Deal:
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.to_act = self.first
         self.trick_leader = self.first
         self._legal = self.hands[self.first]  # a leader may play any card
@@ -364,7 +388,7 @@ class Deal:
     # ---- queries -----------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def hand(self, seat: int) -> CardSet:
         return self.hands[seat]
@@ -374,9 +398,9 @@ class Deal:
         return self._legal
 
     def legal_actions(self) -> list[Action]:
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             return list(self.bidding.legal())
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return [PLAYS[c] for c in cards_of(self.legal_cards())]
         return []
 
@@ -428,7 +452,7 @@ class Deal:
 
     def _apply_other(self, seat: int, action: Action) -> None:
         """An action that is not a card played in the play: a call, or a mistake."""
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
             self.bidding.apply(action)
@@ -505,7 +529,7 @@ class Deal:
                  declare: Sequence[Sequence[Card]] | None) -> None:
         self.declared[seat] = True
         allowed = self.options.announcements and self.contract is not None and \
-            self.contract.trump is not Trump.NO_TRUMPS
+            self.contract.trump is not _NO_TRUMPS
         if not allowed:
             if declare:
                 raise IllegalAction("no_announcements_in_no_trumps"
@@ -525,8 +549,8 @@ class Deal:
         state = self._belote.get(c >> 3)
         if state is None or state[0] != seat or state[1] < 0:
             return
-        if state[1] == 0 and self.variant is Variant.BULGARIAN and \
-                self.contract is not None and self.contract.trump is Trump.ALL_TRUMPS and \
+        if state[1] == 0 and self.variant is _BULGARIAN and \
+                self.contract is not None and self.contract.trump is _ALL_TRUMPS and \
                 self.trick and (self.trick[0] ^ c) >= 8:
             state[1] = -1  # all trumps: a belot played as a discard is lost
             return
@@ -540,7 +564,7 @@ class Deal:
         anns = self.announcements
         if not anns:
             return
-        if self.variant is Variant.BULGARIAN:
+        if self.variant is _BULGARIAN:
             seq_team, carre_team = bulgarian_winners(anns)
             self.scored = [(a.seat & 1) == (carre_team if a.is_carre else seq_team)
                            for a in anns]
@@ -565,7 +589,7 @@ class Deal:
         return (pts[0], pts[1])
 
     def _finish_play(self) -> None:
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.to_act = None
         self._legal = 0
         contract = self.contract
@@ -589,7 +613,7 @@ class Deal:
         return None if winner is None else winner & 1
 
     def current_trick(self) -> Trick | None:
-        if self.phase is not Phase.PLAY or not self.trick:
+        if self.phase is not _PLAY or not self.trick:
             return None
         return Trick(self.trick_leader, tuple(self.trick), None)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
 from .cards import Card, CardSet
@@ -13,7 +13,14 @@ from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
 from .scoring import DealResult, Outcome
 
-_DONE = Phase.DONE
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_CUT: Final = Shuffle.CUT
+_LITIGE: Final = Outcome.LITIGE
+_HANGING: Final = Outcome.HANGING
+_PASSED: Final = Outcome.PASSED
+_BULGARIAN: Final = Variant.BULGARIAN
+_DONE: Final = Phase.DONE
 
 
 class Match:
@@ -68,7 +75,7 @@ class Match:
         """The deck of the next deal under the table's shuffle option."""
         index = len(self.deals)
         last = self.deal
-        if self.options.shuffle is Shuffle.CUT and last is not None:
+        if self.options.shuffle is _CUT and last is not None:
             gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
             return cut_deck(gathered, seed, index)
         return shuffled_deck(seed, index)
@@ -117,17 +124,17 @@ class Match:
         score = list(ds.score)
         collected = [0, 0]
         held_created = 0
-        if ds.outcome in (Outcome.LITIGE, Outcome.HANGING):
+        if ds.outcome in (_LITIGE, _HANGING):
             held_created = ds.held
             self.hanging += ds.held
-        elif ds.outcome is not Outcome.PASSED and score[0] != score[1] and self.hanging:
+        elif ds.outcome is not _PASSED and score[0] != score[1] and self.hanging:
             w = 0 if score[0] > score[1] else 1
             collected[w] = self.hanging
             score[w] += self.hanging
             self.hanging = 0
         self.totals[0] += score[0]
         self.totals[1] += score[1]
-        if ds.outcome is not Outcome.PASSED:
+        if ds.outcome is not _PASSED:
             self._check_end(deal)
         self.results.append(DealResult(
             contract=deal.contract,
@@ -149,7 +156,7 @@ class Match:
     @property
     def played_deals(self) -> int:
         """Deals played out (a passed deal, redealt, does not count towards a deal cap)."""
-        return sum(1 for r in self.results if r.outcome is not Outcome.PASSED)
+        return sum(1 for r in self.results if r.outcome is not _PASSED)
 
     def _check_end(self, deal: Deal) -> None:
         a, b = self.totals
@@ -158,6 +165,6 @@ class Match:
         capped = cap is not None and self.played_deals + 1 >= cap
         if (max(a, b) < self.options.target and not capped) or a == b:
             return
-        if self.variant is Variant.BULGARIAN and deal.sweep is not None:
+        if self.variant is _BULGARIAN and deal.sweep is not None:
             return  # a game cannot be won on a valat deal
         self.winner = 0 if a > b else 1
