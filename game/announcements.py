@@ -77,10 +77,15 @@ def carre(seat: int, rank: Rank) -> Announcement:
     return Announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
 
 
+_RANKS = tuple(Rank)  # Rank(r) without the enum call
+
+
 def sequence(seat: int, suit: int, low: int, length: int) -> Announcement:
-    cards = tuple(suit * 8 + r for r in range(low, low + length))
+    base = suit * 8
+    cards = tuple(range(base + low, base + low + length))
+    top = low + length - 1
     return Announcement(seat, cards, sequence_points(length), None, length,
-                        Rank(low + length - 1), suit)
+                        _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
 
 
 def carre_ranks(hand: CardSet) -> list[Rank]:

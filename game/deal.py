@@ -575,6 +575,8 @@ class Deal:
             self.scored = [(a.seat & 1) == team for a in anns]
 
     def announced_points(self) -> tuple[int, int]:
+        if not self.announcements:
+            return (0, 0)
         pts = [0, 0]
         for a, ok in zip(self.announcements, self.scored, strict=False):
             if ok:
@@ -582,6 +584,8 @@ class Deal:
         return (pts[0], pts[1])
 
     def belote_points(self) -> tuple[int, int]:
+        if not self._belote:
+            return (0, 0)
         pts = [0, 0]
         for seat, state in self._belote.values():
             if state == 2:
