@@ -426,7 +426,8 @@ class Deal:
         if self._belote_cards & b:
             self._call_belote(seat, c, action.belote)
         self.actions.append((seat, action))
-        self.hands[seat] ^= b
+        hands = self.hands
+        hands[seat] ^= b
         self.played |= b
         trick = self.trick
         trick.append(c)
@@ -442,7 +443,7 @@ class Deal:
             return
         seat = (seat + 1) & 3
         self.to_act = seat
-        hand = self.hands[seat]
+        hand = hands[seat]
         # legal_play's answer when a plain suit was led and the hand has some: those cards,
         # whoever wins (the most common case, without the call); it decides every other case.
         follow = hand & self._follow_plain[trick[0]]
@@ -483,7 +484,8 @@ class Deal:
         self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
         tricks = self.tricks
-        tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        # tuple.__new__ directly: the named tuple's own __new__ is one more Python call.
+        tricks.append(tuple.__new__(Trick, (self.trick_leader, tuple(trick), winner)))
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner

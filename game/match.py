@@ -136,21 +136,22 @@ class Match:
         self.totals[1] += score[1]
         if ds.outcome is not _PASSED:
             self._check_end(deal)
+        # Positional: keywords would be packed into a dict and unpacked again, once a deal.
         self.results.append(DealResult(
-            contract=deal.contract,
-            card_points=(deal.won_points[0], deal.won_points[1]),
-            last_trick=deal.last_trick_team,
-            announcements=tuple(deal.announcements),
-            scored=tuple(deal.scored) if deal.scored else (False,) * len(deal.announcements),
-            belote=deal.belote_points(),
-            sweep=deal.sweep,
-            outcome=ds.outcome,
-            raw=ds.raw,
-            score=(score[0], score[1]),
-            held_created=held_created,
-            collected=(collected[0], collected[1]),
-            hanging=self.hanging,
-            totals=(self.totals[0], self.totals[1]),
+            deal.contract,  # contract
+            (deal.won_points[0], deal.won_points[1]),  # card_points
+            deal.last_trick_team,  # last_trick
+            tuple(deal.announcements),  # announcements
+            tuple(deal.scored) if deal.scored else (False,) * len(deal.announcements),  # scored
+            deal.belote_points(),  # belote
+            deal.sweep,  # sweep
+            ds.outcome,  # outcome
+            ds.raw,  # raw
+            (score[0], score[1]),  # score
+            held_created,  # held_created
+            (collected[0], collected[1]),  # collected
+            self.hanging,  # hanging
+            (self.totals[0], self.totals[1]),  # totals
         ))
 
     @property
