@@ -226,6 +226,7 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
 
 
 _SUITS = tuple(Suit)
+_BITS = tuple(1 << c for c in range(32))  # a card's bit in a set, built once
 
 
 class Deal:
@@ -329,19 +330,21 @@ class Deal:
     def _deal_opening(self, eight: bool) -> None:
         """The cards dealt before the auction, from the first bidder: 3 then 2 each (deck
         positions 0-19), then in coinche 3 more each (20-31)."""
-        # Written out rather than looped over packets: a new deal is a fixed cost of every deal.
-        deck = self.deck
-        first = self.first
+        # Written out with the cards' bits from a table (no shift, no loop): a new deal is a
+        # fixed cost of every deal.
+        d = self.deck
+        f = self.first
         hands = self.hands
-        for i in range(4):
-            k = 3 * i
-            m = 12 + 2 * i
-            hand = 1 << deck[k] | 1 << deck[k + 1] | 1 << deck[k + 2] | 1 << deck[m] | \
-                1 << deck[m + 1]
-            if eight:
-                k += 20
-                hand |= 1 << deck[k] | 1 << deck[k + 1] | 1 << deck[k + 2]
-            hands[(first + i) & 3] = hand
+        bit = _BITS
+        hands[f] = bit[d[0]] | bit[d[1]] | bit[d[2]] | bit[d[12]] | bit[d[13]]
+        hands[(f + 1) & 3] = bit[d[3]] | bit[d[4]] | bit[d[5]] | bit[d[14]] | bit[d[15]]
+        hands[(f + 2) & 3] = bit[d[6]] | bit[d[7]] | bit[d[8]] | bit[d[16]] | bit[d[17]]
+        hands[(f + 3) & 3] = bit[d[9]] | bit[d[10]] | bit[d[11]] | bit[d[18]] | bit[d[19]]
+        if eight:
+            hands[f] |= bit[d[20]] | bit[d[21]] | bit[d[22]]
+            hands[(f + 1) & 3] |= bit[d[23]] | bit[d[24]] | bit[d[25]]
+            hands[(f + 2) & 3] |= bit[d[26]] | bit[d[27]] | bit[d[28]]
+            hands[(f + 3) & 3] |= bit[d[29]] | bit[d[30]] | bit[d[31]]
 
     def _give(self, size: int, taker: int | None, start: int) -> None:
         """A packet of ``size`` cards each from deck position ``start`` (one less to the

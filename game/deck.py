@@ -45,9 +45,12 @@ def shuffled_deck(seed: int, deal_index: int) -> list[Card]:
     x = _entropy(seed, deal_index)
     deck = list(range(32))
     for product, steps in _GROUPS:
-        x, r = divmod(x, product)
+        r = x % product
+        x //= product
         for i, radix in steps:
-            r, j = divmod(r, radix)
+            # % and // on a one-digit int: cheaper than a divmod call and its tuple.
+            j = r % radix
+            r //= radix
             deck[i], deck[j] = deck[j], deck[i]
     return deck
 
