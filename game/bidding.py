@@ -210,14 +210,16 @@ class BulgarianBidding(Bidding):
         if self.done:
             return []
         out: list[BidAction] = [PASS]
-        low = -1 if self.bid is None else int(self.bid.trump)
-        out.extend(_CONTRACT_BIDS[low + 1:])
-        if self.bid is not None:
-            ours = not (self.bid.seat ^ self.to_act) & 1
-            if not ours and self.bid.multiplier == 1:
-                out.append(_DOUBLE)
-            elif ours and self.bid.multiplier == 2:
-                out.append(_REDOUBLE)
+        bid = self.bid
+        if bid is None:
+            out.extend(_CONTRACT_BIDS)
+            return out
+        out.extend(_CONTRACT_BIDS[bid.trump + 1:])
+        ours = not (bid.seat ^ self.to_act) & 1
+        if not ours and bid.multiplier == 1:
+            out.append(_DOUBLE)
+        elif ours and bid.multiplier == 2:
+            out.append(_REDOUBLE)
         return out
 
     def apply(self, action: BidAction) -> None:

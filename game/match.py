@@ -65,17 +65,20 @@ class Match:
     def start_deal(self, deck: Sequence[Card]) -> Deal:
         if self.winner is not None:
             raise GameOver()
-        if not self.needs_deal:
+        deals = self.deals
+        # needs_deal and next_dealer, spelt out: three property calls less on every deal.
+        if deals and deals[-1].phase is not _DONE:
             raise IllegalAction("deal_not_over")
-        deal = Deal(self.variant, self.options, self.next_dealer, deck)
-        self.deals.append(deal)
+        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3, deck)
+        deals.append(deal)
         return deal
 
     def new_deck(self, seed: int) -> list[Card]:
         """The deck of the next deal under the table's shuffle option."""
-        index = len(self.deals)
-        last = self.deal
-        if self.options.shuffle is _CUT and last is not None:
+        deals = self.deals
+        index = len(deals)
+        if self.options.shuffle is _CUT and deals:
+            last = deals[-1]
             gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
             return cut_deck(gathered, seed, index)
         return shuffled_deck(seed, index)
