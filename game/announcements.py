@@ -77,10 +77,15 @@ def carre(seat: int, rank: Rank) -> Announcement:
     return Announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
 
 
+_RANKS = tuple(Rank)  # Rank(r) without the enum call
+
+
 def sequence(seat: int, suit: int, low: int, length: int) -> Announcement:
-    cards = tuple(suit * 8 + r for r in range(low, low + length))
+    base = suit * 8
+    cards = tuple(range(base + low, base + low + length))
+    top = low + length - 1
     return Announcement(seat, cards, sequence_points(length), None, length,
-                        Rank(low + length - 1), suit)
+                        _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
 
 
 def carre_ranks(hand: CardSet) -> list[Rank]:
@@ -106,12 +111,23 @@ def possible_choices(seat: int, hand: CardSet) -> list[list[Announcement]]:
     return out
 
 
+# Bit r of a hand ANDed with itself shifted by 1 and 2 is set when it holds ranks r, r+1, r+2 of
+# one suit: a tierce or longer starts there. Starts above the queen would spill into the next
+# suit, so they are masked out.
+_RUN_STARTS = 0x3F3F3F3F
+# Bit r of hand & hand >> 8 & hand >> 16 & hand >> 24 is set when every suit's rank r is held:
+# the ranks that make a carré are nine to ace.
+_CARRE_RANKS = 0xFC
+
+
 def best_announcements(seat: int, hand: CardSet) -> list[Announcement]:
     """The choice worth the most; on equal points, the one with more carré points."""
-    if not hand:
-        return []
-    if not carre_ranks(hand):
-        return sequences_of(seat, hand)  # the only choice: the common case, kept cheap
+    # Called on every first card of a deal: most hands have nothing to announce, which two
+    # bit tests tell without building anything.
+    if not hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS:
+        if not hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
+            return []
+        return sequences_of(seat, hand)  # no carré: the sequences are the only choice
     return max(possible_choices(seat, hand),
                key=lambda ch: (sum(a.points for a in ch),
                                sum(a.points for a in ch if a.is_carre)))

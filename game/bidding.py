@@ -16,7 +16,7 @@ from .actions import (
     Take,
 )
 from .cards import Suit
-from .contract import Contract
+from .contract import Contract, contract_of
 from .errors import IllegalAction
 from .rules import Trump
 
@@ -28,6 +28,16 @@ _CONTRACT_BIDS = tuple(ContractBid(t) for t in Trump)
 _CLASSIC_ROUND_ONE: tuple[BidAction, ...] = (PASS, Take())
 _CLASSIC_ROUND_TWO: dict[Suit, tuple[BidAction, ...]] = {
     turned: (PASS, *(Take(s) for s in _SUITS if s != turned)) for turned in _SUITS}
+_TRUMPS = tuple(Trump)
+
+
+def _trump(suit: int) -> Trump:
+    """``Trump(suit)`` without the enum call (slow) for a Suit or Trump, which are in range."""
+    if type(suit) is Suit or type(suit) is Trump:
+        return _TRUMPS[suit]
+    return Trump(suit)
+
+
 _CONTRE = Contre()
 _SURCONTRE = Surcontre()
 _DOUBLE = Double()
@@ -100,7 +110,7 @@ class ClassicBidding(Bidding):
                 raise IllegalAction("name_another_suit", trump=turned)
             suit = action.suit
         self._record(action)
-        self.contract = Contract(seat, Trump(suit))
+        self.contract = contract_of(seat, _trump(suit))
         self.done = True
 
 
@@ -138,7 +148,7 @@ class CoincheBidding(Bidding):
             assert self.bid is not None
             if isinstance(action, Surcontre):
                 self._record(action)
-                self.contract = Contract(self.bid.seat, self.bid.trump, self.bid.value, 4)
+                self.contract = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 4)
                 self.done = True
             elif isinstance(action, Pass):
                 self._record(action)
@@ -168,7 +178,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("bid_higher",
                                     bid=CoincheBid(self.bid.value, Suit(self.bid.trump)))
             self._record(action)
-            self.bid = Contract(seat, Trump(action.suit), action.value)
+            self.bid = contract_of(seat, _trump(action.suit), action.value)
             self.passes = 0
             self.to_act = (seat + 1) & 3
         elif isinstance(action, Contre):
@@ -178,7 +188,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("contre_own_team")
             self._record(action)
             self.contre_by = seat
-            self.bid = Contract(self.bid.seat, self.bid.trump, self.bid.value, 2)
+            self.bid = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 2)
             self.to_act = (seat + 1) & 3
         elif isinstance(action, Surcontre):
             raise IllegalAction("surcontre_without_contre")
@@ -200,14 +210,16 @@ class BulgarianBidding(Bidding):
         if self.done:
             return []
         out: list[BidAction] = [PASS]
-        low = -1 if self.bid is None else int(self.bid.trump)
-        out.extend(_CONTRACT_BIDS[low + 1:])
-        if self.bid is not None:
-            ours = not (self.bid.seat ^ self.to_act) & 1
-            if not ours and self.bid.multiplier == 1:
-                out.append(_DOUBLE)
-            elif ours and self.bid.multiplier == 2:
-                out.append(_REDOUBLE)
+        bid = self.bid
+        if bid is None:
+            out.extend(_CONTRACT_BIDS)
+            return out
+        out.extend(_CONTRACT_BIDS[bid.trump + 1:])
+        ours = not (bid.seat ^ self.to_act) & 1
+        if not ours and bid.multiplier == 1:
+            out.append(_DOUBLE)
+        elif ours and bid.multiplier == 2:
+            out.append(_REDOUBLE)
         return out
 
     def apply(self, action: BidAction) -> None:
@@ -229,7 +241,7 @@ class BulgarianBidding(Bidding):
         if isinstance(action, ContractBid):
             if bid is not None and action.contract <= bid.trump:
                 raise IllegalAction("contract_higher", trump=bid.trump)
-            self.bid = Contract(seat, Trump(action.contract))
+            self.bid = contract_of(seat, _trump(action.contract))
         elif isinstance(action, Double):
             if bid is None:
                 raise IllegalAction("no_contract_to_double")
@@ -237,11 +249,11 @@ class BulgarianBidding(Bidding):
                 raise IllegalAction("double_own_team")
             if bid.multiplier != 1:
                 raise IllegalAction("already_doubled")
-            self.bid = Contract(bid.seat, bid.trump, None, 2)
+            self.bid = contract_of(bid.seat, bid.trump, None, 2)
         elif isinstance(action, Redouble):
             if bid is None or bid.multiplier != 2 or (bid.seat ^ seat) & 1:
                 raise IllegalAction("redouble_not_allowed")
-            self.bid = Contract(bid.seat, bid.trump, None, 4)
+            self.bid = contract_of(bid.seat, bid.trump, None, 4)
         else:
             raise IllegalAction("bulgarian_actions")
         self._record(action)

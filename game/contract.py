@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import CAPOT
 from .cards import FULL_DECK, SUIT_MASKS, CardSet
 from .rules import TRUMP_CODES, Trump
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_ALL_TRUMPS: Final = Trump.ALL_TRUMPS
+_NO_TRUMPS: Final = Trump.NO_TRUMPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +33,9 @@ class Contract:
     @property
     def trump_cards(self) -> CardSet:
         """The cards that follow the trump order (and trump points) in this contract."""
-        if self.trump is Trump.ALL_TRUMPS:
+        if self.trump is _ALL_TRUMPS:
             return FULL_DECK
-        if self.trump is Trump.NO_TRUMPS:
+        if self.trump is _NO_TRUMPS:
             return 0
         return SUIT_MASKS[self.trump]
 
@@ -58,3 +64,22 @@ class Contract:
             "value": value,
             "multiplier": self.multiplier,
         }
+
+
+_CONTRACTS: dict[tuple[int, int, int | None, int], Contract] = {}
+
+
+def contract_of(seat: int, trump: Trump, value: int | None = None,
+                multiplier: int = 1) -> Contract:
+    """``Contract(seat, trump, value, multiplier)``, shared: contracts are immutable and an
+    auction makes several (a few hundred exist), and a frozen dataclass is slow to build."""
+    if type(seat) is not int or type(trump) is not Trump or type(multiplier) is not int or \
+            not (value is None or type(value) is int):
+        # Shared only when built from exact types: a key of other types can equal one (3 and
+        # Trump.SPADES) and must not return a contract holding different objects.
+        return Contract(seat, trump, value, multiplier)
+    key = (seat, trump, value, multiplier)
+    contract = _CONTRACTS.get(key)
+    if contract is None:
+        contract = _CONTRACTS[key] = Contract(seat, trump, value, multiplier)
+    return contract

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .actions import PLAYS, Action, BidAction, Play
 from .announcements import (
@@ -45,6 +45,19 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_BIDDING: Final = Phase.BIDDING
+_DONE: Final = Phase.DONE
+_CLASSIC: Final = Variant.CLASSIC
+_COINCHE: Final = Variant.COINCHE
+_BULGARIAN: Final = Variant.BULGARIAN
+_NO_TRUMPS: Final = Trump.NO_TRUMPS
+_ALL_TRUMPS: Final = Trump.ALL_TRUMPS
+_PASSED: Final = Outcome.PASSED
+_PLAY: Final = Phase.PLAY
+
+
 class Trick(NamedTuple):
     # A named tuple, not a dataclass: eight are made per deal on the hot path.
     leader: int
@@ -74,6 +87,7 @@ _ABOVE_PLAIN = tuple(
     for c in range(32))
 
 _KQ = (1 << Rank.KING) | (1 << Rank.QUEEN)
+_QUEENS = sum(1 << (s * 8 + Rank.QUEEN) for s in range(4))
 
 # Per contract kind: (strength of each card, points of each card, "beats it" table).
 # A trump's strength is offset by 8 so that any trump beats any plain card.
@@ -96,7 +110,7 @@ def play_tables(trump: Trump) -> tuple[tuple[int, ...], tuple[int, ...], tuple[i
 
 def undertrump_rule(variant: Variant, options: Options) -> bool:
     """Whether a player who cannot over-trump an opponent's trump must still trump."""
-    return options.must_undertrump and variant is not Variant.BULGARIAN
+    return options.must_undertrump and variant is not _BULGARIAN
 
 
 def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: int,
@@ -144,6 +158,21 @@ def beats(c: Card, win: Card, trump_suit_mask: CardSet, strength: Sequence[int])
     return ((c ^ win) < 8 or bool(trump_suit_mask >> c & 1)) and strength[c] > strength[win]
 
 
+# Per contract kind: for a card, the cards that take the trick from it when it is the best card
+# so far. beats() states the rule; the deal reads its answers from this table, one lookup a card.
+_BEATERS: dict[int, tuple[int, ...]] = {}
+for _t in Trump:
+    _suit_mask = Contract(0, _t).trump_cards if _t.is_suit else 0
+    _BEATERS[_t] = tuple(sum(1 << c for c in range(32) if beats(c, w, _suit_mask, _TABLES[_t][0]))
+                         for w in range(32))
+
+
+# Per contract kind: for a card led, the cards of its suit when that suit is plain (not trump),
+# else nothing. Holding some of them, one must play one of them and nothing else is asked.
+_FOLLOW_PLAIN: dict[int, tuple[int, ...]] = {
+    t: tuple(SUIT_MASKS[c >> 3] & ~Contract(0, t).trump_cards for c in range(32)) for t in Trump}
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -157,6 +186,13 @@ def sweep_of(tricks_won: Sequence[int]) -> int | None:
 def belote_holders(hands: Sequence[CardSet], trump_cards: CardSet) -> dict[int, int]:
     """For each trump suit, the seat whose hand holds both its king and queen (the belote)."""
     holders: dict[int, int] = {}
+    # Bit Q of a suit in hand & hand >> 1 is set when the hand holds its king and queen: most
+    # deals have no such trump pair, told without the loop below.
+    pairs = 0
+    for hand in hands:
+        pairs |= hand & hand >> 1
+    if not pairs & trump_cards & _QUEENS:
+        return holders
     for s in range(4):
         if trump_cards >> (s * 8) & 0xFF == 0xFF:
             for seat in range(4):
@@ -173,11 +209,24 @@ def held_belote_points(hands: Sequence[CardSet], trump_cards: CardSet) -> tuple[
     return (pts[0], pts[1])
 
 
+_ALL_CARDS = list(range(32))
+_INT_ONLY = {int}
+
+
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    if len(deck) == 32:
+        cards = tuple(deck)
+        # The common case, checked in C (one deck per deal): 32 plain ints, each card once.
+        if set(map(type, cards)) == _INT_ONLY and sorted(cards) == _ALL_CARDS:
+            return cards
     if len(deck) != 32 or len(set(deck)) != 32 or not all(
             isinstance(c, int) and 0 <= c < 32 for c in deck):
         raise ValueError("a deck is the 32 cards, each once")
     return tuple(deck)
+
+
+_SUITS = tuple(Suit)
+_BITS = tuple(1 << c for c in range(32))  # a card's bit in a set, built once
 
 
 class Deal:
@@ -185,8 +234,11 @@ class Deal:
 
     __slots__ = (
         "_above",
+        "_beaters",
         "_belote",
-        "_legal_cache",
+        "_belote_cards",
+        "_follow_plain",
+        "_legal",
         "_points",
         "_strength",
         "_undertrump",
@@ -228,7 +280,7 @@ class Deal:
         self.first = (self.dealer + 1) & 3
         self.hands = [0, 0, 0, 0]
         self.actions: list[tuple[int, Action]] = []
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.contract: Contract | None = None
         self.turned_card: Card | None = None
         self.score: DealScore | None = None
@@ -251,94 +303,107 @@ class Deal:
         self._strength: tuple[int, ...] = ()
         self._points: tuple[int, ...] = ()
         self._above: tuple[int, ...] = ()
+        self._beaters: tuple[int, ...] = ()
+        self._follow_plain: tuple[int, ...] = ()
         self._undertrump = undertrump_rule(variant, options)
-        # The last legality computed: (cards played, hand, legal, why). A caller asks for the
-        # legal cards and then plays one: the play reuses the answer instead of recomputing it.
-        self._legal_cache: tuple[CardSet, CardSet, CardSet, int] = (-1, -1, 0, 0)
+        # The kings and queens of the belotes held: a card outside them skips the belote check.
+        self._belote_cards = 0
+        # The cards the seat to act may play, computed once each time the turn passes (0
+        # outside the play): every decision asks for them, and the card played is checked
+        # against them, so neither recomputes the rules.
+        self._legal = 0
 
-        self._give((3, 2))
         self.bidding: Bidding
-        if variant is Variant.CLASSIC:
-            self.turned_card = self.deck[20]
-            self.bidding = ClassicBidding(self.first, Suit(self.turned_card >> 3))
-        elif variant is Variant.COINCHE:
-            self._give((3,))
+        if variant is _COINCHE:
+            self._deal_opening(True)
             self.bidding = CoincheBidding(self.first)
+        elif variant is _CLASSIC:
+            self._deal_opening(False)
+            self.turned_card = self.deck[20]
+            self.bidding = ClassicBidding(self.first, _SUITS[self.turned_card >> 3])
         else:
+            self._deal_opening(False)
             self.bidding = BulgarianBidding(self.first)
         self.to_act: int | None = self.first
 
     # ---- dealing -----------------------------------------------------------------------
-    def _dealt(self) -> int:
-        return sum(h.bit_count() for h in self.hands)
+    def _deal_opening(self, eight: bool) -> None:
+        """The cards dealt before the auction, from the first bidder: 3 then 2 each (deck
+        positions 0-19), then in coinche 3 more each (20-31)."""
+        # Written out with the cards' bits from a table (no shift, no loop): a new deal is a
+        # fixed cost of every deal.
+        d = self.deck
+        f = self.first
+        hands = self.hands
+        bit = _BITS
+        hands[f] = bit[d[0]] | bit[d[1]] | bit[d[2]] | bit[d[12]] | bit[d[13]]
+        hands[(f + 1) & 3] = bit[d[3]] | bit[d[4]] | bit[d[5]] | bit[d[14]] | bit[d[15]]
+        hands[(f + 2) & 3] = bit[d[6]] | bit[d[7]] | bit[d[8]] | bit[d[16]] | bit[d[17]]
+        hands[(f + 3) & 3] = bit[d[9]] | bit[d[10]] | bit[d[11]] | bit[d[18]] | bit[d[19]]
+        if eight:
+            hands[f] |= bit[d[20]] | bit[d[21]] | bit[d[22]]
+            hands[(f + 1) & 3] |= bit[d[23]] | bit[d[24]] | bit[d[25]]
+            hands[(f + 2) & 3] |= bit[d[26]] | bit[d[27]] | bit[d[28]]
+            hands[(f + 3) & 3] |= bit[d[29]] | bit[d[30]] | bit[d[31]]
 
-    def _give(self, packets: Sequence[int], taker: int | None = None,
-              start: int | None = None) -> None:
-        pos = self._dealt() if start is None else start
-        for size in packets:
-            for i in range(4):
-                seat = (self.first + i) & 3
-                n = size - 1 if seat == taker else size
-                for c in self.deck[pos:pos + n]:
-                    self.hands[seat] |= 1 << c
-                pos += n
+    def _give(self, size: int, taker: int | None, start: int) -> None:
+        """A packet of ``size`` cards each from deck position ``start`` (one less to the
+        ``taker``, who took the turned card)."""
+        pos = start
+        deck = self.deck
+        hands = self.hands
+        for i in range(4):
+            seat = (self.first + i) & 3
+            n = size - 1 if seat == taker else size
+            hand = hands[seat]
+            for c in deck[pos:pos + n]:
+                hand |= 1 << c
+            hands[seat] = hand
+            pos += n
 
     def _finish_bidding(self) -> None:
         contract = self.bidding.contract
         if contract is None:
-            self.phase = Phase.DONE
+            self.phase = _DONE
             self.to_act = None
-            self.score = DealScore(Outcome.PASSED, (0, 0))
+            self.score = DealScore(_PASSED, (0, 0))
             return
         self.contract = contract
-        if self.variant is Variant.CLASSIC:
+        if self.variant is _CLASSIC:
             assert self.turned_card is not None
             self.hands[contract.seat] |= 1 << self.turned_card
-            self._give((3,), taker=contract.seat, start=21)
-        elif self.variant is Variant.BULGARIAN:
-            self._give((3,), start=20)
+            self._give(3, contract.seat, 21)
+        elif self.variant is _BULGARIAN:
+            self._give(3, None, 20)
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
+        self._beaters = _BEATERS[contract.trump]
+        self._follow_plain = _FOLLOW_PLAIN[contract.trump]
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
-        self.phase = Phase.PLAY
+            self._belote_cards |= _KQ << (s * 8)
+        self.phase = _PLAY
         self.to_act = self.first
         self.trick_leader = self.first
+        self._legal = self.hands[self.first]  # a leader may play any card
 
     # ---- queries -----------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def hand(self, seat: int) -> CardSet:
         return self.hands[seat]
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to act may play now (0 outside the play)."""
-        if self.phase is not Phase.PLAY:
-            return 0
-        hand = self.hands[self.to_act]  # type: ignore[index]
-        # The cache answers the second call for a position without a call of _legal_for.
-        played, cached_hand, legal, _why = self._legal_cache
-        if played == self.played and cached_hand == hand:
-            return legal
-        return self._legal_for(hand)[0]
-
-    def _legal_for(self, hand: CardSet) -> tuple[CardSet, int]:
-        played, cached_hand, legal, why = self._legal_cache
-        if played == self.played and cached_hand == hand:
-            return legal, why
-        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
-                                self.trump_cards, self.trump_suit_mask, self._above,
-                                self._undertrump)
-        self._legal_cache = (self.played, hand, legal, why)
-        return legal, why
+        return self._legal
 
     def legal_actions(self) -> list[Action]:
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             return list(self.bidding.legal())
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return [PLAYS[c] for c in cards_of(self.legal_cards())]
         return []
 
@@ -348,11 +413,50 @@ class Deal:
         seat = self.to_act
         if seat is None:
             raise IllegalAction("deal_over")
-        phase = self.phase
-        if phase is Phase.PLAY and type(action) is Play:
-            self._play(seat, action)
+        if self.phase is not _PLAY or not isinstance(action, Play):
+            self._apply_other(seat, action)
             return
-        if phase is Phase.BIDDING:
+        # Playing a card: the hot path, inline (every call layer costs a few percent of a
+        # random deal). The rare steps (first card, belote, end of trick) are calls.
+        c = action.card
+        b = 1 << c
+        if not self._legal & b:  # legal cards are held cards: one test for both
+            raise self._refusal(seat, c)
+        if not self.declared[seat]:
+            self._declare(seat, self.hands[seat], action.declare)
+        elif action.declare:
+            raise IllegalAction("announce_with_first_card")
+        if self._belote_cards & b:
+            self._call_belote(seat, c, action.belote)
+        self.actions.append((seat, action))
+        hands = self.hands
+        hands[seat] ^= b
+        self.played |= b
+        trick = self.trick
+        trick.append(c)
+        n = len(trick)
+        if n == 1:
+            self.win_card = c
+            self.win_index = 0
+        elif self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
+            self.win_card = c
+            self.win_index = n - 1
+        if n == 4:
+            self._end_trick()
+            return
+        seat = (seat + 1) & 3
+        self.to_act = seat
+        hand = hands[seat]
+        # legal_play's answer when a plain suit was led and the hand has some: those cards,
+        # whoever wins (the most common case, without the call); it decides every other case.
+        follow = hand & self._follow_plain[trick[0]]
+        self._legal = follow if follow else legal_play(
+            hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
+            self._above, self._undertrump)[0]
+
+    def _apply_other(self, seat: int, action: Action) -> None:
+        """An action that is not a card played in the play: a call, or a mistake."""
+        if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
             self.bidding.apply(action)
@@ -362,51 +466,33 @@ class Deal:
             else:
                 self.to_act = self.bidding.to_act
             return
-        if not isinstance(action, Play):
-            raise IllegalAction("play_a_card")
-        self._play(seat, action)
+        raise IllegalAction("play_a_card")
 
-    def _play(self, seat: int, action: Play) -> None:
-        c = action.card
-        b = 1 << c
+    def _refusal(self, seat: int, c: Card) -> IllegalAction:
+        """Why ``c`` may not be played by ``seat`` now (it is not a legal card)."""
         hand = self.hands[seat]
-        if not hand & b:
-            if self.played & b:
-                raise IllegalAction("card_already_played", card=Cards((c,)))
-            raise IllegalAction("card_not_held", card=Cards((c,)))
-        played, cached_hand, legal, why = self._legal_cache
-        if played != self.played or cached_hand != hand:
-            legal, why = self._legal_for(hand)
-        if not legal & b:
-            raise self._explain(legal, why)
-        if not self.declared[seat]:
-            self._declare(seat, hand, action.declare)
-        elif action.declare:
-            raise IllegalAction("announce_with_first_card")
-        if self._belote and (c & 7) in (Rank.KING, Rank.QUEEN):
-            self._call_belote(seat, c, action.belote)
-        self.actions.append((seat, action))
-        self.hands[seat] = hand ^ b
-        self.played |= b
+        if not hand >> c & 1:
+            if self.played >> c & 1:
+                return IllegalAction("card_already_played", card=Cards((c,)))
+            return IllegalAction("card_not_held", card=Cards((c,)))
+        legal, why = legal_play(hand, self.trick, self.win_card, self.win_index,
+                                self.trump_cards, self.trump_suit_mask, self._above,
+                                self._undertrump)
+        return self._explain(legal, why)
+
+    def _end_trick(self) -> None:
         trick = self.trick
-        trick.append(c)
-        n = len(trick)
-        if n == 1:
-            self.win_card, self.win_index = c, 0
-        elif beats(c, self.win_card, self.trump_suit_mask, self._strength):
-            self.win_card, self.win_index = c, n - 1
-        if n < 4:
-            self.to_act = (seat + 1) & 3
-            return
         winner = (self.trick_leader + self.win_index) & 3
         team = winner & 1
         self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
         tricks = self.tricks
-        tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        # tuple.__new__ directly: the named tuple's own __new__ is one more Python call.
+        tricks.append(tuple.__new__(Trick, (self.trick_leader, tuple(trick), winner)))
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner
+        self._legal = self.hands[winner]  # a leader may play any card
         n = len(tricks)
         if n == 1:
             self._compare_announcements()
@@ -448,7 +534,7 @@ class Deal:
                  declare: Sequence[Sequence[Card]] | None) -> None:
         self.declared[seat] = True
         allowed = self.options.announcements and self.contract is not None and \
-            self.contract.trump is not Trump.NO_TRUMPS
+            self.contract.trump is not _NO_TRUMPS
         if not allowed:
             if declare:
                 raise IllegalAction("no_announcements_in_no_trumps"
@@ -468,8 +554,8 @@ class Deal:
         state = self._belote.get(c >> 3)
         if state is None or state[0] != seat or state[1] < 0:
             return
-        if state[1] == 0 and self.variant is Variant.BULGARIAN and \
-                self.contract is not None and self.contract.trump is Trump.ALL_TRUMPS and \
+        if state[1] == 0 and self.variant is _BULGARIAN and \
+                self.contract is not None and self.contract.trump is _ALL_TRUMPS and \
                 self.trick and (self.trick[0] ^ c) >= 8:
             state[1] = -1  # all trumps: a belot played as a discard is lost
             return
@@ -483,7 +569,7 @@ class Deal:
         anns = self.announcements
         if not anns:
             return
-        if self.variant is Variant.BULGARIAN:
+        if self.variant is _BULGARIAN:
             seq_team, carre_team = bulgarian_winners(anns)
             self.scored = [(a.seat & 1) == (carre_team if a.is_carre else seq_team)
                            for a in anns]
@@ -494,6 +580,8 @@ class Deal:
             self.scored = [(a.seat & 1) == team for a in anns]
 
     def announced_points(self) -> tuple[int, int]:
+        if not self.announcements:
+            return (0, 0)
         pts = [0, 0]
         for a, ok in zip(self.announcements, self.scored, strict=False):
             if ok:
@@ -501,6 +589,8 @@ class Deal:
         return (pts[0], pts[1])
 
     def belote_points(self) -> tuple[int, int]:
+        if not self._belote:
+            return (0, 0)
         pts = [0, 0]
         for seat, state in self._belote.values():
             if state == 2:
@@ -508,8 +598,9 @@ class Deal:
         return (pts[0], pts[1])
 
     def _finish_play(self) -> None:
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.to_act = None
+        self._legal = 0
         contract = self.contract
         assert contract is not None
         card_points = (self.won_points[0], self.won_points[1])
@@ -531,7 +622,7 @@ class Deal:
         return None if winner is None else winner & 1
 
     def current_trick(self) -> Trick | None:
-        if self.phase is not Phase.PLAY or not self.trick:
+        if self.phase is not _PLAY or not self.trick:
             return None
         return Trick(self.trick_leader, tuple(self.trick), None)
 

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
 from .cards import Card, CardSet
-from .deal import Deal
+from .deal import Deal, Phase
 from .deck import cut_deck, shuffled_deck
 from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
 from .scoring import DealResult, Outcome
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_CUT: Final = Shuffle.CUT
+_LITIGE: Final = Outcome.LITIGE
+_HANGING: Final = Outcome.HANGING
+_PASSED: Final = Outcome.PASSED
+_BULGARIAN: Final = Variant.BULGARIAN
+_DONE: Final = Phase.DONE
 
 
 class Match:
@@ -56,17 +65,20 @@ class Match:
     def start_deal(self, deck: Sequence[Card]) -> Deal:
         if self.winner is not None:
             raise GameOver()
-        if not self.needs_deal:
+        deals = self.deals
+        # needs_deal and next_dealer, spelt out: three property calls less on every deal.
+        if deals and deals[-1].phase is not _DONE:
             raise IllegalAction("deal_not_over")
-        deal = Deal(self.variant, self.options, self.next_dealer, deck)
-        self.deals.append(deal)
+        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3, deck)
+        deals.append(deal)
         return deal
 
     def new_deck(self, seed: int) -> list[Card]:
         """The deck of the next deal under the table's shuffle option."""
-        index = len(self.deals)
-        last = self.deal
-        if self.options.shuffle is Shuffle.CUT and last is not None:
+        deals = self.deals
+        index = len(deals)
+        if self.options.shuffle is _CUT and deals:
+            last = deals[-1]
             gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
             return cut_deck(gathered, seed, index)
         return shuffled_deck(seed, index)
@@ -94,16 +106,20 @@ class Match:
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
         deals = self.deals
-        deal = deals[-1] if deals else None
-        if deal is None or deal.to_act is None:
-            if self.winner is not None:
-                raise GameOver()
-            raise IllegalAction("no_deal")
-        if seat is not None and seat != deal.to_act:
-            raise NotYourTurn()
-        deal.apply(action)
-        if deal.is_over:  # not `to_act is None`: mypy would keep it narrowed to int
-            self._close_deal(deal)
+        if deals:
+            deal = deals[-1]
+            to_act = deal.to_act
+            if to_act is not None and (seat is None or seat == to_act):
+                deal.apply(action)
+                # The phase, not the is_over property: a call less on every action.
+                if deal.phase is _DONE:
+                    self._close_deal(deal)
+                return
+            if to_act is not None:
+                raise NotYourTurn()
+        if self.winner is not None:
+            raise GameOver()
+        raise IllegalAction("no_deal")
 
     def _close_deal(self, deal: Deal) -> None:
         ds = deal.score
@@ -111,39 +127,40 @@ class Match:
         score = list(ds.score)
         collected = [0, 0]
         held_created = 0
-        if ds.outcome in (Outcome.LITIGE, Outcome.HANGING):
+        if ds.outcome in (_LITIGE, _HANGING):
             held_created = ds.held
             self.hanging += ds.held
-        elif ds.outcome is not Outcome.PASSED and score[0] != score[1] and self.hanging:
+        elif ds.outcome is not _PASSED and score[0] != score[1] and self.hanging:
             w = 0 if score[0] > score[1] else 1
             collected[w] = self.hanging
             score[w] += self.hanging
             self.hanging = 0
         self.totals[0] += score[0]
         self.totals[1] += score[1]
-        if ds.outcome is not Outcome.PASSED:
+        if ds.outcome is not _PASSED:
             self._check_end(deal)
+        # Positional: keywords would be packed into a dict and unpacked again, once a deal.
         self.results.append(DealResult(
-            contract=deal.contract,
-            card_points=(deal.won_points[0], deal.won_points[1]),
-            last_trick=deal.last_trick_team,
-            announcements=tuple(deal.announcements),
-            scored=tuple(deal.scored) if deal.scored else (False,) * len(deal.announcements),
-            belote=deal.belote_points(),
-            sweep=deal.sweep,
-            outcome=ds.outcome,
-            raw=ds.raw,
-            score=(score[0], score[1]),
-            held_created=held_created,
-            collected=(collected[0], collected[1]),
-            hanging=self.hanging,
-            totals=(self.totals[0], self.totals[1]),
+            deal.contract,  # contract
+            (deal.won_points[0], deal.won_points[1]),  # card_points
+            deal.last_trick_team,  # last_trick
+            tuple(deal.announcements),  # announcements
+            tuple(deal.scored) if deal.scored else (False,) * len(deal.announcements),  # scored
+            deal.belote_points(),  # belote
+            deal.sweep,  # sweep
+            ds.outcome,  # outcome
+            ds.raw,  # raw
+            (score[0], score[1]),  # score
+            held_created,  # held_created
+            (collected[0], collected[1]),  # collected
+            self.hanging,  # hanging
+            (self.totals[0], self.totals[1]),  # totals
         ))
 
     @property
     def played_deals(self) -> int:
         """Deals played out (a passed deal, redealt, does not count towards a deal cap)."""
-        return sum(1 for r in self.results if r.outcome is not Outcome.PASSED)
+        return sum(1 for r in self.results if r.outcome is not _PASSED)
 
     def _check_end(self, deal: Deal) -> None:
         a, b = self.totals
@@ -152,6 +169,6 @@ class Match:
         capped = cap is not None and self.played_deals + 1 >= cap
         if (max(a, b) < self.options.target and not capped) or a == b:
             return
-        if self.variant is Variant.BULGARIAN and deal.sweep is not None:
+        if self.variant is _BULGARIAN and deal.sweep is not None:
             return  # a game cannot be won on a valat deal
         self.winner = 0 if a > b else 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from .announcements import Announcement
 from .contract import Contract
@@ -51,6 +52,15 @@ class DealResult:
     totals: tuple[int, int]
 
 
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
+_MADE: Final = Outcome.MADE
+_FAILED: Final = Outcome.FAILED
+_LITIGE: Final = Outcome.LITIGE
+_HANGING: Final = Outcome.HANGING
+_NO_TRUMPS: Final = Trump.NO_TRUMPS
+
+
 def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b)
 
@@ -65,14 +75,14 @@ def score_classic(contract: Contract, card_points: tuple[int, int], sweep: int |
     pts = [base[i] + ann[i] + belote[i] for i in (0, 1)]
     score = [0, 0]
     if pts[t] > pts[d]:
-        return DealScore(Outcome.MADE, _pair(*pts))
+        return DealScore(_MADE, _pair(*pts))
     if pts[t] < pts[d]:
         score[d] = (252 if sweep == d else 162) + ann[0] + ann[1] + belote[d]
         score[t] = belote[t]
-        return DealScore(Outcome.FAILED, _pair(*score))
+        return DealScore(_FAILED, _pair(*score))
     score[d] = pts[d]
     score[t] = belote[t]
-    return DealScore(Outcome.LITIGE, _pair(*score), held=pts[t] - belote[t])
+    return DealScore(_LITIGE, _pair(*score), held=pts[t] - belote[t])
 
 
 def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int | None,
@@ -95,7 +105,7 @@ def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int |
         w = t if made else d
         score[w] = 160 + contract.multiplier * value + ann[0] + ann[1] + belote[w]
         score[1 - w] = belote[1 - w]
-    return DealScore(Outcome.MADE if made else Outcome.FAILED, _pair(*score))
+    return DealScore(_MADE if made else _FAILED, _pair(*score))
 
 
 LIMIT_DIGIT = {Trump.NO_TRUMPS: 5, Trump.ALL_TRUMPS: 4}  # suit contracts: 6
@@ -126,30 +136,30 @@ def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int
                     ann: tuple[int, int], belote: tuple[int, int]) -> DealScore:
     t = contract.team
     d = 1 - t
-    factor = 2 if contract.trump is Trump.NO_TRUMPS else 1
+    factor = 2 if contract.trump is _NO_TRUMPS else 1
     raw = _pair(*(card_points[i] * factor + ann[i] + belote[i] + (90 if sweep == i else 0)
                   for i in (0, 1)))
     limit = limit_digit(contract.trump)
     mult = contract.multiplier
     if mult == 1:
         if raw[t] > raw[d]:
-            return DealScore(Outcome.MADE, round_pair(raw, limit, t), raw=raw)
+            return DealScore(_MADE, round_pair(raw, limit, t), raw=raw)
         if raw[t] < raw[d]:
             score = [0, 0]
             # Everything to the defence, summed first and rounded once.
             score[d] = round_points(raw[0] + raw[1], limit, False)
-            return DealScore(Outcome.FAILED, _pair(*score), raw=raw)
+            return DealScore(_FAILED, _pair(*score), raw=raw)
         rounded = round_pair(raw, limit, t)
         score = [0, 0]
         score[d] = rounded[d]
-        return DealScore(Outcome.HANGING, _pair(*score), held=rounded[t], raw=raw)
+        return DealScore(_HANGING, _pair(*score), held=rounded[t], raw=raw)
     total = round_points(raw[0] + raw[1], limit, False) * mult
     if raw[0] == raw[1]:
-        return DealScore(Outcome.HANGING, (0, 0), held=total, raw=raw)
+        return DealScore(_HANGING, (0, 0), held=total, raw=raw)
     w = 0 if raw[0] > raw[1] else 1
     score = [0, 0]
     score[w] = total
-    return DealScore(Outcome.MADE if w == t else Outcome.FAILED, _pair(*score), raw=raw)
+    return DealScore(_MADE if w == t else _FAILED, _pair(*score), raw=raw)
 
 
 Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple[int, int]],
@@ -159,5 +169,8 @@ Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple
 def scorer_for(variant: Variant) -> Scorer:
     """The scoring function of ``variant``: (contract, card points, sweep, announcements,
     belote) to the deal's score."""
-    return {Variant.CLASSIC: score_classic, Variant.COINCHE: score_coinche,
-            Variant.BULGARIAN: score_bulgarian}[variant]
+    return _SCORERS[variant]
+
+
+_SCORERS: dict[Variant, Scorer] = {Variant.CLASSIC: score_classic, Variant.COINCHE: score_coinche,
+                                   Variant.BULGARIAN: score_bulgarian}

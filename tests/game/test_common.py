@@ -14,6 +14,7 @@ from game.announcements import (
     carre,
     check_declaration,
     classic_winner,
+    possible_choices,
     sequence,
 )
 from game.cards import Rank, Suit
@@ -63,6 +64,30 @@ def test_random_shuffle_is_seeded_and_new_each_deal() -> None:
     assert g.match.new_deck(7) != a.new_deck(7)  # deal 1 differs from deal 0
 
 
+def test_random_shuffle_is_fisher_yates_digit_by_digit() -> None:
+    # shuffled_deck takes the digits in groups (fewer big divisions); the decks must stay those
+    # of one division per step, or every stored seed would deal differently.
+    from game.deck import _entropy, shuffled_deck
+
+    for seed in range(300):
+        x = _entropy(seed, seed % 13)
+        deck = list(range(32))
+        for i in range(31, 0, -1):
+            x, j = divmod(x, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        assert shuffled_deck(seed, seed % 13) == deck
+
+
+def test_contracts_are_shared_only_between_equal_exact_values() -> None:
+    from game.contract import Contract, contract_of
+    from game.rules import Trump
+
+    a = contract_of(1, Trump.HEARTS, 80, 2)
+    assert a == Contract(1, Trump.HEARTS, 80, 2) and a is contract_of(1, Trump.HEARTS, 80, 2)
+    odd = contract_of(1, 2, 80, 2)  # type: ignore[arg-type]  # an int, not a Trump
+    assert odd == a and odd is not a and type(odd.trump) is int
+
+
 def test_cut_shuffle_gathers_the_tricks_and_cuts() -> None:
     g = Game("coinche", {"shuffle": "cut"}, dealer=3).new_deal(SPLIT)
     g.do("bid 80 H", "pass", "pass", "pass", *SPLIT_PLAY)
@@ -99,6 +124,20 @@ def test_runs_longer_than_five_and_sevens_and_eights() -> None:
     assert _points(best_announcements(1, cset("7S 8S 9S TS JS QS AC AD"))) == [("run of 6", 100)]
     assert best_announcements(1, cset("7C 7D 7H 7S 8C 8D 8H 8S")) == []
     assert _points(best_announcements(1, cset("9C 9D 9H 9S KC AC"))) == [("carré of nines", 150)]
+
+
+def test_best_announcements_fast_path_agrees_with_the_full_search() -> None:
+    # best_announcements answers most hands with bit tests; the full search over every choice
+    # (carrés, then the runs left) is the rule it must agree with.
+    import random
+
+    rng = random.Random(15)
+    for _ in range(20000):
+        hand = sum(1 << c for c in rng.sample(range(32), rng.randint(0, 8)))
+        full = max(possible_choices(2, hand),
+                   key=lambda ch: (sum(a.points for a in ch),
+                                   sum(a.points for a in ch if a.is_carre)))
+        assert best_announcements(2, hand) == full
 
 
 def test_explicit_declarations() -> None:
