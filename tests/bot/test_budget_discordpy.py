@@ -100,16 +100,18 @@ async def test_a_global_429_holds_the_bots_other_calls_for_what_discord_asked(
     http, budget = client
     api.script["/api/v10/channels/1/messages/2"] = [too_many(0.2, is_global=True)]
     edit = asyncio.create_task(http.request(edit_route(), json={"content": "x"}))
-    for _ in range(200):  # until the 429 is in (bounded: never an endless wait)
+    for _ in range(2000):  # until the 429 is in (bounded: never an endless wait)
         if budget.held:
             break
         await asyncio.sleep(0.005)
     assert budget.held == 1
-    asked_at = time.monotonic()
     await http.request(Route("POST", "/channels/{channel_id}/messages", channel_id=3),
                        json={"content": "y"})
+    # The hold began when the 429 came back, after it reached the API: another channel's
+    # post, asked for during the hold, reached it at least the 0.2 s Discord asked later.
+    limited = api.seen("/api/v10/channels/1/messages/2")[0]
     other = api.seen("/api/v10/channels/3/messages")
-    assert len(other) == 1 and other[0].at >= asked_at + 0.2 - 0.05
+    assert len(other) == 1 and other[0].at >= limited.at + 0.2
     await edit
     assert len(api.seen("/api/v10/channels/1/messages/2")) == 2
 
@@ -119,9 +121,7 @@ async def test_an_interaction_answer_goes_through_a_spent_budget(
     http, budget = client
     budget.limit = budget.taken  # spent for this second
     taken = budget.taken
-    started = time.monotonic()
     await http.request(Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
                              interaction_id=5, interaction_token="t"), json={"type": 6})
-    assert budget.taken == taken and budget.waited == 0
-    assert time.monotonic() - started < 0.5
+    assert budget.taken == taken and budget.waited == 0  # it never waited for a turn
     assert len(api.seen("/api/v10/interactions/5/t/callback")) == 1
