@@ -7,6 +7,7 @@ hand; the table whose messages are still right is neither edited nor rendered.""
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Any
 
 import pytest
@@ -112,3 +113,40 @@ async def test_a_restart_keeps_a_deadline_far_ahead_and_edits_nothing(
     table_clock.advance(1)
     await w.fake.settle()
     assert live.seq > seq
+
+
+async def test_a_bot_upgraded_from_before_stored_deadlines_gives_the_turn_anew_and_loses_nothing(
+        table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
+    """A database from before migration 0017 holds what each message shows but not the
+    deadline it shows (the new columns are empty after the upgrade): the person to act gets
+    the whole timer again, shown on that table alone, and the game goes on where it was."""
+    w = await make_world(fake_discord, database_path, names=EIGHT)
+    timed = await table(w, list(w.members[:4]), turn_timer=300)
+    untimed = await table(w, list(w.members[4:]))
+    for n in range(2):
+        for table_id in (timed, untimed):
+            await play_turn(w, table_id, RandomPlayer(n))
+    await w.fake.settle()
+    live = w.bot.service.live[timed]
+    seq, acting = live.seq, live.match.to_act
+    await w.fake.disconnect(w.bot)
+    with sqlite3.connect(database_path) as db:  # as 0017 leaves the rows of an older bot
+        db.execute("UPDATE shown SET turn_seq = NULL, deadline = NULL")
+
+    table_clock.advance(60)
+    later = table_clock.now()
+    mark = w.fake.mark()
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+
+    live = w.bot.service.live[timed]
+    assert live.seq == seq and live.match.to_act == acting  # nothing lost
+    assert live.deadline == later + 300  # the whole timer again
+    s = live.seats[acting]
+    assert sorted(sends(w, mark)) == sorted([
+        f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
+        f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"])
+    other = w.bot.service.live[untimed]
+    assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
+    result = await play_turn(w, timed, RandomPlayer(5))
+    assert result.callback_type == 7, result.text
