@@ -37,6 +37,29 @@ def sends(w: World, mark: int) -> list[str]:
                                                since=mark) if r.method in ("POST", "PATCH")]
 
 
+async def timed_and_untimed(w: World, turn_timer: int) -> tuple[int, int]:
+    """Two tables two turns into their first deal, one with a turn timer and one without."""
+    timed = await table(w, list(w.members[:4]), turn_timer=turn_timer)
+    untimed = await table(w, list(w.members[4:]))
+    for n in range(2):
+        for table_id in (timed, untimed):
+            await play_turn(w, table_id, RandomPlayer(n))
+    await w.fake.settle()
+    return timed, untimed
+
+
+def assert_only_turn_sent(w: World, mark: int, timed: int, untimed: int) -> None:
+    """Since ``mark``: the timed table's message and its acting hand were sent again, and
+    nothing of the other table."""
+    live = w.bot.service.live[timed]
+    s = live.seats[live.match.to_act]
+    assert sorted(sends(w, mark)) == sorted([
+        f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
+        f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"])
+    other = w.bot.service.live[untimed]
+    assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
+
+
 @pytest.mark.parametrize("away", [
     1800,  # the turn's 30 seconds ran out while the bot was down
     10,  # 20 seconds are left: less than the grace after a restart (30 s)
@@ -44,12 +67,7 @@ def sends(w: World, mark: int) -> list[str]:
 async def test_a_restart_after_a_deadline_passed_or_came_near_edits_only_that_table(
         away: float, table_clock: FakeClock, fake_discord: Any, database_path: Any) -> None:
     w = await make_world(fake_discord, database_path, names=EIGHT)
-    timed = await table(w, list(w.members[:4]), turn_timer=30)
-    untimed = await table(w, list(w.members[4:]))
-    for n in range(2):
-        for table_id in (timed, untimed):
-            await play_turn(w, table_id, RandomPlayer(n))
-    await w.fake.settle()
+    timed, untimed = await timed_and_untimed(w, 30)
     live = w.bot.service.live[timed]
     old_deadline, acting = live.deadline, live.match.to_act
     assert old_deadline is not None
@@ -68,15 +86,12 @@ async def test_a_restart_after_a_deadline_passed_or_came_near_edits_only_that_ta
     live = w.bot.service.live[timed]
     assert live.match.to_act == acting and not live.seats[acting].timed_out
     assert live.deadline == later + 30  # a new deadline, in full
+    assert_only_turn_sent(w, mark, timed, untimed)
     s = live.seats[acting]
-    assert sorted(sends(w, mark)) == sorted([
-        f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
-        f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"])
     for path in (live.row.message_id, s.dm_message_id):
         shown = DEADLINE.search(w.fake.message(path).content)
         assert shown is not None and int(shown.group(1)) == int(live.deadline)
     other = w.bot.service.live[untimed]
-    assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
     assert not any(f"/channels/{x.dm_channel_id}/" in p for x in other.seats.values()
                    for p in sends(w, mark))
 
@@ -121,12 +136,7 @@ async def test_a_bot_upgraded_from_before_stored_deadlines_gives_the_turn_anew_a
     deadline it shows (the new columns are empty after the upgrade): the person to act gets
     the whole timer again, shown on that table alone, and the game goes on where it was."""
     w = await make_world(fake_discord, database_path, names=EIGHT)
-    timed = await table(w, list(w.members[:4]), turn_timer=300)
-    untimed = await table(w, list(w.members[4:]))
-    for n in range(2):
-        for table_id in (timed, untimed):
-            await play_turn(w, table_id, RandomPlayer(n))
-    await w.fake.settle()
+    timed, untimed = await timed_and_untimed(w, 300)
     live = w.bot.service.live[timed]
     seq, acting = live.seq, live.match.to_act
     await w.fake.disconnect(w.bot)
@@ -142,11 +152,6 @@ async def test_a_bot_upgraded_from_before_stored_deadlines_gives_the_turn_anew_a
     live = w.bot.service.live[timed]
     assert live.seq == seq and live.match.to_act == acting  # nothing lost
     assert live.deadline == later + 300  # the whole timer again
-    s = live.seats[acting]
-    assert sorted(sends(w, mark)) == sorted([
-        f"/channels/{live.row.home_id}/messages/{live.row.message_id}",
-        f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"])
-    other = w.bot.service.live[untimed]
-    assert not any(f"/messages/{other.row.message_id}" in p for p in sends(w, mark))
+    assert_only_turn_sent(w, mark, timed, untimed)
     result = await play_turn(w, timed, RandomPlayer(5))
     assert result.callback_type == 7, result.text
