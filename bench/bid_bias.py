@@ -30,12 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root
 
-from game.actions import CoincheBid, ContractBid, Take
+from game.actions import CoincheBid
 from game.ai import bidsearch
 from game.ai.auction import choose_bid
+from game.cards import Suit
 from game.contract import Contract
 from game.match import Match
-from game.rules import Trump, Variant
+from game.rules import Variant
 from game.view import table_view
 
 
@@ -47,16 +48,11 @@ def model_values(variant: Variant, deals: int, start: int) -> list[float]:
         match.start_deal(match.new_deck(seed))
         view = table_view(match, 1)
         action = choose_bid(view)
-        if isinstance(action, ContractBid):
-            trump, value = action.contract, None
-        elif isinstance(action, CoincheBid):
-            trump, value = Trump(action.suit), action.value
-        elif isinstance(action, Take):
-            assert view.turned_card is not None
-            suit = action.suit if action.suit is not None else view.turned_card >> 3
-            trump, value = Trump(suit), None
-        else:
-            continue
+        turned = Suit(view.turned_card >> 3) if view.turned_card is not None else None
+        trump = bidsearch._bid_trump(action, turned)  # the search's own reading of a call
+        if trump is None:
+            continue  # a pass
+        value = action.value if isinstance(action, CoincheBid) else None
         search = bidsearch.BidSearch(view, random.Random(seed), bidsearch.BidBudget())
         outcomes = search.outcomes([(1, trump)])
         values.append(search.value(Contract(1, trump, value), outcomes[(1, trump)]))
