@@ -2,10 +2,14 @@
 limit (50 requests per second per bot), and waits here for its turn rather than being told 429.
 
 A sliding window (at most ``LIMIT`` calls in any ``PER`` seconds: under Discord's 50, whatever
-the phase of Discord's own window) shared by every call of the process. A window rather than a
-steady rate: a busy event loop that woke late sends what the window still allows at once,
-instead of losing the time it slept (a token bucket small enough to stay under 50 in any second
-would have held a loaded bot to a few calls per wake-up). When calls
+the phase of Discord's own window) shared by every call of the process, and within it at most a
+``SPREAD``-th of them in any ``SPREAD``-th of the window: calls that leave together do not arrive
+together (one needs a new connection, another waits on a busy path), so a whole second's calls
+sent in one burst could reach Discord beside the next second's; spread over the second, only a
+few can. A window rather than a steady rate: a busy event loop that woke late sends what the
+short window still allows at once, instead of losing the time it slept (a token bucket small
+enough to stay under 50 in any second would have held a loaded bot to a few calls per
+wake-up). When calls
 wait, the most urgent goes first: what the acting player needs (their hand, a command's own
 call), then the table messages people watch, then the rest (other hands, deal sheets, posts).
 The priority is the one of the Outbox job making the call (a context variable, set by the
@@ -45,6 +49,7 @@ from discord.http import HTTPClient, Route
 # Discord's global limit is 50 per second; 48 leaves a little room for a call discord.py
 # itself sends again, and for calls that leave close together arriving closer still.
 LIMIT, PER = 48, 1.0
+SPREAD = 4  # at most a quarter of LIMIT in any quarter of PER
 OUTSIDE = ("/interactions/", "/webhooks/")  # token routes: outside the global limit
 
 
@@ -84,10 +89,10 @@ PRIORITY: ContextVar[Priority | Ticket] = ContextVar("belote_priority",
 
 
 class Budget:
-    def __init__(self, limit: int = LIMIT, per: float = PER, *,
+    def __init__(self, limit: int = LIMIT, per: float = PER, *, spread: int = SPREAD,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-        self.limit, self.per = limit, per
+        self.limit, self.per, self.spread = limit, per, spread  # limit: a shard may lower it
         self.clock, self.sleep = clock, sleep
         self._sent: deque[float] = deque()  # when the calls of the last ``per`` seconds went
         self._held_until = 0.0
@@ -103,25 +108,28 @@ class Budget:
         self.metered = False
         self.answered = 0
 
-    def _take_now(self) -> bool:
+    def _wait_for(self) -> float:
+        """Seconds until one more call may go (0.0: now): until Discord's hold ends, the oldest
+        call leaves the whole window, or the oldest of the short window's calls leaves it."""
         now = self.clock()
         if now < self._held_until:
-            return False
+            return self._held_until - now
         sent = self._sent
         while sent and sent[0] <= now - self.per:
             sent.popleft()
         if len(sent) >= self.limit:
+            return sent[-self.limit] + self.per - now
+        burst = -(-self.limit // self.spread)  # the short window's share, rounded up
+        if len(sent) >= burst and sent[-burst] > now - self.per / self.spread:
+            return sent[-burst] + self.per / self.spread - now
+        return 0.0
+
+    def _take_now(self) -> bool:
+        if self._wait_for() > 0.0:
             return False
-        sent.append(now)
+        self._sent.append(self.clock())
         self.taken += 1
         return True
-
-    def _wait_for(self) -> float:
-        """Seconds until the next call may go (the oldest call leaves the window)."""
-        now = self.clock()
-        if now < self._held_until:
-            return self._held_until - now
-        return max(0.0, self._sent[0] + self.per - now) if self._sent else 0.0
 
     async def take(self, priority: Priority | Ticket = Priority.ACTING) -> None:
         """Return once one more call may go now (and count it): at once while the budget lasts

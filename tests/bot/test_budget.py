@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from discord.http import Route
 
-from bot.budget import LIMIT, PRIORITY, Budget, Priority, Ticket, meter
+from bot.budget import LIMIT, PER, PRIORITY, SPREAD, Budget, Priority, Ticket, meter
 from tests.bot.traced_http import Answer, TracedHTTP
 
 
@@ -203,13 +203,50 @@ async def test_an_outbox_job_calls_at_the_priority_its_message_asked() -> None:
     await jobs.close()
 
 
-async def test_a_loop_that_woke_late_sends_what_the_window_allows_at_once() -> None:
+async def test_a_loop_that_woke_late_sends_a_quarter_seconds_share_at_once() -> None:
+    """A busy loop that wakes late does not lose the time it slept (the short window's share
+    goes at once, none of it waits), but it does not send a whole second's calls in one burst
+    either: those could arrive at Discord beside the next second's."""
     clock = Clock()
     b = budget(clock)
     for _ in range(LIMIT):
         await b.take()
     clock.now += 5.0  # the event loop was busy for a while: the window is empty again
     before = clock.now
-    for _ in range(LIMIT):
+    for _ in range(LIMIT // SPREAD):
         await b.take(Priority.BACKGROUND)
     assert clock.now == before  # none of them waited
+    await b.take(Priority.BACKGROUND)
+    assert clock.now == before + PER / SPREAD  # one more waits for the next quarter second
+
+
+async def test_calls_leave_spread_over_the_second() -> None:
+    """However the calls come (all at once, after a hold), no quarter second carries more than
+    a quarter of the limit, and the whole limit is still used each second."""
+    clock = Clock()
+    b = budget(clock)
+    times: list[float] = []
+
+    async def call() -> None:
+        await b.take(Priority.TABLE)
+        times.append(clock.now)
+
+    b.hold(0.5)  # a global 429: everything waits, then goes as the budget allows
+    await asyncio.gather(*(call() for _ in range(3 * LIMIT)))
+    for t in times:
+        assert sum(1 for u in times if t <= u < t + PER / SPREAD) <= LIMIT // SPREAD
+    assert min(times) == 0.5
+    assert max(times) < 0.5 + 3 * PER  # three seconds' worth in three seconds
+
+
+async def test_a_lower_limit_set_later_spreads_its_own_share() -> None:
+    """A shard lowers its budget's limit after it was made (bot.py): the short window's share
+    follows it, rounded up."""
+    clock = Clock()
+    b = budget(clock)
+    b.limit = 10  # a quarter: 3 (rounded up)
+    for _ in range(3):
+        await b.take()
+    assert clock.now == 0.0
+    await b.take()
+    assert clock.now == PER / SPREAD

@@ -240,7 +240,7 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
     already waiting goes first, and then the newest state, also first."""
     from discord.http import Route
 
-    from bot.budget import LIMIT, Priority, meter
+    from bot.budget import LIMIT, PER, SPREAD, Priority, meter
 
     clock = Clock()
     box = outbox(clock)
@@ -249,8 +249,11 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
     meter(http, box.budget)  # type: ignore[arg-type]
     route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
                   message_id=2)
-    for _ in range(LIMIT):  # this second's calls are spent
-        await box.budget.take()
+    for quarter in range(SPREAD):  # this second's calls are spent, a quarter at a time
+        if quarter:
+            await clock.advance(PER / SPREAD)
+        for _ in range(LIMIT // SPREAD):
+            await box.budget.take()
     hand = {"state": "new cards"}
 
     def job(name: str | None = None) -> Callable[[], Awaitable[None]]:
