@@ -36,7 +36,7 @@ from game.rules import Trump, Variant
 from game.scoring import Outcome
 from game.view import Stage, TableView, table_view
 
-LEVEL_CHOICES = ["easy", "easy_bids", "hard", "hard_v1", "random"]
+LEVEL_CHOICES = ["easy", "easy_bids", "hard", "hard_easy_bids", "hard_v1", "random"]
 
 
 class EasyPlayBidSearch:
@@ -52,11 +52,26 @@ class EasyPlayBidSearch:
         return (self.hard if view.stage is Stage.BIDDING else self.easy).choose(view)
 
 
+class HardPlayEasyBids:
+    """The hard level's play with the easy level's bidding: what the bid search adds to hard."""
+
+    def __init__(self, seed: int) -> None:
+        from game.ai.easy import EasyPlayer
+        from game.ai.hard import HardPlayer
+
+        self.easy, self.hard = EasyPlayer(seed), HardPlayer(seed)
+
+    def choose(self, view: TableView) -> Action:
+        return (self.easy if view.stage is Stage.BIDDING else self.hard).choose(view)
+
+
 def player(level: str, seed: int) -> Player:
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy_bids":
         return EasyPlayBidSearch(seed)
+    if level == "hard_easy_bids":
+        return HardPlayEasyBids(seed)
     return level_player(level, seed)
 
 
