@@ -160,7 +160,7 @@ class BeloteBot(commands.Bot):
         # The restored tables are shown again only once the Channels cog has checked, when
         # the bot is ready, that their thread, channel and permissions are still there: an
         # edit sent before that check would fail on every table whose home is gone.
-        await self.service.restore(owns=self.sharding.owns)
+        await self.service.restore(self.sharding)
         # After the tables: it looks at which are still open.
         await self.tournaments.resume(owns=self.sharding.owns)
         # Each seated player's hand in their own language, as before the restart.

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .credits import Move, move
 from .log import LogEntry, append_in
@@ -126,6 +126,16 @@ class ChoiceRow:
     belote: bool = True
 
 
+class ShardPart(Protocol):
+    """The shards in all and the ones a process runs (bot.sharding.Shards)."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def ids(self) -> tuple[int, ...]: ...
+
+
 @dataclass(slots=True)
 class OpenTables:
     """Every open table with what a restart brings back of it, read in a few queries for all of
@@ -172,26 +182,38 @@ class TableRepo:
             f"SELECT * FROM tables WHERE status IN ({_OPEN_SQL}) ORDER BY id")
         return [TableRow.from_row(r) for r in rows]
 
-    async def open_tables_whole(self) -> OpenTables:
-        """Every open table, its seats, invites, kicks, saved choices and action log."""
-        of_open = f"table_id IN (SELECT id FROM tables WHERE status IN ({_OPEN_SQL}))"
-        rows = await self.open_tables()
+    async def open_tables_whole(self, shards: ShardPart | None = None) -> OpenTables:
+        """Every open table, its seats, invites, kicks, saved choices and action log; with
+        ``shards``, only the tables of the servers those shards hold: several processes on one
+        database each read their own tables, not everyone's to skip most of them."""
+        where = f"status IN ({_OPEN_SQL})"
+        params: tuple[int, ...] = ()
+        if shards is not None and not shards.ids:
+            where += " AND 1 = 0"  # no shard, no table
+        elif shards is not None:
+            # Discord's rule for a server's shard, as bot/sharding.py's Shards.shard_of.
+            where += (f" AND (guild_id >> 22) % {int(shards.count)}"
+                      f" IN ({', '.join('?' * len(shards.ids))})")
+            params = tuple(int(i) for i in shards.ids)
+        of_open = f"table_id IN (SELECT id FROM tables WHERE {where})"
+        rows = [TableRow.from_row(r) for r in await self.db.fetchall(
+            f"SELECT * FROM tables WHERE {where} ORDER BY id", params)]
         out = OpenTables(rows, {r.id: [] for r in rows}, {r.id: set() for r in rows},
                          {r.id: set() for r in rows}, {r.id: [] for r in rows},
                          {r.id: [] for r in rows})
         for r in await self.db.fetchall(f"SELECT * FROM seats WHERE {of_open}"
-                                        " ORDER BY table_id, seat"):
+                                        " ORDER BY table_id, seat", params):
             out.seats.setdefault(r["table_id"], []).append(SeatRow.from_row(r))
         for name, into in (("invites", out.invited), ("kicked", out.kicked)):
             for r in await self.db.fetchall(f"SELECT table_id, user_id FROM {name}"
-                                            f" WHERE {of_open}"):
+                                            f" WHERE {of_open}", params):
                 into.setdefault(r[0], set()).add(r[1])
         for r in await self.db.fetchall(f"SELECT * FROM seat_choices WHERE {of_open}"
-                                        " ORDER BY table_id, seat"):
+                                        " ORDER BY table_id, seat", params):
             out.choices.setdefault(r["table_id"], []).append(_choice(r))
         for r in await self.db.fetchall(
                 f"SELECT table_id, seq, kind, payload, user_id FROM actions WHERE {of_open}"
-                " ORDER BY table_id, seq"):
+                " ORDER BY table_id, seq", params):
             out.logs.setdefault(r[0], []).append(LogEntry(r[1], r[2], json.loads(r[3]), r[4]))
         return out
 

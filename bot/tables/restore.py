@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from db import ChoiceRow, TableStatus
 from game.announcements import check_choice
@@ -19,6 +19,9 @@ from .state import LiveTable, SeatChoice
 from .sweeper import Sweeper
 from .turns import Turns
 
+if TYPE_CHECKING:
+    from ..sharding import Shards
+
 log = logging.getLogger(__name__)
 
 
@@ -29,16 +32,19 @@ class Restore:
         self.turns = turns
         self.sweeper = sweeper
 
-    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+    async def restore(self, shards: Shards | None = None) -> list[LiveTable]:
         """Bring back every open table from the database, replaying each match; with
-        ``owns``, only the tables of the servers it owns (the shards this process runs)."""
+        ``shards``, only the tables of the servers of the shards this process runs (read
+        from the database alone: the other processes' tables are not read at all)."""
         db = self.tables.db
         restored = []
         shown = await db.tables.shown_deadlines()  # the turn deadlines the players saw
-        every = await db.tables.open_tables_whole()  # a few queries, not a few per table
+        # A few queries, not a few per table.
+        every = await db.tables.open_tables_whole(None if shards is None or shards.whole
+                                                  else shards)
         for row in every.rows:
-            if owns is not None and not owns(row.guild_id):
-                continue
+            if shards is not None and not shards.owns(row.guild_id):
+                continue  # the query's rule is the same: this only guards against a drift
             live = LiveTable(row, every.seats[row.id], every.invited[row.id],
                              every.kicked[row.id])
             row.computer_level = row.computer_level or self.tables.computer_level

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from db import Database, SeatRow
 from db.activity import last_activity
@@ -27,6 +28,9 @@ from .restore import Restore
 from .state import LiveTable, NewTable, NullListener, TableListener
 from .sweeper import Sweeper
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from ..sharding import Shards
 
 
 class TableService:
@@ -154,10 +158,10 @@ class TableService:
         return await self.play.choose(table_id, user_id, deal, declare=declare, belote=belote)
 
     # ---- start, stop, and Discord's outages ----------------------------------------------
-    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+    async def restore(self, shards: Shards | None = None) -> list[LiveTable]:
         """Bring back every open table from the database, replaying each match; with
-        ``owns``, only those of the servers it owns (the shards this process runs)."""
-        return await self._restore.restore(owns)
+        ``shards``, only those of the servers of the shards this process runs."""
+        return await self._restore.restore(shards)
 
     async def close(self) -> None:
         await self.sweeper.close()

@@ -117,6 +117,31 @@ async def test_a_restart_reads_every_open_table_whole_at_once(db: Database) -> N
     assert tables[2].id not in whole.seats and tables[2].id not in whole.logs
 
 
+async def test_a_process_running_some_shards_reads_only_their_tables(db: Database) -> None:
+    """Several processes on one database: each reads the open tables of its own shards' servers
+    (Discord's rule, the same as Shards.shard_of), and between them every table once."""
+    from bot.sharding import Shards
+
+    guilds = [(1 << 22) * n + 12345 for n in range(6)] + [1187654321098765432]  # real-size id
+    made = {}
+    for g in guilds:
+        t = await db.tables.create(guild_id=g, channel_id=20, host_id=1, variant="classic",
+                                   options={"target": 1}, private=False, seed=7)
+        await db.tables.put_seat(SeatRow(t.id, 0, 1, "bo"))
+        await db.log.append(t.id, [LogEntry(0, "deal", {"dealer": 0, "deck": ["7C"]})])
+        made[t.id] = g
+    seen: list[int] = []
+    for part in ((0,), (1, 2)):
+        shards = Shards(3, part)
+        whole = await db.tables.open_tables_whole(shards)
+        ids = [r.id for r in whole.rows]
+        assert ids == sorted(t for t, g in made.items() if shards.owns(g))
+        assert set(whole.seats) == set(whole.logs) == set(ids)  # no other table's rows read
+        seen += ids
+    assert sorted(seen) == sorted(made)  # each table in exactly one process
+    assert [r.id for r in (await db.tables.open_tables_whole(Shards(3, ()))).rows] == []
+
+
 async def test_action_log_is_unique_per_sequence_and_all_or_nothing(db: Database) -> None:
     t = await new_table(db)
     deal = LogEntry(0, "deal", {"dealer": 0, "deck": ["7C"]})
