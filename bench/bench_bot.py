@@ -69,12 +69,28 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
+def busiest(times: list[float], window: float = 1.0) -> int:
+    """The most of ``times`` in any ``window`` seconds (a rolling window)."""
+    times, most, first = sorted(times), 0, 0
+    for last, t in enumerate(times):
+        while times[first] <= t - window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def budget_limit() -> str:
+    from bot.budget import LIMIT, PER, SPREAD
+    return f"{LIMIT} in {PER:g} s, {-(-LIMIT // SPREAD)} in {PER / SPREAD:g} s"
+
+
 # ---- the bot's process ----------------------------------------------------------------------
 class Probe:
     """What the bot's process measures about itself: loop lag, CPU time, a profile."""
 
     def __init__(self, profile: str | None) -> None:
         self.lag: list[float] = []
+        self.sent: list[float] = []
         self.stop = asyncio.Event()
         self.cpu = 0.0
         self.workers: dict[int, float] = {}
@@ -90,6 +106,17 @@ class Probe:
             self.lag.append(time.perf_counter() - t - 0.01)
 
     async def start(self, bot: Any) -> None:
+        self.sent = sent = []  # when each global-limited call left, by the budget's clock
+        budget = bot.delivery.jobs.budget
+        take_now = budget._take_now
+
+        def logged() -> bool:
+            if take_now():
+                sent.append(budget._sent[-1])
+                return True
+            return False
+
+        budget._take_now = logged
         self.lag.clear()
         self.stop.clear()
         self.cpu, self.wall = time.process_time(), time.perf_counter()
@@ -110,7 +137,8 @@ class Probe:
         if self.task is not None:
             await self.task
         budget = bot.delivery.jobs.budget
-        return {"lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
+        del budget._take_now  # the class's own again
+        return {"sent": self.sent, "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
                 "workers": workers, "budget_taken": budget.taken,
                 "budget_waited": budget.waited, "budget_held": budget.held}
@@ -437,6 +465,10 @@ async def run(args: argparse.Namespace) -> None:
           f"{sum(1 for r in requests if r.status == 429)}; the bot's budget let "
           f"{probe['budget_taken']} calls through, {probe['budget_waited']} of them after "
           f"waiting their turn, {probe['budget_held']} global 429s held it")
+    arrived = [r.at for r in requests if r.counts_against_global_limit]
+    print(f"busiest rolling second of global-limited calls: {busiest(probe['sent'])} as the "
+          f"bot's budget let them leave (its limit: {budget_limit()}), {busiest(arrived)} as "
+          f"the fake Discord received them")
     limited = [r for r in requests if r.status == 429]
     if limited:
         routes = Counter(
