@@ -1,7 +1,11 @@
 """Pacing per rate-limit bucket: a message in a channel is edited at most as often as Discord
 allows there, planned ahead rather than discovered by 429 answers.
 
-Discord documents 5 message edits per 5 seconds per channel. discord.py keeps the
+Discord documents 5 message edits per 5 seconds per channel. The edits are also spread: at most
+one in any second (a fifth of the window). Five at once and then none for five seconds would
+leave the newest state of a busy table unshown for up to five seconds; one a second shows it
+within a second, and a burst of changes merges into that one edit (the Outbox sends the newest
+state). discord.py keeps the
 X-RateLimit-Remaining/Reset of each bucket to itself (and only waits, after the fact, once it
 reached 0), so the plan uses that documented figure; a 429 that comes anyway (a shared or
 smaller bucket) holds the bucket for the Retry-After Discord gave.
@@ -19,8 +23,11 @@ class Pacer:
     """A sliding window of sends per bucket (a channel's message edits), and holds after 429s."""
 
     def __init__(self, limit: int = EDITS_PER_CHANNEL[0],
-                 per: float = EDITS_PER_CHANNEL[1]) -> None:
+                 per: float = EDITS_PER_CHANNEL[1], spread: int | None = None) -> None:
+        """At most ``limit`` sends in any ``per`` seconds, and ``limit / spread`` (rounded up)
+        in any ``per / spread`` seconds; ``spread`` defaults to ``limit``: evenly spaced."""
         self.limit, self.per = limit, per
+        self.spread = limit if spread is None else spread
         self._sent: dict[Hashable, deque[float]] = {}
         self._held: dict[Hashable, float] = {}  # bucket -> until when (a 429's Retry-After)
 
@@ -36,6 +43,9 @@ class Pacer:
             sent.popleft()
         if len(sent) >= self.limit:
             return sent[0] + self.per - now
+        burst, short = -(-self.limit // self.spread), self.per / self.spread
+        if len(sent) >= burst and sent[-burst] > now - short:
+            return sent[-burst] + short - now
         sent.append(now)
         return 0.0
 

@@ -1,15 +1,26 @@
-"""The per-channel pacer: 5 sends per 5 seconds in a sliding window, and a 429's hold."""
+"""The per-channel pacer: 5 sends per 5 seconds in a sliding window, one a second, and a 429's
+hold."""
 
 from __future__ import annotations
 
 from bot.pacing import Pacer
 
 
-def test_five_go_then_the_sixth_waits_for_the_first_to_leave_the_window() -> None:
+def test_edits_in_a_channel_go_one_a_second_and_the_rest_waits() -> None:
+    """Spread evenly: a busy table's newest state waits at most a second to be shown, never
+    five after a burst of five."""
     pacer = Pacer(5, 5.0)
+    assert pacer.take("c", 0.0) == 0.0
+    assert pacer.take("c", 0.25) == 0.75  # within the second of the last edit: waits
+    assert pacer.take("other", 0.25) == 0.0  # each channel has its own window
+    assert [pacer.take("c", t) for t in (1.0, 2.0, 3.0, 4.0)] == [0.0] * 4
+    assert pacer.take("c", 5.0) == 0.0  # the first has left the five-second window
+
+
+def test_without_spreading_five_go_then_the_sixth_waits_for_the_first_to_leave() -> None:
+    pacer = Pacer(5, 5.0, spread=1)
     assert [pacer.take("c", t) for t in (0.0, 0.5, 1.0, 1.5, 2.0)] == [0.0] * 5
     assert pacer.take("c", 2.5) == 2.5
-    assert pacer.take("other", 2.5) == 0.0  # each channel has its own window
     assert pacer.take("c", 5.0) == 0.0
 
 
