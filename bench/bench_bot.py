@@ -80,8 +80,10 @@ def busiest(times: list[float], window: float = 1.0) -> int:
 
 
 def budget_limit() -> str:
-    from bot.budget import LIMIT, PER, SPREAD
-    return f"{LIMIT} in {PER:g} s, {-(-LIMIT // SPREAD)} in {PER / SPREAD:g} s"
+    from bot import budget
+    spread = getattr(budget, "SPREAD", 1)  # an older build, measured beside this one: none
+    return f"{budget.LIMIT} in {budget.PER:g} s, {-(-budget.LIMIT // spread)} in " \
+        f"{budget.PER / spread:g} s"
 
 
 # ---- the bot's process ----------------------------------------------------------------------
