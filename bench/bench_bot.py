@@ -306,6 +306,8 @@ class Players:
             await asyncio.sleep(self.rng.uniform(*think))
             if time.perf_counter() >= until:
                 return
+            if self.turn(table) != found:
+                continue  # the hand changed while they thought (sent again, a timer): look again
             await self.click(table, *found)
 
     async def burst(self, tables: list[Table], rounds: int) -> None:
