@@ -21,6 +21,7 @@ from .announcements import (
 )
 from .bidding import Bidding, BulgarianBidding, ClassicBidding, CoincheBidding
 from .cards import (
+    FULL_DECK,
     PLAIN_POINTS,
     PLAIN_STRENGTH,
     SUIT_MASKS,
@@ -240,6 +241,7 @@ class Deal:
         "_follow_plain",
         "_legal",
         "_points",
+        "_special",
         "_strength",
         "_undertrump",
         "actions",
@@ -254,7 +256,6 @@ class Deal:
         "hands",
         "options",
         "phase",
-        "played",
         "score",
         "scored",
         "to_act",
@@ -292,7 +293,6 @@ class Deal:
         self.win_index = 0
         self.won_points = [0, 0]
         self.tricks_won = [0, 0]
-        self.played = 0
         self.declared = [False] * 4
         self.announcements: list[Announcement] = []
         self.scored: list[bool] = []
@@ -312,6 +312,10 @@ class Deal:
         # outside the play): every decision asks for them, and the card played is checked
         # against them, so neither recomputes the rules.
         self._legal = 0
+        # The cards whose play needs more than the common steps: every card in the first
+        # trick (each seat's first card: its announcements), then the kings and queens of the
+        # belotes held.
+        self._special = 0
 
         self.bidding: Bidding
         if variant is _COINCHE:
@@ -383,6 +387,7 @@ class Deal:
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
+        self._special = FULL_DECK
         self.phase = _PLAY
         self.to_act = self.first
         self.trick_leader = self.first
@@ -392,6 +397,15 @@ class Deal:
     @property
     def is_over(self) -> bool:
         return self.phase is _DONE
+
+    @property
+    def played(self) -> CardSet:
+        """The cards played so far in this deal (once the contract is known every card is in a
+        hand or played; kept by no step of the play, computed when asked)."""
+        if self.contract is None:
+            return 0
+        hands = self.hands
+        return FULL_DECK ^ (hands[0] | hands[1] | hands[2] | hands[3])
 
     def hand(self, seat: int) -> CardSet:
         return self.hands[seat]
@@ -408,30 +422,26 @@ class Deal:
         return []
 
     # ---- actions -----------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply the action of the seat to act, or raise IllegalAction saying why."""
-        seat = self.to_act
-        if seat is None:
-            raise IllegalAction("deal_over")
-        if self.phase is not _PLAY or not isinstance(action, Play):
-            self._apply_other(seat, action)
-            return
+    def apply(self, action: Action) -> bool:
+        """Apply the action of the seat to act, or raise IllegalAction saying why (and change
+        nothing). True when the action ended the deal."""
+        legal = self._legal  # 0 outside the play: one test tells a card in play from the rest
+        if not legal or not isinstance(action, Play):
+            return self._apply_other(action)
         # Playing a card: the hot path, inline (every call layer costs a few percent of a
         # random deal). The rare steps (first card, belote, end of trick) are calls.
+        seat: int = self.to_act  # type: ignore[assignment]  # a seat while cards are legal
         c = action.card
         b = 1 << c
-        if not self._legal & b:  # legal cards are held cards: one test for both
+        if not legal & b:  # legal cards are held cards: one test for both
             raise self._refusal(seat, c)
-        if not self.declared[seat]:
-            self._declare(seat, self.hands[seat], action.declare)
-        elif action.declare:
-            raise IllegalAction("announce_with_first_card")
-        if self._belote_cards & b:
-            self._call_belote(seat, c, action.belote)
+        # A seat's first card (all in the first trick) and a king or queen of a belote held
+        # need more; so does a declaration on any card. One test for all of them.
+        if self._special & b or action.declare:
+            self._first_or_belote(seat, c, action)
         self.actions.append((seat, action))
         hands = self.hands
         hands[seat] ^= b
-        self.played |= b
         trick = self.trick
         trick.append(c)
         n = len(trick)
@@ -442,8 +452,7 @@ class Deal:
             self.win_card = c
             self.win_index = n - 1
         if n == 4:
-            self._end_trick()
-            return
+            return self._end_trick()
         seat = (seat + 1) & 3
         self.to_act = seat
         hand = hands[seat]
@@ -453,9 +462,23 @@ class Deal:
         self._legal = follow if follow else legal_play(
             hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
             self._above, self._undertrump)[0]
+        return False
 
-    def _apply_other(self, seat: int, action: Action) -> None:
+    def _first_or_belote(self, seat: int, c: Card, action: Play) -> None:
+        """A seat's first card (its announcements), a declaration on a later card (refused),
+        and a king or queen of a belote held (the call)."""
+        if not self.declared[seat]:
+            self._declare(seat, self.hands[seat], action.declare)
+        elif action.declare:
+            raise IllegalAction("announce_with_first_card")
+        if self._belote_cards >> c & 1:
+            self._call_belote(seat, c, action.belote)
+
+    def _apply_other(self, action: Action) -> bool:
         """An action that is not a card played in the play: a call, or a mistake."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalAction("deal_over")
         if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
@@ -465,7 +488,7 @@ class Deal:
                 self._finish_bidding()
             else:
                 self.to_act = self.bidding.to_act
-            return
+            return self.to_act is None  # a passed deal is over
         raise IllegalAction("play_a_card")
 
     def _refusal(self, seat: int, c: Card) -> IllegalAction:
@@ -480,7 +503,7 @@ class Deal:
                                 self._undertrump)
         return self._explain(legal, why)
 
-    def _end_trick(self) -> None:
+    def _end_trick(self) -> bool:
         trick = self.trick
         winner = (self.trick_leader + self.win_index) & 3
         team = winner & 1
@@ -495,10 +518,13 @@ class Deal:
         self._legal = self.hands[winner]  # a leader may play any card
         n = len(tricks)
         if n == 1:
+            self._special = self._belote_cards  # every seat has played its first card
             self._compare_announcements()
         if n == 8:
             self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
+            return True
+        return False
 
     def _explain(self, legal: CardSet, why: int) -> IllegalAction:
         """Why a held card may not be played: the rule, with the cards that may be (up to

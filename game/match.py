@@ -110,9 +110,7 @@ class Match:
             deal = deals[-1]
             to_act = deal.to_act
             if to_act is not None and (seat is None or seat == to_act):
-                deal.apply(action)
-                # The phase, not the is_over property: a call less on every action.
-                if deal.phase is _DONE:
+                if deal.apply(action):  # True when the action ended the deal
                     self._close_deal(deal)
                 return
             if to_act is not None:
