@@ -6,10 +6,10 @@ when the contract is known, so a random deal costs a few dozen integer operation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from .actions import PLAYS, Action, BidAction, Play
 from .announcements import (
@@ -35,9 +35,15 @@ from .cards import (
     cards_of,
 )
 from .contract import Contract
-from .errors import Cards, IllegalAction
+from .errors import Cards, IllegalAction, NotYourTurn
 from .rules import Options, Trump, Variant
 from .scoring import DealScore, Outcome, scorer_for
+
+
+class Applier(Protocol):
+    """``apply(action, seat=None)``: a match's (and its deals') way to take an action."""
+
+    def __call__(self, action: Action, seat: int | None = None) -> bool: ...
 
 
 class Phase(StrEnum):
@@ -240,6 +246,8 @@ class Deal:
         "_belote_cards",
         "_follow_plain",
         "_legal",
+        "_on_over",
+        "_owner",
         "_points",
         "_special",
         "_strength",
@@ -316,6 +324,9 @@ class Deal:
         # trick (each seat's first card: its announcements), then the kings and queens of the
         # belotes held.
         self._special = 0
+        # Set by the match that deals this deal (see _attach).
+        self._owner: Applier | None = None
+        self._on_over: Callable[[Deal], object] | None = None
 
         self.bidding: Bidding
         if variant is _COINCHE:
@@ -371,6 +382,7 @@ class Deal:
             self.phase = _DONE
             self.to_act = None
             self.score = DealScore(_PASSED, (0, 0))
+            self._over()
             return
         self.contract = contract
         if self.variant is _CLASSIC:
@@ -422,26 +434,30 @@ class Deal:
         return []
 
     # ---- actions -----------------------------------------------------------------------
-    def apply(self, action: Action) -> bool:
-        """Apply the action of the seat to act, or raise IllegalAction saying why (and change
-        nothing). True when the action ended the deal."""
+    def apply(self, action: Action, seat: int | None = None) -> bool:
+        """Apply the action of the seat to act (checked against ``seat`` when given), or raise
+        IllegalAction (NotYourTurn) saying why and change nothing. True when it ended the deal.
+
+        A match's deal is its match's ``apply`` (see Match.apply): a card played is taken here
+        directly, anything else goes through the match, whose rules it follows."""
         legal = self._legal  # 0 outside the play: one test tells a card in play from the rest
-        if not legal or not isinstance(action, Play):
-            return self._apply_other(action)
+        if not legal or (seat is not None and seat != self.to_act) or \
+                not isinstance(action, Play):
+            return self._apply_other(action, seat)
         # Playing a card: the hot path, inline (every call layer costs a few percent of a
         # random deal). The rare steps (first card, belote, end of trick) are calls.
-        seat: int = self.to_act  # type: ignore[assignment]  # a seat while cards are legal
+        turn: int = self.to_act  # type: ignore[assignment]  # a turn while cards are legal
         c = action.card
         b = 1 << c
         if not legal & b:  # legal cards are held cards: one test for both
-            raise self._refusal(seat, c)
-        # A seat's first card (all in the first trick) and a king or queen of a belote held
+            raise self._refusal(turn, c)
+        # A turn's first card (all in the first trick) and a king or queen of a belote held
         # need more; so does a declaration on any card. One test for all of them.
         if self._special & b or action.declare:
-            self._first_or_belote(seat, c, action)
-        self.actions.append((seat, action))
+            self._first_or_belote(turn, c, action)
+        self.actions.append((turn, action))
         hands = self.hands
-        hands[seat] ^= b
+        hands[turn] ^= b
         trick = self.trick
         trick.append(c)
         n = len(trick)
@@ -453,9 +469,9 @@ class Deal:
             self.win_index = n - 1
         if n == 4:
             return self._end_trick()
-        seat = (seat + 1) & 3
-        self.to_act = seat
-        hand = hands[seat]
+        turn = (turn + 1) & 3
+        self.to_act = turn
+        hand = hands[turn]
         # legal_play's answer when a plain suit was led and the hand has some: those cards,
         # whoever wins (the most common case, without the call); it decides every other case.
         follow = hand & self._follow_plain[trick[0]]
@@ -474,14 +490,26 @@ class Deal:
         if self._belote_cards >> c & 1:
             self._call_belote(seat, c, action.belote)
 
-    def _apply_other(self, action: Action) -> bool:
-        """An action that is not a card played in the play: a call, or a mistake."""
-        seat = self.to_act
-        if seat is None:
+    def _apply_other(self, action: Action, seat: int | None) -> bool:
+        """Anything but a card played in turn: a call, or a mistake; for a match's deal that is
+        over or not the seat's turn, the match's answer."""
+        to_act = self.to_act
+        if to_act is not None and (seat is None or seat == to_act):
+            return self._act(action)
+        if self._owner is not None:
+            return self._owner(action, seat)
+        if to_act is None:
             raise IllegalAction("deal_over")
+        raise NotYourTurn()
+
+    def _act(self, action: Action) -> bool:
+        """Apply the action of the seat to act (the deal is not over, the seat was checked)."""
+        if self._legal and isinstance(action, Play):
+            return self.apply(action)
         if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
+            seat = self.bidding.to_act
             self.bidding.apply(action)
             self.actions.append((seat, action))
             if self.bidding.done:
@@ -490,6 +518,21 @@ class Deal:
                 self.to_act = self.bidding.to_act
             return self.to_act is None  # a passed deal is over
         raise IllegalAction("play_a_card")
+
+    def _attach(self, owner: Applier | None, on_over: Callable[[Deal], object] | None) -> None:
+        """Make this deal its match's: once it is over (or on a seat's mistake) its ``apply``
+        is ``owner``'s (the match's: a deal kept past its end stays right), and ``on_over`` is
+        told when it ends. The match detaches its deals when it ends, so no cycle outlives it
+        and plain reference counting frees a finished match."""
+        self._owner = owner
+        self._on_over = on_over
+
+    def _over(self) -> None:
+        """Tell the match, once, that the deal is over."""
+        on_over = self._on_over
+        if on_over is not None:
+            self._on_over = None
+            on_over(self)
 
     def _refusal(self, seat: int, c: Card) -> IllegalAction:
         """Why ``c`` may not be played by ``seat`` now (it is not a legal card)."""
@@ -632,6 +675,7 @@ class Deal:
         card_points = (self.won_points[0], self.won_points[1])
         self.score = scorer_for(self.variant)(contract, card_points, sweep_of(self.tricks_won),
                                               self.announced_points(), self.belote_points())
+        self._over()
 
     # ---- what the record and the sheet show ------------------------------------------------
     @property

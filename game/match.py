@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from .actions import Action
 from .cards import Card, CardSet
-from .deal import Deal, Phase
+from .deal import Applier, Deal, Phase
 from .deck import cut_deck, shuffled_deck
 from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
@@ -21,6 +21,11 @@ _HANGING: Final = Outcome.HANGING
 _PASSED: Final = Outcome.PASSED
 _BULGARIAN: Final = Variant.BULGARIAN
 _DONE: Final = Phase.DONE
+
+
+def _game_over(action: Action, seat: int | None = None) -> bool:
+    """The answer to any action once the match is over."""
+    raise GameOver()
 
 
 class Match:
@@ -70,6 +75,7 @@ class Match:
         if deals and deals[-1].phase is not _DONE:
             raise IllegalAction("deal_not_over")
         deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3, deck)
+        deal._attach(self._apply, self._close_deal)
         deals.append(deal)
         return deal
 
@@ -103,16 +109,25 @@ class Match:
         deal = self.deal
         return deal.legal_cards() if deal is not None else 0
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+    @property
+    def apply(self) -> Applier:
+        """``apply(action, seat=None)``: apply ``action`` for the seat to act (checked against
+        ``seat`` when given); raises NotYourTurn, GameOver or IllegalAction and changes nothing
+        when it may not be taken.
+
+        It is the current deal's own ``apply``, which takes a card played in turn directly and
+        hands anything else to the match (``_apply``): a card costs one call, not two. Kept
+        across deals it stays right: a deal that is over hands every action to the match."""
+        deals = self.deals
+        return deals[-1].apply if deals else self._apply
+
+    def _apply(self, action: Action, seat: int | None = None) -> bool:
         deals = self.deals
         if deals:
             deal = deals[-1]
             to_act = deal.to_act
             if to_act is not None and (seat is None or seat == to_act):
-                if deal.apply(action):  # True when the action ended the deal
-                    self._close_deal(deal)
-                return
+                return deal._act(action)  # the deal tells _close_deal when it ends
             if to_act is not None:
                 raise NotYourTurn()
         if self.winner is not None:
@@ -170,3 +185,5 @@ class Match:
         if self.variant is _BULGARIAN and deal.sweep is not None:
             return  # a game cannot be won on a valat deal
         self.winner = 0 if a > b else 1
+        for d in self.deals:  # every action is now refused: no deal needs the match any more
+            d._attach(_game_over, None)
