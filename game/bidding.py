@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from .actions import (
     CAPOT,
     PASS,
@@ -82,7 +84,7 @@ class ClassicBidding(Bidding):
     def legal(self) -> list[BidAction]:
         if self.done:
             return []
-        if self.round == 1:
+        if self.passes < 4:  # round one (the round property, without the call)
             return list(_CLASSIC_ROUND_ONE)
         return list(_CLASSIC_ROUND_TWO[self.turned_suit])
 
@@ -100,14 +102,14 @@ class ClassicBidding(Bidding):
             return
         if not isinstance(action, Take):
             raise IllegalAction("classic_take_or_pass")
-        turned = Trump(self.turned_suit)
-        if self.round == 1:
+        # Trump(turned suit) only for a refusal: an enum call is slow.
+        if self.passes < 4:  # round one
             if action.suit is not None and action.suit != self.turned_suit:
-                raise IllegalAction("take_turned_suit", trump=turned)
+                raise IllegalAction("take_turned_suit", trump=Trump(self.turned_suit))
             suit = self.turned_suit
         else:
             if action.suit is None or action.suit == self.turned_suit:
-                raise IllegalAction("name_another_suit", trump=turned)
+                raise IllegalAction("name_another_suit", trump=Trump(self.turned_suit))
             suit = action.suit
         self._record(action)
         self.contract = contract_of(seat, _trump(suit))
@@ -135,7 +137,8 @@ class CoincheBidding(Bidding):
             out.extend(_COINCHE_BIDS)
             return out
         value = self.bid.value if self.bid.value is not None else 0
-        out.extend(_COINCHE_BIDS[4 * sum(1 for v in COINCHE_VALUES if v <= value):])
+        # The bids above: past the values up to this one (bisect: the count of them, in C).
+        out.extend(_COINCHE_BIDS[4 * bisect_right(COINCHE_VALUES, value):])
         if (self.bid.seat ^ self.to_act) & 1:
             out.append(_CONTRE)
         return out

@@ -236,6 +236,27 @@ _SUITS = tuple(Suit)
 _BITS = tuple(1 << c for c in range(32))  # a card's bit in a set, built once
 
 
+def _rest_positions(start: int, taker: int | None) -> tuple[int, ...]:
+    """The deck positions of the cards dealt after the auction, 3 to each seat in turn from the
+    first bidder (``taker``: that many seats after it), from deck position ``start``. Classic:
+    the taker's first card is the turned card (position 20) and the rest of the packet comes
+    after it, one card short; bulgarian: no taker."""
+    out: list[int] = []
+    pos = start
+    for i in range(4):
+        if i == taker:
+            out += (20, pos, pos + 1)
+            pos += 2
+        else:
+            out += (pos, pos + 1, pos + 2)
+            pos += 3
+    return tuple(out)
+
+
+# Classic, by the taker's place after the first bidder (0-3), then bulgarian (4).
+_REST = (*(_rest_positions(21, k) for k in range(4)), _rest_positions(20, None))
+
+
 class Deal:
     """A deal from a given deck. Apply actions in turn; read the state; get the result."""
 
@@ -281,11 +302,13 @@ class Deal:
     )
 
     def __init__(self, variant: Variant, options: Options, dealer: int,
-                 deck: Sequence[Card]) -> None:
+                 deck: Sequence[Card], *, trusted: bool = False) -> None:
+        """``trusted``: ``deck`` is a tuple known to be a valid deck (the match's own shuffle),
+        not checked again."""
         self.variant = variant
         self.options = options
         self.dealer = dealer & 3
-        self.deck = check_deck(deck)
+        self.deck = deck if trusted and isinstance(deck, tuple) else check_deck(deck)
         self.first = (self.dealer + 1) & 3
         self.hands = [0, 0, 0, 0]
         self.actions: list[tuple[int, Action]] = []
@@ -361,20 +384,18 @@ class Deal:
             hands[(f + 2) & 3] |= bit[d[26]] | bit[d[27]] | bit[d[28]]
             hands[(f + 3) & 3] |= bit[d[29]] | bit[d[30]] | bit[d[31]]
 
-    def _give(self, size: int, taker: int | None, start: int) -> None:
-        """A packet of ``size`` cards each from deck position ``start`` (one less to the
-        ``taker``, who took the turned card)."""
-        pos = start
-        deck = self.deck
+    def _deal_rest(self, positions: tuple[int, ...]) -> None:
+        """The cards dealt after the auction (classic, bulgarian), 3 each from the first
+        bidder: the deck positions each seat gets, in order (see _REST)."""
+        d = self.deck
+        f = self.first
         hands = self.hands
-        for i in range(4):
-            seat = (self.first + i) & 3
-            n = size - 1 if seat == taker else size
-            hand = hands[seat]
-            for c in deck[pos:pos + n]:
-                hand |= 1 << c
-            hands[seat] = hand
-            pos += n
+        bit = _BITS
+        p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 = positions
+        hands[f] |= bit[d[p0]] | bit[d[p1]] | bit[d[p2]]
+        hands[(f + 1) & 3] |= bit[d[p3]] | bit[d[p4]] | bit[d[p5]]
+        hands[(f + 2) & 3] |= bit[d[p6]] | bit[d[p7]] | bit[d[p8]]
+        hands[(f + 3) & 3] |= bit[d[p9]] | bit[d[p10]] | bit[d[p11]]
 
     def _finish_bidding(self) -> None:
         contract = self.bidding.contract
@@ -386,11 +407,9 @@ class Deal:
             return
         self.contract = contract
         if self.variant is _CLASSIC:
-            assert self.turned_card is not None
-            self.hands[contract.seat] |= 1 << self.turned_card
-            self._give(3, contract.seat, 21)
+            self._deal_rest(_REST[(contract.seat - self.first) & 3])
         elif self.variant is _BULGARIAN:
-            self._give(3, None, 20)
+            self._deal_rest(_REST[4])
         self.trump_cards = contract.trump_cards
         self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
         self._strength, self._points, self._above = _TABLES[contract.trump]
@@ -428,7 +447,9 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         if self.phase is _BIDDING:
-            return list(self.bidding.legal())
+            # A new list already (a list of calls is a list of actions: only its invariance
+            # stops mypy, and a copy to please it would cost every decision).
+            return self.bidding.legal()  # type: ignore[return-value]
         if self.phase is _PLAY:
             return [PLAYS[c] for c in cards_of(self.legal_cards())]
         return []
@@ -492,26 +513,22 @@ class Deal:
 
     def _apply_other(self, action: Action, seat: int | None) -> bool:
         """Anything but a card played in turn: a call, or a mistake; for a match's deal that is
-        over or not the seat's turn, the match's answer."""
+        over or not the seat's turn, the match's answer. The match calls it with no seat once
+        it has checked the deal is not over and the seat is the one to act."""
         to_act = self.to_act
-        if to_act is not None and (seat is None or seat == to_act):
-            return self._act(action)
-        if self._owner is not None:
-            return self._owner(action, seat)
-        if to_act is None:
-            raise IllegalAction("deal_over")
-        raise NotYourTurn()
-
-    def _act(self, action: Action) -> bool:
-        """Apply the action of the seat to act (the deal is not over, the seat was checked)."""
+        if to_act is None or (seat is not None and seat != to_act):
+            if self._owner is not None:
+                return self._owner(action, seat)
+            if to_act is None:
+                raise IllegalAction("deal_over")
+            raise NotYourTurn()
         if self._legal and isinstance(action, Play):
-            return self.apply(action)
+            return self.apply(action)  # from the match: a card in play
         if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
-            seat = self.bidding.to_act
             self.bidding.apply(action)
-            self.actions.append((seat, action))
+            self.actions.append((to_act, action))
             if self.bidding.done:
                 self._finish_bidding()
             else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import is_
 from typing import Any, Final
 
 from .actions import Action
@@ -32,7 +33,7 @@ class Match:
     """The whole game. ``apply`` takes the action of the seat to act; a new deal is started
     with ``start_deal`` (its deck) once the previous one is over."""
 
-    __slots__ = ("deals", "first_dealer", "hanging", "options", "players", "results",
+    __slots__ = ("_fresh", "deals", "first_dealer", "hanging", "options", "players", "results",
                  "totals", "variant", "winner")
 
     def __init__(self, variant: Variant | str, options: Options | Mapping[str, Any] | None = None,
@@ -47,6 +48,8 @@ class Match:
         self.totals = [0, 0]
         self.hanging = 0
         self.winner: int | None = None
+        # The last deck new_deck made, and a copy: dealt unchanged, it needs no check.
+        self._fresh: tuple[list[Card], tuple[Card, ...]] | None = None
 
     # ---- deals -------------------------------------------------------------------------
     @property
@@ -74,7 +77,13 @@ class Match:
         # needs_deal and next_dealer, spelt out: three property calls less on every deal.
         if deals and deals[-1].phase is not _DONE:
             raise IllegalAction("deal_not_over")
-        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3, deck)
+        fresh = self._fresh
+        # new_deck's own deck, the very same objects (identity, not equality: 1.0 == 1), is a
+        # valid deck: checking each card again would cost a fifth of a new deal.
+        trusted = fresh is not None and deck is fresh[0] and len(deck) == 32 and \
+            all(map(is_, deck, fresh[1]))
+        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3,
+                    fresh[1] if trusted and fresh is not None else deck, trusted=trusted)
         deal._attach(self._apply, self._close_deal)
         deals.append(deal)
         return deal
@@ -86,8 +95,11 @@ class Match:
         if self.options.shuffle is _CUT and deals:
             last = deals[-1]
             gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
-            return cut_deck(gathered, seed, index)
-        return shuffled_deck(seed, index)
+            deck = cut_deck(gathered, seed, index)
+        else:
+            deck = shuffled_deck(seed, index)
+        self._fresh = (deck, tuple(deck))
+        return deck
 
     # ---- turns -------------------------------------------------------------------------
     @property
@@ -127,7 +139,8 @@ class Match:
             deal = deals[-1]
             to_act = deal.to_act
             if to_act is not None and (seat is None or seat == to_act):
-                return deal._act(action)  # the deal tells _close_deal when it ends
+                # The deal tells _close_deal when it ends.
+                return deal._apply_other(action, None)
             if to_act is not None:
                 raise NotYourTurn()
         if self.winner is not None:
