@@ -269,11 +269,11 @@ class Deal:
         "_legal",
         "_on_over",
         "_owner",
+        "_plays",
         "_points",
         "_special",
         "_strength",
         "_undertrump",
-        "actions",
         "announcements",
         "belote_calls",
         "bidding",
@@ -311,7 +311,9 @@ class Deal:
         self.deck = deck if trusted and isinstance(deck, tuple) else check_deck(deck)
         self.first = (self.dealer + 1) & 3
         self.hands = [0, 0, 0, 0]
-        self.actions: list[tuple[int, Action]] = []
+        # The cards played, as their actions, in order (their seats are the tricks'): see
+        # the actions property.
+        self._plays: list[Play] = []
         self.phase = _BIDDING
         self.contract: Contract | None = None
         self.turned_card: Card | None = None
@@ -438,6 +440,19 @@ class Deal:
         hands = self.hands
         return FULL_DECK ^ (hands[0] | hands[1] | hands[2] | hands[3])
 
+    @property
+    def actions(self) -> list[tuple[int, Action]]:
+        """Every action taken in this deal, in order, with its seat: the calls (the auction's
+        history), then the cards played, each seat told by its trick's leader. Built when
+        asked: a card played makes no pair."""
+        out: list[tuple[int, Action]] = list(self.bidding.history)
+        tricks = self.tricks
+        for i, play in enumerate(self._plays):
+            t = i >> 2
+            leader = tricks[t].leader if t < len(tricks) else self.trick_leader
+            out.append(((leader + i) & 3, play))
+        return out
+
     def hand(self, seat: int) -> CardSet:
         return self.hands[seat]
 
@@ -476,7 +491,7 @@ class Deal:
         # need more; so does a declaration on any card. One test for all of them.
         if self._special & b or action.declare:
             self._first_or_belote(turn, c, action)
-        self.actions.append((turn, action))
+        self._plays.append(action)
         hands = self.hands
         hands[turn] ^= b
         trick = self.trick
@@ -527,8 +542,7 @@ class Deal:
         if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
-            self.bidding.apply(action)
-            self.actions.append((to_act, action))
+            self.bidding.apply(action)  # its history keeps the call, with its seat
             if self.bidding.done:
                 self._finish_bidding()
             else:

@@ -22,6 +22,7 @@ _HANGING: Final = Outcome.HANGING
 _PASSED: Final = Outcome.PASSED
 _BULGARIAN: Final = Variant.BULGARIAN
 _DONE: Final = Phase.DONE
+_VARIANTS: Final = {v.value: v for v in Variant}
 
 
 def _game_over(action: Action, seat: int | None = None) -> bool:
@@ -38,7 +39,10 @@ class Match:
 
     def __init__(self, variant: Variant | str, options: Options | Mapping[str, Any] | None = None,
                  *, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
-        self.variant = Variant(variant)
+        # The member without the enum call (slow) for a Variant or its exact value.
+        known = _VARIANTS.get(variant) if type(variant) is str or type(variant) is Variant \
+            else None
+        self.variant = known if known is not None else Variant(variant)
         self.options = options if isinstance(options, Options) else \
             Options.for_variant(self.variant, options)
         self.first_dealer = first_dealer & 3
