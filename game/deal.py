@@ -233,6 +233,7 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
 
 
 _SUITS = tuple(Suit)
+_new_tuple = tuple.__new__
 _BITS = tuple(1 << c for c in range(32))  # a card's bit in a set, built once
 
 
@@ -262,6 +263,7 @@ class Deal:
 
     __slots__ = (
         "_above",
+        "_announce",
         "_beaters",
         "_belote",
         "_belote_cards",
@@ -339,6 +341,8 @@ class Deal:
         self._beaters: tuple[int, ...] = ()
         self._follow_plain: tuple[int, ...] = ()
         self._undertrump = undertrump_rule(variant, options)
+        # Whether announcements are made in this deal: the option, and not in no trumps.
+        self._announce = False
         # The kings and queens of the belotes held: a card outside them skips the belote check.
         self._belote_cards = 0
         # The cards the seat to act may play, computed once each time the turn passes (0
@@ -421,6 +425,7 @@ class Deal:
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
         self._special = FULL_DECK
+        self._announce = self.options.announcements and contract.trump is not _NO_TRUMPS
         self.phase = _PLAY
         self.to_act = self.first
         self.trick_leader = self.first
@@ -519,9 +524,25 @@ class Deal:
     def _first_or_belote(self, seat: int, c: Card, action: Play) -> None:
         """A seat's first card (its announcements), a declaration on a later card (refused),
         and a king or queen of a belote held (the call)."""
-        if not self.declared[seat]:
-            self._declare(seat, self.hands[seat], action.declare)
-        elif action.declare:
+        declare = action.declare
+        declared = self.declared
+        if not declared[seat]:
+            declared[seat] = True
+            if not self._announce:
+                if declare:
+                    raise IllegalAction("no_announcements_in_no_trumps"
+                                        if self.options.announcements else "announcements_off")
+            elif declare is None:
+                found = best_announcements(seat, self.hands[seat])
+                if found:
+                    self.announcements.extend(found)
+            else:
+                try:
+                    self.announcements.extend(check_declaration(seat, self.hands[seat], declare))
+                except IllegalAction:
+                    declared[seat] = False
+                    raise
+        elif declare:
             raise IllegalAction("announce_with_first_card")
         if self._belote_cards >> c & 1:
             self._call_belote(seat, c, action.belote)
@@ -579,13 +600,14 @@ class Deal:
 
     def _end_trick(self) -> bool:
         trick = self.trick
-        winner = (self.trick_leader + self.win_index) & 3
+        leader = self.trick_leader
+        winner = (leader + self.win_index) & 3
         team = winner & 1
         self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
         tricks = self.tricks
         # tuple.__new__ directly: the named tuple's own __new__ is one more Python call.
-        tricks.append(tuple.__new__(Trick, (self.trick_leader, tuple(trick), winner)))
+        tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner
@@ -594,7 +616,7 @@ class Deal:
         if n == 1:
             self._special = self._belote_cards  # every seat has played its first card
             self._compare_announcements()
-        if n == 8:
+        elif n == 8:
             self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
             return True
@@ -629,26 +651,6 @@ class Deal:
             return IllegalAction("must_undertrump", cards=listed) if listed else \
                 IllegalAction("must_undertrump_any")
         return IllegalAction("cannot_play_card")
-
-    def _declare(self, seat: int, hand: CardSet,
-                 declare: Sequence[Sequence[Card]] | None) -> None:
-        self.declared[seat] = True
-        allowed = self.options.announcements and self.contract is not None and \
-            self.contract.trump is not _NO_TRUMPS
-        if not allowed:
-            if declare:
-                raise IllegalAction("no_announcements_in_no_trumps"
-                                    if self.options.announcements else "announcements_off")
-            return
-        if declare is None:
-            found = best_announcements(seat, hand)
-        else:
-            try:
-                found = check_declaration(seat, hand, declare)
-            except IllegalAction:
-                self.declared[seat] = False
-                raise
-        self.announcements.extend(found)
 
     def _call_belote(self, seat: int, c: Card, announce: bool) -> None:
         state = self._belote.get(c >> 3)

@@ -7,7 +7,7 @@ are created here and carried between deals by the match.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Final
 
@@ -50,6 +50,61 @@ class DealResult:
     collected: tuple[int, int]  # held points each team collected in this deal
     hanging: int  # all points still held after this deal
     totals: tuple[int, int]
+
+
+def _unused(obj: object, value: object) -> None:
+    raise AssertionError("a slot setter of the plain build, called in the compiled one")
+
+
+def _field_setters(cls: type, n: int) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of a frozen dataclass's ``n`` fields, in order; compiled (no slot
+    descriptors), stand-ins never called."""
+    try:
+        setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
+    except (KeyError, AttributeError, TypeError):
+        setters = ()
+    return setters if len(setters) == n else (_unused,) * n
+
+
+(_set_contract, _set_card_points, _set_last_trick, _set_announcements, _set_scored, _set_belote,
+ _set_sweep, _set_outcome, _set_raw, _set_score, _set_held_created, _set_collected, _set_hanging,
+ _set_totals) = _field_setters(DealResult, 14)
+_new = object.__new__
+
+
+def _deal_result(contract: Contract | None, card_points: tuple[int, int],
+                 last_trick: int | None, announcements: tuple[Announcement, ...],
+                 scored: tuple[bool, ...], belote: tuple[int, int], sweep: int | None,
+                 outcome: Outcome, raw: tuple[int, int] | None, score: tuple[int, int],
+                 held_created: int, collected: tuple[int, int], hanging: int,
+                 totals: tuple[int, int]) -> DealResult:
+    # DealResult(...) without its generated __init__, which sets each field through
+    # object.__setattr__ (a frozen class refuses plain assignment): setting the slots directly
+    # costs half as much, and a match makes one a deal. The same object.
+    r = _new(DealResult)
+    _set_contract(r, contract)
+    _set_card_points(r, card_points)
+    _set_last_trick(r, last_trick)
+    _set_announcements(r, announcements)
+    _set_scored(r, scored)
+    _set_belote(r, belote)
+    _set_sweep(r, sweep)
+    _set_outcome(r, outcome)
+    _set_raw(r, raw)
+    _set_score(r, score)
+    _set_held_created(r, held_created)
+    _set_collected(r, collected)
+    _set_hanging(r, hanging)
+    _set_totals(r, totals)
+    return r
+
+
+# Compiled (mypyc), DealResult is a native class: its own constructor is the fast one.
+deal_result: Callable[[Contract | None, tuple[int, int], int | None, tuple[Announcement, ...],
+                       tuple[bool, ...], tuple[int, int], int | None, Outcome,
+                       tuple[int, int] | None, tuple[int, int], int, tuple[int, int], int,
+                       tuple[int, int]], DealResult] = \
+    _deal_result if __file__.endswith(".py") and _set_contract is not _unused else DealResult
 
 
 # Enum members as module constants: reading one off its class goes through the enum
