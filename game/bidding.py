@@ -73,7 +73,7 @@ class ClassicBidding(Bidding):
     __slots__ = ("passes", "turned_suit")
 
     def __init__(self, first: int, turned_suit: Suit) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.turned_suit = turned_suit
         self.passes = 0
 
@@ -122,7 +122,7 @@ class CoincheBidding(Bidding):
     __slots__ = ("bid", "contre_by", "passes")
 
     def __init__(self, first: int) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.bid: Contract | None = None
         self.contre_by: int | None = None
         self.passes = 0
@@ -205,7 +205,7 @@ class BulgarianBidding(Bidding):
     __slots__ = ("bid", "passes")
 
     def __init__(self, first: int) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.bid: Contract | None = None
         self.passes = 0
 

@@ -180,6 +180,14 @@ _FOLLOW_PLAIN: dict[int, tuple[int, ...]] = {
     t: tuple(SUIT_MASKS[c >> 3] & ~Contract(0, t).trump_cards for c in range(32)) for t in Trump}
 
 
+# Per contract kind, all a deal's play reads: its trump cards, those of a trump suit (none in
+# no trumps and all trumps), then the tables above.
+_CONTRACT_TABLES: dict[int, tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                  tuple[int, ...], tuple[int, ...]]] = {
+    t: (Contract(0, t).trump_cards, Contract(0, t).trump_cards if t.is_suit else 0, *_TABLES[t],
+        _BEATERS[t], _FOLLOW_PLAIN[t]) for t in Trump}
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -267,6 +275,7 @@ class Deal:
         "_beaters",
         "_belote",
         "_belote_cards",
+        "_follow",
         "_follow_plain",
         "_legal",
         "_on_over",
@@ -340,6 +349,7 @@ class Deal:
         self._above: tuple[int, ...] = ()
         self._beaters: tuple[int, ...] = ()
         self._follow_plain: tuple[int, ...] = ()
+        self._follow = 0  # _follow_plain of the card led to this trick
         self._undertrump = undertrump_rule(variant, options)
         # Whether announcements are made in this deal: the option, and not in no trumps.
         self._announce = False
@@ -416,11 +426,8 @@ class Deal:
             self._deal_rest(_REST[(contract.seat - self.first) & 3])
         elif self.variant is _BULGARIAN:
             self._deal_rest(_REST[4])
-        self.trump_cards = contract.trump_cards
-        self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
-        self._strength, self._points, self._above = _TABLES[contract.trump]
-        self._beaters = _BEATERS[contract.trump]
-        self._follow_plain = _FOLLOW_PLAIN[contract.trump]
+        (self.trump_cards, self.trump_suit_mask, self._strength, self._points, self._above,
+         self._beaters, self._follow_plain) = _CONTRACT_TABLES[contract.trump]
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
@@ -505,17 +512,21 @@ class Deal:
         if n == 1:
             self.win_card = c
             self.win_index = 0
-        elif self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
-            self.win_card = c
-            self.win_index = n - 1
-        if n == 4:
-            return self._end_trick()
+            follow = self._follow_plain[c]
+            self._follow = follow
+        else:
+            if self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
+                self.win_card = c
+                self.win_index = n - 1
+            if n == 4:
+                return self._end_trick()
+            follow = self._follow
         turn = (turn + 1) & 3
         self.to_act = turn
         hand = hands[turn]
         # legal_play's answer when a plain suit was led and the hand has some: those cards,
         # whoever wins (the most common case, without the call); it decides every other case.
-        follow = hand & self._follow_plain[trick[0]]
+        follow &= hand
         self._legal = follow if follow else legal_play(
             hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
             self._above, self._undertrump)[0]
