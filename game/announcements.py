@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -72,9 +72,50 @@ class Announcement:
         return [card_str(c) for c in self.cards]
 
 
+def _unused(obj: object, value: object) -> None:
+    raise AssertionError("a slot setter of the plain build, called in the compiled one")
+
+
+def _field_setters(n: int) -> tuple[Callable[[object, object], None], ...]:
+    """Announcement's slot setters, in field order; compiled (no slot descriptors), stand-ins
+    never called."""
+    try:
+        setters = tuple(Announcement.__dict__[f.name].__set__ for f in fields(Announcement))
+    except (KeyError, AttributeError, TypeError):
+        setters = ()
+    return setters if len(setters) == n else (_unused,) * n
+
+
+_set_seat, _set_cards, _set_points, _set_carre_rank, _set_length, _set_top, _set_suit = \
+    _field_setters(7)
+_new = object.__new__
+
+
+def _announcement(seat: int, cards: tuple[Card, ...], points: int, carre_rank: Rank | None,
+                  length: int, top: Rank, suit: int | None) -> Announcement:
+    # Announcement(...) by its slots: the frozen dataclass's __init__ goes through
+    # object.__setattr__ per field, twice the cost, on every first card with a tierce or more.
+    # The same object.
+    a = _new(Announcement)
+    _set_seat(a, seat)
+    _set_cards(a, cards)
+    _set_points(a, points)
+    _set_carre_rank(a, carre_rank)
+    _set_length(a, length)
+    _set_top(a, top)
+    _set_suit(a, suit)
+    return a
+
+
+# Compiled (mypyc), Announcement is a native class: its own constructor is the fast one.
+new_announcement: Callable[[int, tuple[Card, ...], int, Rank | None, int, Rank, int | None],
+                           Announcement] = \
+    _announcement if __file__.endswith(".py") and _set_seat is not _unused else Announcement
+
+
 def carre(seat: int, rank: Rank) -> Announcement:
     cards = tuple(s * 8 + rank for s in range(4))
-    return Announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
+    return new_announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
 
 
 _RANKS = tuple(Rank)  # Rank(r) without the enum call
@@ -84,8 +125,8 @@ def sequence(seat: int, suit: int, low: int, length: int) -> Announcement:
     base = suit * 8
     cards = tuple(range(base + low, base + low + length))
     top = low + length - 1
-    return Announcement(seat, cards, sequence_points(length), None, length,
-                        _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
+    return new_announcement(seat, cards, sequence_points(length), None, length,
+                            _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
 
 
 def carre_ranks(hand: CardSet) -> list[Rank]:
