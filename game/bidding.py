@@ -63,9 +63,6 @@ class Bidding:
     def apply(self, action: BidAction) -> None:
         raise NotImplementedError
 
-    def _record(self, action: BidAction) -> None:
-        self.history.append((self.to_act, action))
-
 
 class ClassicBidding(Bidding):
     """Round one: take the turned suit or pass. Round two: name another suit or pass."""
@@ -93,7 +90,7 @@ class ClassicBidding(Bidding):
             raise IllegalAction("bidding_over")
         seat = self.to_act
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if self.passes == 8:
                 self.done = True
@@ -111,7 +108,7 @@ class ClassicBidding(Bidding):
             if action.suit is None or action.suit == self.turned_suit:
                 raise IllegalAction("name_another_suit", trump=Trump(self.turned_suit))
             suit = action.suit
-        self._record(action)
+        self.history.append((seat, action))
         self.contract = contract_of(seat, _trump(suit))
         self.done = True
 
@@ -150,11 +147,11 @@ class CoincheBidding(Bidding):
         if self.contre_by is not None:
             assert self.bid is not None
             if isinstance(action, Surcontre):
-                self._record(action)
+                self.history.append((seat, action))
                 self.contract = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 4)
                 self.done = True
             elif isinstance(action, Pass):
-                self._record(action)
+                self.history.append((seat, action))
                 if seat == (self.contre_by + 1) & 3:
                     self.to_act = (self.contre_by + 3) & 3
                 else:
@@ -164,7 +161,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("surcontre_or_pass")
             return
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if self.bid is None and self.passes == 4:
                 self.done = True
@@ -180,7 +177,7 @@ class CoincheBidding(Bidding):
                     action.value <= self.bid.value:
                 raise IllegalAction("bid_higher",
                                     bid=CoincheBid(self.bid.value, Suit(self.bid.trump)))
-            self._record(action)
+            self.history.append((seat, action))
             self.bid = contract_of(seat, _trump(action.suit), action.value)
             self.passes = 0
             self.to_act = (seat + 1) & 3
@@ -189,7 +186,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("no_bid_to_contre")
             if not (self.bid.seat ^ seat) & 1:
                 raise IllegalAction("contre_own_team")
-            self._record(action)
+            self.history.append((seat, action))
             self.contre_by = seat
             self.bid = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 2)
             self.to_act = (seat + 1) & 3
@@ -231,7 +228,7 @@ class BulgarianBidding(Bidding):
         seat = self.to_act
         bid = self.bid
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if bid is None and self.passes == 4:
                 self.done = True
@@ -259,6 +256,6 @@ class BulgarianBidding(Bidding):
             self.bid = contract_of(bid.seat, bid.trump, None, 4)
         else:
             raise IllegalAction("bulgarian_actions")
-        self._record(action)
+        self.history.append((seat, action))
         self.passes = 0
         self.to_act = (seat + 1) & 3

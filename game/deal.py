@@ -94,6 +94,7 @@ _ABOVE_PLAIN = tuple(
     for c in range(32))
 
 _KQ = (1 << Rank.KING) | (1 << Rank.QUEEN)
+_QUEEN = int(Rank.QUEEN)
 _QUEENS = sum(1 << (s * 8 + Rank.QUEEN) for s in range(4))
 
 # Per contract kind: (strength of each card, points of each card, "beats it" table).
@@ -206,10 +207,12 @@ def belote_holders(hands: Sequence[CardSet], trump_cards: CardSet) -> dict[int, 
     pairs = 0
     for hand in hands:
         pairs |= hand & hand >> 1
-    if not pairs & trump_cards & _QUEENS:
+    pairs &= trump_cards & _QUEENS
+    if not pairs:
         return holders
     for s in range(4):
-        if trump_cards >> (s * 8) & 0xFF == 0xFF:
+        # Only a suit whose king and queen some hand holds (all trumps has four to look at).
+        if pairs >> (s * 8 + _QUEEN) & 1 and trump_cards >> (s * 8) & 0xFF == 0xFF:
             for seat in range(4):
                 if hands[seat] >> (s * 8) & _KQ == _KQ:
                     holders[s] = seat
