@@ -72,22 +72,23 @@ class Announcement:
         return [card_str(c) for c in self.cards]
 
 
-def _unused(obj: object, value: object) -> None:
+def unused_setter(obj: object, value: object) -> None:
     raise AssertionError("a slot setter of the plain build, called in the compiled one")
 
 
-def _field_setters(n: int) -> tuple[Callable[[object, object], None], ...]:
-    """Announcement's slot setters, in field order; compiled (no slot descriptors), stand-ins
-    never called."""
+def slot_setters(cls: type, n: int) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of a frozen dataclass's ``n`` fields, in order, to build one without
+    its __init__ (which sets each field through object.__setattr__: twice the cost); compiled
+    (mypyc: no slot descriptors, and a native constructor is fast), stand-ins never called."""
     try:
-        setters = tuple(Announcement.__dict__[f.name].__set__ for f in fields(Announcement))
+        setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
     except (KeyError, AttributeError, TypeError):
         setters = ()
-    return setters if len(setters) == n else (_unused,) * n
+    return setters if len(setters) == n else (unused_setter,) * n
 
 
 _set_seat, _set_cards, _set_points, _set_carre_rank, _set_length, _set_top, _set_suit = \
-    _field_setters(7)
+    slot_setters(Announcement, 7)
 _new = object.__new__
 
 
@@ -110,7 +111,7 @@ def _announcement(seat: int, cards: tuple[Card, ...], points: int, carre_rank: R
 # Compiled (mypyc), Announcement is a native class: its own constructor is the fast one.
 new_announcement: Callable[[int, tuple[Card, ...], int, Rank | None, int, Rank, int | None],
                            Announcement] = \
-    _announcement if __file__.endswith(".py") and _set_seat is not _unused else Announcement
+    _announcement if __file__.endswith(".py") and _set_seat is not unused_setter else Announcement
 
 
 def carre(seat: int, rank: Rank) -> Announcement:

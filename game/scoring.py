@@ -7,11 +7,11 @@ are created here and carried between deals by the match.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from .announcements import Announcement
+from .announcements import Announcement, slot_setters, unused_setter
 from .contract import Contract
 from .rules import Trump, Variant
 
@@ -52,23 +52,9 @@ class DealResult:
     totals: tuple[int, int]
 
 
-def _unused(obj: object, value: object) -> None:
-    raise AssertionError("a slot setter of the plain build, called in the compiled one")
-
-
-def _field_setters(cls: type, n: int) -> tuple[Callable[[object, object], None], ...]:
-    """The slot setters of a frozen dataclass's ``n`` fields, in order; compiled (no slot
-    descriptors), stand-ins never called."""
-    try:
-        setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
-    except (KeyError, AttributeError, TypeError):
-        setters = ()
-    return setters if len(setters) == n else (_unused,) * n
-
-
 (_set_contract, _set_card_points, _set_last_trick, _set_announcements, _set_scored, _set_belote,
  _set_sweep, _set_outcome, _set_raw, _set_score, _set_held_created, _set_collected, _set_hanging,
- _set_totals) = _field_setters(DealResult, 14)
+ _set_totals) = slot_setters(DealResult, 14)
 _new = object.__new__
 
 
@@ -104,9 +90,9 @@ deal_result: Callable[[Contract | None, tuple[int, int], int | None, tuple[Annou
                        tuple[bool, ...], tuple[int, int], int | None, Outcome,
                        tuple[int, int] | None, tuple[int, int], int, tuple[int, int], int,
                        tuple[int, int]], DealResult] = \
-    _deal_result if __file__.endswith(".py") and _set_contract is not _unused else DealResult
+    _deal_result if __file__.endswith(".py") and _set_contract is not unused_setter else DealResult
 
-(_set_outcome_, _set_score_, _set_held, _set_raw_) = _field_setters(DealScore, 4)
+(_set_outcome_, _set_score_, _set_held, _set_raw_) = slot_setters(DealScore, 4)
 
 
 def _deal_score(outcome: Outcome, score: tuple[int, int], held: int,
@@ -121,7 +107,7 @@ def _deal_score(outcome: Outcome, score: tuple[int, int], held: int,
 
 
 deal_score: Callable[[Outcome, tuple[int, int], int, tuple[int, int] | None], DealScore] = \
-    _deal_score if __file__.endswith(".py") and _set_held is not _unused else DealScore
+    _deal_score if __file__.endswith(".py") and _set_held is not unused_setter else DealScore
 
 
 # Enum members as module constants: reading one off its class goes through the enum
