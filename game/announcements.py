@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -72,51 +72,9 @@ class Announcement:
         return [card_str(c) for c in self.cards]
 
 
-def unused_setter(obj: object, value: object) -> None:
-    raise AssertionError("a slot setter of the plain build, called in the compiled one")
-
-
-def slot_setters(cls: type, n: int) -> tuple[Callable[[object, object], None], ...]:
-    """The slot setters of a frozen dataclass's ``n`` fields, in order, to build one without
-    its __init__ (which sets each field through object.__setattr__: twice the cost); compiled
-    (mypyc: no slot descriptors, and a native constructor is fast), stand-ins never called."""
-    try:
-        setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
-    except (KeyError, AttributeError, TypeError):
-        setters = ()
-    return setters if len(setters) == n else (unused_setter,) * n
-
-
-_set_seat, _set_cards, _set_points, _set_carre_rank, _set_length, _set_top, _set_suit = \
-    slot_setters(Announcement, 7)
-_new = object.__new__
-
-
-def _announcement(seat: int, cards: tuple[Card, ...], points: int, carre_rank: Rank | None,
-                  length: int, top: Rank, suit: int | None) -> Announcement:
-    # Announcement(...) by its slots: the frozen dataclass's __init__ goes through
-    # object.__setattr__ per field, twice the cost, on every first card with a tierce or more.
-    # The same object.
-    a = _new(Announcement)
-    _set_seat(a, seat)
-    _set_cards(a, cards)
-    _set_points(a, points)
-    _set_carre_rank(a, carre_rank)
-    _set_length(a, length)
-    _set_top(a, top)
-    _set_suit(a, suit)
-    return a
-
-
-# Compiled (mypyc), Announcement is a native class: its own constructor is the fast one.
-new_announcement: Callable[[int, tuple[Card, ...], int, Rank | None, int, Rank, int | None],
-                           Announcement] = \
-    _announcement if __file__.endswith(".py") and _set_seat is not unused_setter else Announcement
-
-
 def carre(seat: int, rank: Rank) -> Announcement:
     cards = tuple(s * 8 + rank for s in range(4))
-    return new_announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
+    return Announcement(seat, cards, CARRE_POINTS[rank], rank, 4, rank, None)
 
 
 _RANKS = tuple(Rank)  # Rank(r) without the enum call
@@ -126,7 +84,7 @@ def sequence(seat: int, suit: int, low: int, length: int) -> Announcement:
     base = suit * 8
     cards = tuple(range(base + low, base + low + length))
     top = low + length - 1
-    return new_announcement(seat, cards, sequence_points(length), None, length,
+    return Announcement(seat, cards, sequence_points(length), None, length,
                             _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
 
 

@@ -12,7 +12,7 @@ from .deal import Applier, Deal, Phase
 from .deck import cut_deck, shuffled_deck
 from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
-from .scoring import DealResult, Outcome, deal_result
+from .scoring import DealResult, Outcome
 
 # Enum members as module constants: reading one off its class goes through the enum
 # metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
@@ -170,7 +170,7 @@ class Match:
         if ds.outcome is not _PASSED:
             self._check_end(deal)
         # Positional: keywords would be packed into a dict and unpacked again, once a deal.
-        self.results.append(deal_result(
+        self.results.append(DealResult(
             deal.contract,  # contract
             (deal.won_points[0], deal.won_points[1]),  # card_points
             deal.last_trick_team,  # last_trick

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from .announcements import Announcement, slot_setters, unused_setter
+from .announcements import Announcement
 from .contract import Contract
 from .rules import Trump, Variant
 
@@ -52,64 +52,6 @@ class DealResult:
     totals: tuple[int, int]
 
 
-(_set_contract, _set_card_points, _set_last_trick, _set_announcements, _set_scored, _set_belote,
- _set_sweep, _set_outcome, _set_raw, _set_score, _set_held_created, _set_collected, _set_hanging,
- _set_totals) = slot_setters(DealResult, 14)
-_new = object.__new__
-
-
-def _deal_result(contract: Contract | None, card_points: tuple[int, int],
-                 last_trick: int | None, announcements: tuple[Announcement, ...],
-                 scored: tuple[bool, ...], belote: tuple[int, int], sweep: int | None,
-                 outcome: Outcome, raw: tuple[int, int] | None, score: tuple[int, int],
-                 held_created: int, collected: tuple[int, int], hanging: int,
-                 totals: tuple[int, int]) -> DealResult:
-    # DealResult(...) without its generated __init__, which sets each field through
-    # object.__setattr__ (a frozen class refuses plain assignment): setting the slots directly
-    # costs half as much, and a match makes one a deal. The same object.
-    r = _new(DealResult)
-    _set_contract(r, contract)
-    _set_card_points(r, card_points)
-    _set_last_trick(r, last_trick)
-    _set_announcements(r, announcements)
-    _set_scored(r, scored)
-    _set_belote(r, belote)
-    _set_sweep(r, sweep)
-    _set_outcome(r, outcome)
-    _set_raw(r, raw)
-    _set_score(r, score)
-    _set_held_created(r, held_created)
-    _set_collected(r, collected)
-    _set_hanging(r, hanging)
-    _set_totals(r, totals)
-    return r
-
-
-# Compiled (mypyc), DealResult is a native class: its own constructor is the fast one.
-deal_result: Callable[[Contract | None, tuple[int, int], int | None, tuple[Announcement, ...],
-                       tuple[bool, ...], tuple[int, int], int | None, Outcome,
-                       tuple[int, int] | None, tuple[int, int], int, tuple[int, int], int,
-                       tuple[int, int]], DealResult] = \
-    _deal_result if __file__.endswith(".py") and _set_contract is not unused_setter else DealResult
-
-(_set_outcome_, _set_score_, _set_held, _set_raw_) = slot_setters(DealScore, 4)
-
-
-def _deal_score(outcome: Outcome, score: tuple[int, int], held: int,
-                raw: tuple[int, int] | None) -> DealScore:
-    # DealScore(...) by its slots, as _deal_result: the same object at a fraction of the cost.
-    r = _new(DealScore)
-    _set_outcome_(r, outcome)
-    _set_score_(r, score)
-    _set_held(r, held)
-    _set_raw_(r, raw)
-    return r
-
-
-deal_score: Callable[[Outcome, tuple[int, int], int, tuple[int, int] | None], DealScore] = \
-    _deal_score if __file__.endswith(".py") and _set_held is not unused_setter else DealScore
-
-
 # Enum members as module constants: reading one off its class goes through the enum
 # metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
 _MADE: Final = Outcome.MADE
@@ -131,14 +73,14 @@ def score_classic(contract: Contract, card_points: tuple[int, int], sweep: int |
     pts = [base[0] + ann[0] + belote[0], base[1] + ann[1] + belote[1]]
     score = [0, 0]
     if pts[t] > pts[d]:
-        return deal_score(_MADE, (pts[0], pts[1]), 0, None)
+        return DealScore(_MADE, (pts[0], pts[1]), 0, None)
     if pts[t] < pts[d]:
         score[d] = (252 if sweep == d else 162) + ann[0] + ann[1] + belote[d]
         score[t] = belote[t]
-        return deal_score(_FAILED, (score[0], score[1]), 0, None)
+        return DealScore(_FAILED, (score[0], score[1]), 0, None)
     score[d] = pts[d]
     score[t] = belote[t]
-    return deal_score(_LITIGE, (score[0], score[1]), pts[t] - belote[t], None)
+    return DealScore(_LITIGE, (score[0], score[1]), pts[t] - belote[t], None)
 
 
 def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int | None,
@@ -162,7 +104,7 @@ def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int |
         w = t if made else d
         score[w] = 160 + contract.multiplier * value + ann[0] + ann[1] + belote[w]
         score[1 - w] = belote[1 - w]
-    return deal_score(_MADE if made else _FAILED, (score[0], score[1]), 0, None)
+    return DealScore(_MADE if made else _FAILED, (score[0], score[1]), 0, None)
 
 
 LIMIT_DIGIT = {Trump.NO_TRUMPS: 5, Trump.ALL_TRUMPS: 4}  # suit contracts: 6
@@ -200,23 +142,23 @@ def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int
     mult = contract.multiplier
     if mult == 1:
         if raw[t] > raw[d]:
-            return deal_score(_MADE, round_pair(raw, limit, t), 0, raw)
+            return DealScore(_MADE, round_pair(raw, limit, t), 0, raw)
         if raw[t] < raw[d]:
             score = [0, 0]
             # Everything to the defence, summed first and rounded once.
             score[d] = round_points(raw[0] + raw[1], limit, False)
-            return deal_score(_FAILED, (score[0], score[1]), 0, raw)
+            return DealScore(_FAILED, (score[0], score[1]), 0, raw)
         rounded = round_pair(raw, limit, t)
         score = [0, 0]
         score[d] = rounded[d]
-        return deal_score(_HANGING, (score[0], score[1]), rounded[t], raw)
+        return DealScore(_HANGING, (score[0], score[1]), rounded[t], raw)
     total = round_points(raw[0] + raw[1], limit, False) * mult
     if raw[0] == raw[1]:
-        return deal_score(_HANGING, (0, 0), total, raw)
+        return DealScore(_HANGING, (0, 0), total, raw)
     w = 0 if raw[0] > raw[1] else 1
     score = [0, 0]
     score[w] = total
-    return deal_score(_MADE if w == t else _FAILED, (score[0], score[1]), 0, raw)
+    return DealScore(_MADE if w == t else _FAILED, (score[0], score[1]), 0, raw)
 
 
 Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple[int, int]],
