@@ -85,7 +85,7 @@ def sequence(seat: int, suit: int, low: int, length: int) -> Announcement:
     cards = tuple(range(base + low, base + low + length))
     top = low + length - 1
     return Announcement(seat, cards, sequence_points(length), None, length,
-                        _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
+                            _RANKS[top] if 0 <= top < 8 else Rank(top), suit)
 
 
 def carre_ranks(hand: CardSet) -> list[Rank]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from .actions import (
     CAPOT,
     PASS,
@@ -61,9 +63,6 @@ class Bidding:
     def apply(self, action: BidAction) -> None:
         raise NotImplementedError
 
-    def _record(self, action: BidAction) -> None:
-        self.history.append((self.to_act, action))
-
 
 class ClassicBidding(Bidding):
     """Round one: take the turned suit or pass. Round two: name another suit or pass."""
@@ -71,7 +70,7 @@ class ClassicBidding(Bidding):
     __slots__ = ("passes", "turned_suit")
 
     def __init__(self, first: int, turned_suit: Suit) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.turned_suit = turned_suit
         self.passes = 0
 
@@ -82,7 +81,7 @@ class ClassicBidding(Bidding):
     def legal(self) -> list[BidAction]:
         if self.done:
             return []
-        if self.round == 1:
+        if self.passes < 4:  # round one (the round property, without the call)
             return list(_CLASSIC_ROUND_ONE)
         return list(_CLASSIC_ROUND_TWO[self.turned_suit])
 
@@ -91,7 +90,7 @@ class ClassicBidding(Bidding):
             raise IllegalAction("bidding_over")
         seat = self.to_act
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if self.passes == 8:
                 self.done = True
@@ -100,16 +99,16 @@ class ClassicBidding(Bidding):
             return
         if not isinstance(action, Take):
             raise IllegalAction("classic_take_or_pass")
-        turned = Trump(self.turned_suit)
-        if self.round == 1:
+        # Trump(turned suit) only for a refusal: an enum call is slow.
+        if self.passes < 4:  # round one
             if action.suit is not None and action.suit != self.turned_suit:
-                raise IllegalAction("take_turned_suit", trump=turned)
+                raise IllegalAction("take_turned_suit", trump=Trump(self.turned_suit))
             suit = self.turned_suit
         else:
             if action.suit is None or action.suit == self.turned_suit:
-                raise IllegalAction("name_another_suit", trump=turned)
+                raise IllegalAction("name_another_suit", trump=Trump(self.turned_suit))
             suit = action.suit
-        self._record(action)
+        self.history.append((seat, action))
         self.contract = contract_of(seat, _trump(suit))
         self.done = True
 
@@ -120,7 +119,7 @@ class CoincheBidding(Bidding):
     __slots__ = ("bid", "contre_by", "passes")
 
     def __init__(self, first: int) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.bid: Contract | None = None
         self.contre_by: int | None = None
         self.passes = 0
@@ -135,7 +134,8 @@ class CoincheBidding(Bidding):
             out.extend(_COINCHE_BIDS)
             return out
         value = self.bid.value if self.bid.value is not None else 0
-        out.extend(_COINCHE_BIDS[4 * sum(1 for v in COINCHE_VALUES if v <= value):])
+        # The bids above: past the values up to this one (bisect: the count of them, in C).
+        out.extend(_COINCHE_BIDS[4 * bisect_right(COINCHE_VALUES, value):])
         if (self.bid.seat ^ self.to_act) & 1:
             out.append(_CONTRE)
         return out
@@ -147,11 +147,11 @@ class CoincheBidding(Bidding):
         if self.contre_by is not None:
             assert self.bid is not None
             if isinstance(action, Surcontre):
-                self._record(action)
+                self.history.append((seat, action))
                 self.contract = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 4)
                 self.done = True
             elif isinstance(action, Pass):
-                self._record(action)
+                self.history.append((seat, action))
                 if seat == (self.contre_by + 1) & 3:
                     self.to_act = (self.contre_by + 3) & 3
                 else:
@@ -161,7 +161,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("surcontre_or_pass")
             return
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if self.bid is None and self.passes == 4:
                 self.done = True
@@ -177,7 +177,7 @@ class CoincheBidding(Bidding):
                     action.value <= self.bid.value:
                 raise IllegalAction("bid_higher",
                                     bid=CoincheBid(self.bid.value, Suit(self.bid.trump)))
-            self._record(action)
+            self.history.append((seat, action))
             self.bid = contract_of(seat, _trump(action.suit), action.value)
             self.passes = 0
             self.to_act = (seat + 1) & 3
@@ -186,7 +186,7 @@ class CoincheBidding(Bidding):
                 raise IllegalAction("no_bid_to_contre")
             if not (self.bid.seat ^ seat) & 1:
                 raise IllegalAction("contre_own_team")
-            self._record(action)
+            self.history.append((seat, action))
             self.contre_by = seat
             self.bid = contract_of(self.bid.seat, self.bid.trump, self.bid.value, 2)
             self.to_act = (seat + 1) & 3
@@ -202,7 +202,7 @@ class BulgarianBidding(Bidding):
     __slots__ = ("bid", "passes")
 
     def __init__(self, first: int) -> None:
-        super().__init__(first)
+        Bidding.__init__(self, first)  # not super(): a deal makes one, and super() is a call
         self.bid: Contract | None = None
         self.passes = 0
 
@@ -228,7 +228,7 @@ class BulgarianBidding(Bidding):
         seat = self.to_act
         bid = self.bid
         if isinstance(action, Pass):
-            self._record(action)
+            self.history.append((seat, action))
             self.passes += 1
             if bid is None and self.passes == 4:
                 self.done = True
@@ -256,6 +256,6 @@ class BulgarianBidding(Bidding):
             self.bid = contract_of(bid.seat, bid.trump, None, 4)
         else:
             raise IllegalAction("bulgarian_actions")
-        self._record(action)
+        self.history.append((seat, action))
         self.passes = 0
         self.to_act = (seat + 1) & 3

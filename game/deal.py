@@ -6,10 +6,10 @@ when the contract is known, so a random deal costs a few dozen integer operation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from .actions import PLAYS, Action, BidAction, Play
 from .announcements import (
@@ -21,6 +21,7 @@ from .announcements import (
 )
 from .bidding import Bidding, BulgarianBidding, ClassicBidding, CoincheBidding
 from .cards import (
+    FULL_DECK,
     PLAIN_POINTS,
     PLAIN_STRENGTH,
     SUIT_MASKS,
@@ -34,9 +35,15 @@ from .cards import (
     cards_of,
 )
 from .contract import Contract
-from .errors import Cards, IllegalAction
+from .errors import Cards, IllegalAction, NotYourTurn
 from .rules import Options, Trump, Variant
 from .scoring import DealScore, Outcome, scorer_for
+
+
+class Applier(Protocol):
+    """``apply(action, seat=None)``: a match's (and its deals') way to take an action."""
+
+    def __call__(self, action: Action, seat: int | None = None) -> bool: ...
 
 
 class Phase(StrEnum):
@@ -87,6 +94,7 @@ _ABOVE_PLAIN = tuple(
     for c in range(32))
 
 _KQ = (1 << Rank.KING) | (1 << Rank.QUEEN)
+_QUEEN = int(Rank.QUEEN)
 _QUEENS = sum(1 << (s * 8 + Rank.QUEEN) for s in range(4))
 
 # Per contract kind: (strength of each card, points of each card, "beats it" table).
@@ -173,6 +181,14 @@ _FOLLOW_PLAIN: dict[int, tuple[int, ...]] = {
     t: tuple(SUIT_MASKS[c >> 3] & ~Contract(0, t).trump_cards for c in range(32)) for t in Trump}
 
 
+# Per contract kind, all a deal's play reads: its trump cards, those of a trump suit (none in
+# no trumps and all trumps), then the tables above.
+_CONTRACT_TABLES: dict[int, tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                  tuple[int, ...], tuple[int, ...]]] = {
+    t: (Contract(0, t).trump_cards, Contract(0, t).trump_cards if t.is_suit else 0, *_TABLES[t],
+        _BEATERS[t], _FOLLOW_PLAIN[t]) for t in Trump}
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -191,10 +207,12 @@ def belote_holders(hands: Sequence[CardSet], trump_cards: CardSet) -> dict[int, 
     pairs = 0
     for hand in hands:
         pairs |= hand & hand >> 1
-    if not pairs & trump_cards & _QUEENS:
+    pairs &= trump_cards & _QUEENS
+    if not pairs:
         return holders
     for s in range(4):
-        if trump_cards >> (s * 8) & 0xFF == 0xFF:
+        # Only a suit whose king and queen some hand holds (all trumps has four to look at).
+        if pairs >> (s * 8 + _QUEEN) & 1 and trump_cards >> (s * 8) & 0xFF == 0xFF:
             for seat in range(4):
                 if hands[seat] >> (s * 8) & _KQ == _KQ:
                     holders[s] = seat
@@ -226,7 +244,29 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
 
 
 _SUITS = tuple(Suit)
+_new_tuple = tuple.__new__
 _BITS = tuple(1 << c for c in range(32))  # a card's bit in a set, built once
+
+
+def _rest_positions(start: int, taker: int | None) -> tuple[int, ...]:
+    """The deck positions of the cards dealt after the auction, 3 to each seat in turn from the
+    first bidder (``taker``: that many seats after it), from deck position ``start``. Classic:
+    the taker's first card is the turned card (position 20) and the rest of the packet comes
+    after it, one card short; bulgarian: no taker."""
+    out: list[int] = []
+    pos = start
+    for i in range(4):
+        if i == taker:
+            out += (20, pos, pos + 1)
+            pos += 2
+        else:
+            out += (pos, pos + 1, pos + 2)
+            pos += 3
+    return tuple(out)
+
+
+# Classic, by the taker's place after the first bidder (0-3), then bulgarian (4).
+_REST = (*(_rest_positions(21, k) for k in range(4)), _rest_positions(20, None))
 
 
 class Deal:
@@ -234,15 +274,20 @@ class Deal:
 
     __slots__ = (
         "_above",
+        "_announce",
         "_beaters",
         "_belote",
         "_belote_cards",
+        "_follow",
         "_follow_plain",
         "_legal",
+        "_on_over",
+        "_owner",
+        "_plays",
         "_points",
+        "_special",
         "_strength",
         "_undertrump",
-        "actions",
         "announcements",
         "belote_calls",
         "bidding",
@@ -254,7 +299,6 @@ class Deal:
         "hands",
         "options",
         "phase",
-        "played",
         "score",
         "scored",
         "to_act",
@@ -272,14 +316,18 @@ class Deal:
     )
 
     def __init__(self, variant: Variant, options: Options, dealer: int,
-                 deck: Sequence[Card]) -> None:
+                 deck: Sequence[Card], *, trusted: bool = False) -> None:
+        """``trusted``: ``deck`` is a tuple known to be a valid deck (the match's own shuffle),
+        not checked again."""
         self.variant = variant
         self.options = options
         self.dealer = dealer & 3
-        self.deck = check_deck(deck)
+        self.deck = deck if trusted and isinstance(deck, tuple) else check_deck(deck)
         self.first = (self.dealer + 1) & 3
         self.hands = [0, 0, 0, 0]
-        self.actions: list[tuple[int, Action]] = []
+        # The cards played, as their actions, in order (their seats are the tricks'): see
+        # the actions property.
+        self._plays: list[Play] = []
         self.phase = _BIDDING
         self.contract: Contract | None = None
         self.turned_card: Card | None = None
@@ -292,7 +340,6 @@ class Deal:
         self.win_index = 0
         self.won_points = [0, 0]
         self.tricks_won = [0, 0]
-        self.played = 0
         self.declared = [False] * 4
         self.announcements: list[Announcement] = []
         self.scored: list[bool] = []
@@ -305,13 +352,23 @@ class Deal:
         self._above: tuple[int, ...] = ()
         self._beaters: tuple[int, ...] = ()
         self._follow_plain: tuple[int, ...] = ()
+        self._follow = 0  # _follow_plain of the card led to this trick
         self._undertrump = undertrump_rule(variant, options)
+        # Whether announcements are made in this deal: the option, and not in no trumps.
+        self._announce = False
         # The kings and queens of the belotes held: a card outside them skips the belote check.
         self._belote_cards = 0
         # The cards the seat to act may play, computed once each time the turn passes (0
         # outside the play): every decision asks for them, and the card played is checked
         # against them, so neither recomputes the rules.
         self._legal = 0
+        # The cards whose play needs more than the common steps: every card in the first
+        # trick (each seat's first card: its announcements), then the kings and queens of the
+        # belotes held.
+        self._special = 0
+        # Set by the match that deals this deal (see _attach).
+        self._owner: Applier | None = None
+        self._on_over: Callable[[Deal], object] | None = None
 
         self.bidding: Bidding
         if variant is _COINCHE:
@@ -346,20 +403,18 @@ class Deal:
             hands[(f + 2) & 3] |= bit[d[26]] | bit[d[27]] | bit[d[28]]
             hands[(f + 3) & 3] |= bit[d[29]] | bit[d[30]] | bit[d[31]]
 
-    def _give(self, size: int, taker: int | None, start: int) -> None:
-        """A packet of ``size`` cards each from deck position ``start`` (one less to the
-        ``taker``, who took the turned card)."""
-        pos = start
-        deck = self.deck
+    def _deal_rest(self, positions: tuple[int, ...]) -> None:
+        """The cards dealt after the auction (classic, bulgarian), 3 each from the first
+        bidder: the deck positions each seat gets, in order (see _REST)."""
+        d = self.deck
+        f = self.first
         hands = self.hands
-        for i in range(4):
-            seat = (self.first + i) & 3
-            n = size - 1 if seat == taker else size
-            hand = hands[seat]
-            for c in deck[pos:pos + n]:
-                hand |= 1 << c
-            hands[seat] = hand
-            pos += n
+        bit = _BITS
+        p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 = positions
+        hands[f] |= bit[d[p0]] | bit[d[p1]] | bit[d[p2]]
+        hands[(f + 1) & 3] |= bit[d[p3]] | bit[d[p4]] | bit[d[p5]]
+        hands[(f + 2) & 3] |= bit[d[p6]] | bit[d[p7]] | bit[d[p8]]
+        hands[(f + 3) & 3] |= bit[d[p9]] | bit[d[p10]] | bit[d[p11]]
 
     def _finish_bidding(self) -> None:
         contract = self.bidding.contract
@@ -367,22 +422,20 @@ class Deal:
             self.phase = _DONE
             self.to_act = None
             self.score = DealScore(_PASSED, (0, 0))
+            self._over()
             return
         self.contract = contract
         if self.variant is _CLASSIC:
-            assert self.turned_card is not None
-            self.hands[contract.seat] |= 1 << self.turned_card
-            self._give(3, contract.seat, 21)
+            self._deal_rest(_REST[(contract.seat - self.first) & 3])
         elif self.variant is _BULGARIAN:
-            self._give(3, None, 20)
-        self.trump_cards = contract.trump_cards
-        self.trump_suit_mask = self.trump_cards if contract.trump.is_suit else 0
-        self._strength, self._points, self._above = _TABLES[contract.trump]
-        self._beaters = _BEATERS[contract.trump]
-        self._follow_plain = _FOLLOW_PLAIN[contract.trump]
+            self._deal_rest(_REST[4])
+        (self.trump_cards, self.trump_suit_mask, self._strength, self._points, self._above,
+         self._beaters, self._follow_plain) = _CONTRACT_TABLES[contract.trump]
         for s, seat in belote_holders(self.hands, self.trump_cards).items():
             self._belote[s] = [seat, 0]
             self._belote_cards |= _KQ << (s * 8)
+        self._special = FULL_DECK
+        self._announce = self.options.announcements and contract.trump is not _NO_TRUMPS
         self.phase = _PLAY
         self.to_act = self.first
         self.trick_leader = self.first
@@ -393,6 +446,28 @@ class Deal:
     def is_over(self) -> bool:
         return self.phase is _DONE
 
+    @property
+    def played(self) -> CardSet:
+        """The cards played so far in this deal (once the contract is known every card is in a
+        hand or played; kept by no step of the play, computed when asked)."""
+        if self.contract is None:
+            return 0
+        hands = self.hands
+        return FULL_DECK ^ (hands[0] | hands[1] | hands[2] | hands[3])
+
+    @property
+    def actions(self) -> list[tuple[int, Action]]:
+        """Every action taken in this deal, in order, with its seat: the calls (the auction's
+        history), then the cards played, each seat told by its trick's leader. Built when
+        asked: a card played makes no pair."""
+        out: list[tuple[int, Action]] = list(self.bidding.history)
+        tricks = self.tricks
+        for i, play in enumerate(self._plays):
+            t = i >> 2
+            leader = tricks[t].leader if t < len(tricks) else self.trick_leader
+            out.append(((leader + i) & 3, play))
+        return out
+
     def hand(self, seat: int) -> CardSet:
         return self.hands[seat]
 
@@ -402,71 +477,128 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         if self.phase is _BIDDING:
-            return list(self.bidding.legal())
+            # A new list already (a list of calls is a list of actions: only its invariance
+            # stops mypy, and a copy to please it would cost every decision).
+            return self.bidding.legal()  # type: ignore[return-value]
         if self.phase is _PLAY:
             return [PLAYS[c] for c in cards_of(self.legal_cards())]
         return []
 
     # ---- actions -----------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply the action of the seat to act, or raise IllegalAction saying why."""
-        seat = self.to_act
-        if seat is None:
-            raise IllegalAction("deal_over")
-        if self.phase is not _PLAY or not isinstance(action, Play):
-            self._apply_other(seat, action)
-            return
+    def apply(self, action: Action, seat: int | None = None) -> bool:
+        """Apply the action of the seat to act (checked against ``seat`` when given), or raise
+        IllegalAction (NotYourTurn) saying why and change nothing. True when it ended the deal.
+
+        A match's deal is its match's ``apply`` (see Match.apply): a card played is taken here
+        directly, anything else goes through the match, whose rules it follows."""
+        legal = self._legal  # 0 outside the play: one test tells a card in play from the rest
+        if not legal or (seat is not None and seat != self.to_act) or \
+                not isinstance(action, Play):
+            return self._apply_other(action, seat)
         # Playing a card: the hot path, inline (every call layer costs a few percent of a
         # random deal). The rare steps (first card, belote, end of trick) are calls.
+        turn: int = self.to_act  # type: ignore[assignment]  # a turn while cards are legal
         c = action.card
         b = 1 << c
-        if not self._legal & b:  # legal cards are held cards: one test for both
-            raise self._refusal(seat, c)
-        if not self.declared[seat]:
-            self._declare(seat, self.hands[seat], action.declare)
-        elif action.declare:
-            raise IllegalAction("announce_with_first_card")
-        if self._belote_cards & b:
-            self._call_belote(seat, c, action.belote)
-        self.actions.append((seat, action))
+        if not legal & b:  # legal cards are held cards: one test for both
+            raise self._refusal(turn, c)
+        # A turn's first card (all in the first trick) and a king or queen of a belote held
+        # need more; so does a declaration on any card. One test for all of them.
+        if self._special & b or action.declare:
+            self._first_or_belote(turn, c, action)
+        self._plays.append(action)
         hands = self.hands
-        hands[seat] ^= b
-        self.played |= b
+        hands[turn] ^= b
         trick = self.trick
         trick.append(c)
         n = len(trick)
         if n == 1:
             self.win_card = c
             self.win_index = 0
-        elif self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
-            self.win_card = c
-            self.win_index = n - 1
-        if n == 4:
-            self._end_trick()
-            return
-        seat = (seat + 1) & 3
-        self.to_act = seat
-        hand = hands[seat]
+            follow = self._follow_plain[c]
+            self._follow = follow
+        else:
+            if self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
+                self.win_card = c
+                self.win_index = n - 1
+            if n == 4:
+                return self._end_trick()
+            follow = self._follow
+        turn = (turn + 1) & 3
+        self.to_act = turn
+        hand = hands[turn]
         # legal_play's answer when a plain suit was led and the hand has some: those cards,
         # whoever wins (the most common case, without the call); it decides every other case.
-        follow = hand & self._follow_plain[trick[0]]
+        follow &= hand
         self._legal = follow if follow else legal_play(
             hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
             self._above, self._undertrump)[0]
+        return False
 
-    def _apply_other(self, seat: int, action: Action) -> None:
-        """An action that is not a card played in the play: a call, or a mistake."""
+    def _first_or_belote(self, seat: int, c: Card, action: Play) -> None:
+        """A seat's first card (its announcements), a declaration on a later card (refused),
+        and a king or queen of a belote held (the call)."""
+        declare = action.declare
+        declared = self.declared
+        if not declared[seat]:
+            declared[seat] = True
+            if not self._announce:
+                if declare:
+                    raise IllegalAction("no_announcements_in_no_trumps"
+                                        if self.options.announcements else "announcements_off")
+            elif declare is None:
+                found = best_announcements(seat, self.hands[seat])
+                if found:
+                    self.announcements.extend(found)
+            else:
+                try:
+                    self.announcements.extend(check_declaration(seat, self.hands[seat], declare))
+                except IllegalAction:
+                    declared[seat] = False
+                    raise
+        elif declare:
+            raise IllegalAction("announce_with_first_card")
+        if self._belote_cards >> c & 1:
+            self._call_belote(seat, c, action.belote)
+
+    def _apply_other(self, action: Action, seat: int | None) -> bool:
+        """Anything but a card played in turn: a call, or a mistake; for a match's deal that is
+        over or not the seat's turn, the match's answer. The match calls it with no seat once
+        it has checked the deal is not over and the seat is the one to act."""
+        to_act = self.to_act
+        if to_act is None or (seat is not None and seat != to_act):
+            if self._owner is not None:
+                return self._owner(action, seat)
+            if to_act is None:
+                raise IllegalAction("deal_over")
+            raise NotYourTurn()
+        if self._legal and isinstance(action, Play):
+            return self.apply(action)  # from the match: a card in play
         if self.phase is _BIDDING:
             if isinstance(action, Play):
                 raise IllegalAction("bidding_not_over")
-            self.bidding.apply(action)
-            self.actions.append((seat, action))
+            self.bidding.apply(action)  # its history keeps the call, with its seat
             if self.bidding.done:
                 self._finish_bidding()
             else:
                 self.to_act = self.bidding.to_act
-            return
+            return self.to_act is None  # a passed deal is over
         raise IllegalAction("play_a_card")
+
+    def _attach(self, owner: Applier | None, on_over: Callable[[Deal], object] | None) -> None:
+        """Make this deal its match's: once it is over (or on a seat's mistake) its ``apply``
+        is ``owner``'s (the match's: a deal kept past its end stays right), and ``on_over`` is
+        told when it ends. The match detaches its deals when it ends, so no cycle outlives it
+        and plain reference counting frees a finished match."""
+        self._owner = owner
+        self._on_over = on_over
+
+    def _over(self) -> None:
+        """Tell the match, once, that the deal is over."""
+        on_over = self._on_over
+        if on_over is not None:
+            self._on_over = None
+            on_over(self)
 
     def _refusal(self, seat: int, c: Card) -> IllegalAction:
         """Why ``c`` may not be played by ``seat`` now (it is not a legal card)."""
@@ -480,25 +612,29 @@ class Deal:
                                 self._undertrump)
         return self._explain(legal, why)
 
-    def _end_trick(self) -> None:
+    def _end_trick(self) -> bool:
         trick = self.trick
-        winner = (self.trick_leader + self.win_index) & 3
+        leader = self.trick_leader
+        winner = (leader + self.win_index) & 3
         team = winner & 1
         self.won_points[team] += trick_points(trick, self._points)
         self.tricks_won[team] += 1
         tricks = self.tricks
         # tuple.__new__ directly: the named tuple's own __new__ is one more Python call.
-        tricks.append(tuple.__new__(Trick, (self.trick_leader, tuple(trick), winner)))
+        tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.trick = []
         self.trick_leader = winner
         self.to_act = winner
         self._legal = self.hands[winner]  # a leader may play any card
         n = len(tricks)
         if n == 1:
+            self._special = self._belote_cards  # every seat has played its first card
             self._compare_announcements()
-        if n == 8:
+        elif n == 8:
             self.won_points[team] += LAST_TRICK_BONUS
             self._finish_play()
+            return True
+        return False
 
     def _explain(self, legal: CardSet, why: int) -> IllegalAction:
         """Why a held card may not be played: the rule, with the cards that may be (up to
@@ -529,26 +665,6 @@ class Deal:
             return IllegalAction("must_undertrump", cards=listed) if listed else \
                 IllegalAction("must_undertrump_any")
         return IllegalAction("cannot_play_card")
-
-    def _declare(self, seat: int, hand: CardSet,
-                 declare: Sequence[Sequence[Card]] | None) -> None:
-        self.declared[seat] = True
-        allowed = self.options.announcements and self.contract is not None and \
-            self.contract.trump is not _NO_TRUMPS
-        if not allowed:
-            if declare:
-                raise IllegalAction("no_announcements_in_no_trumps"
-                                    if self.options.announcements else "announcements_off")
-            return
-        if declare is None:
-            found = best_announcements(seat, hand)
-        else:
-            try:
-                found = check_declaration(seat, hand, declare)
-            except IllegalAction:
-                self.declared[seat] = False
-                raise
-        self.announcements.extend(found)
 
     def _call_belote(self, seat: int, c: Card, announce: bool) -> None:
         state = self._belote.get(c >> 3)
@@ -606,6 +722,7 @@ class Deal:
         card_points = (self.won_points[0], self.won_points[1])
         self.score = scorer_for(self.variant)(contract, card_points, sweep_of(self.tricks_won),
                                               self.announced_points(), self.belote_points())
+        self._over()
 
     # ---- what the record and the sheet show ------------------------------------------------
     @property

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import is_
 from typing import Any, Final
 
 from .actions import Action
 from .cards import Card, CardSet
-from .deal import Deal, Phase
+from .deal import Applier, Deal, Phase
 from .deck import cut_deck, shuffled_deck
 from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
@@ -21,18 +22,27 @@ _HANGING: Final = Outcome.HANGING
 _PASSED: Final = Outcome.PASSED
 _BULGARIAN: Final = Variant.BULGARIAN
 _DONE: Final = Phase.DONE
+_VARIANTS: Final = {v.value: v for v in Variant}
+
+
+def _game_over(action: Action, seat: int | None = None) -> bool:
+    """The answer to any action once the match is over."""
+    raise GameOver()
 
 
 class Match:
     """The whole game. ``apply`` takes the action of the seat to act; a new deal is started
     with ``start_deal`` (its deck) once the previous one is over."""
 
-    __slots__ = ("deals", "first_dealer", "hanging", "options", "players", "results",
+    __slots__ = ("_fresh", "deals", "first_dealer", "hanging", "options", "players", "results",
                  "totals", "variant", "winner")
 
     def __init__(self, variant: Variant | str, options: Options | Mapping[str, Any] | None = None,
                  *, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
-        self.variant = Variant(variant)
+        # The member without the enum call (slow) for a Variant or its exact value.
+        known = _VARIANTS.get(variant) if type(variant) is str or type(variant) is Variant \
+            else None
+        self.variant = known if known is not None else Variant(variant)
         self.options = options if isinstance(options, Options) else \
             Options.for_variant(self.variant, options)
         self.first_dealer = first_dealer & 3
@@ -42,6 +52,8 @@ class Match:
         self.totals = [0, 0]
         self.hanging = 0
         self.winner: int | None = None
+        # The last deck new_deck made, and a copy: dealt unchanged, it needs no check.
+        self._fresh: tuple[list[Card], tuple[Card, ...]] | None = None
 
     # ---- deals -------------------------------------------------------------------------
     @property
@@ -69,7 +81,14 @@ class Match:
         # needs_deal and next_dealer, spelt out: three property calls less on every deal.
         if deals and deals[-1].phase is not _DONE:
             raise IllegalAction("deal_not_over")
-        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3, deck)
+        fresh = self._fresh
+        # new_deck's own deck, the very same objects (identity, not equality: 1.0 == 1), is a
+        # valid deck: checking each card again would cost a fifth of a new deal.
+        trusted = fresh is not None and deck is fresh[0] and len(deck) == 32 and \
+            all(map(is_, deck, fresh[1]))
+        deal = Deal(self.variant, self.options, (self.first_dealer + len(deals)) & 3,
+                    fresh[1] if trusted and fresh is not None else deck, trusted=trusted)
+        deal._attach(self._apply, self._close_deal)
         deals.append(deal)
         return deal
 
@@ -80,8 +99,11 @@ class Match:
         if self.options.shuffle is _CUT and deals:
             last = deals[-1]
             gathered = [c for t in last.tricks for c in t.cards] if last.tricks else list(last.deck)
-            return cut_deck(gathered, seed, index)
-        return shuffled_deck(seed, index)
+            deck = cut_deck(gathered, seed, index)
+        else:
+            deck = shuffled_deck(seed, index)
+        self._fresh = (deck, tuple(deck))
+        return deck
 
     # ---- turns -------------------------------------------------------------------------
     @property
@@ -103,18 +125,26 @@ class Match:
         deal = self.deal
         return deal.legal_cards() if deal is not None else 0
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+    @property
+    def apply(self) -> Applier:
+        """``apply(action, seat=None)``: apply ``action`` for the seat to act (checked against
+        ``seat`` when given); raises NotYourTurn, GameOver or IllegalAction and changes nothing
+        when it may not be taken.
+
+        It is the current deal's own ``apply``, which takes a card played in turn directly and
+        hands anything else to the match (``_apply``): a card costs one call, not two. Kept
+        across deals it stays right: a deal that is over hands every action to the match."""
+        deals = self.deals
+        return deals[-1].apply if deals else self._apply
+
+    def _apply(self, action: Action, seat: int | None = None) -> bool:
         deals = self.deals
         if deals:
             deal = deals[-1]
             to_act = deal.to_act
             if to_act is not None and (seat is None or seat == to_act):
-                deal.apply(action)
-                # The phase, not the is_over property: a call less on every action.
-                if deal.phase is _DONE:
-                    self._close_deal(deal)
-                return
+                # The deal tells _close_deal when it ends.
+                return deal._apply_other(action, None)
             if to_act is not None:
                 raise NotYourTurn()
         if self.winner is not None:
@@ -172,3 +202,5 @@ class Match:
         if self.variant is _BULGARIAN and deal.sweep is not None:
             return  # a game cannot be won on a valat deal
         self.winner = 0 if a > b else 1
+        for d in self.deals:  # every action is now refused: no deal needs the match any more
+            d._attach(_game_over, None)

@@ -61,10 +61,6 @@ _HANGING: Final = Outcome.HANGING
 _NO_TRUMPS: Final = Trump.NO_TRUMPS
 
 
-def _pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b)
-
-
 def score_classic(contract: Contract, card_points: tuple[int, int], sweep: int | None,
                   ann: tuple[int, int], belote: tuple[int, int]) -> DealScore:
     t = contract.team
@@ -72,17 +68,19 @@ def score_classic(contract: Contract, card_points: tuple[int, int], sweep: int |
     base = list(card_points)
     if sweep is not None:
         base[sweep] = 252
-    pts = [base[i] + ann[i] + belote[i] for i in (0, 1)]
+    # Written out (no comprehension, no keywords): one scoring a deal, and the bid search
+    # scores many.
+    pts = [base[0] + ann[0] + belote[0], base[1] + ann[1] + belote[1]]
     score = [0, 0]
     if pts[t] > pts[d]:
-        return DealScore(_MADE, _pair(*pts))
+        return DealScore(_MADE, (pts[0], pts[1]), 0, None)
     if pts[t] < pts[d]:
         score[d] = (252 if sweep == d else 162) + ann[0] + ann[1] + belote[d]
         score[t] = belote[t]
-        return DealScore(_FAILED, _pair(*score))
+        return DealScore(_FAILED, (score[0], score[1]), 0, None)
     score[d] = pts[d]
     score[t] = belote[t]
-    return DealScore(_LITIGE, _pair(*score), held=pts[t] - belote[t])
+    return DealScore(_LITIGE, (score[0], score[1]), pts[t] - belote[t], None)
 
 
 def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int | None,
@@ -91,7 +89,8 @@ def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int |
     d = 1 - t
     value = contract.value
     assert value is not None
-    made_pts = [(250 if sweep == i else card_points[i]) + belote[i] + ann[i] for i in (0, 1)]
+    made_pts = [(250 if sweep == 0 else card_points[0]) + belote[0] + ann[0],
+                (250 if sweep == 1 else card_points[1]) + belote[1] + ann[1]]
     made = sweep == t if contract.is_capot_bid else made_pts[t] >= value
     score = [0, 0]
     if contract.multiplier == 1:
@@ -105,7 +104,7 @@ def score_coinche(contract: Contract, card_points: tuple[int, int], sweep: int |
         w = t if made else d
         score[w] = 160 + contract.multiplier * value + ann[0] + ann[1] + belote[w]
         score[1 - w] = belote[1 - w]
-    return DealScore(_MADE if made else _FAILED, _pair(*score))
+    return DealScore(_MADE if made else _FAILED, (score[0], score[1]), 0, None)
 
 
 LIMIT_DIGIT = {Trump.NO_TRUMPS: 5, Trump.ALL_TRUMPS: 4}  # suit contracts: 6
@@ -137,29 +136,29 @@ def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int
     t = contract.team
     d = 1 - t
     factor = 2 if contract.trump is _NO_TRUMPS else 1
-    raw = _pair(*(card_points[i] * factor + ann[i] + belote[i] + (90 if sweep == i else 0)
-                  for i in (0, 1)))
+    raw = (card_points[0] * factor + ann[0] + belote[0] + (90 if sweep == 0 else 0),
+           card_points[1] * factor + ann[1] + belote[1] + (90 if sweep == 1 else 0))
     limit = limit_digit(contract.trump)
     mult = contract.multiplier
     if mult == 1:
         if raw[t] > raw[d]:
-            return DealScore(_MADE, round_pair(raw, limit, t), raw=raw)
+            return DealScore(_MADE, round_pair(raw, limit, t), 0, raw)
         if raw[t] < raw[d]:
             score = [0, 0]
             # Everything to the defence, summed first and rounded once.
             score[d] = round_points(raw[0] + raw[1], limit, False)
-            return DealScore(_FAILED, _pair(*score), raw=raw)
+            return DealScore(_FAILED, (score[0], score[1]), 0, raw)
         rounded = round_pair(raw, limit, t)
         score = [0, 0]
         score[d] = rounded[d]
-        return DealScore(_HANGING, _pair(*score), held=rounded[t], raw=raw)
+        return DealScore(_HANGING, (score[0], score[1]), rounded[t], raw)
     total = round_points(raw[0] + raw[1], limit, False) * mult
     if raw[0] == raw[1]:
-        return DealScore(_HANGING, (0, 0), held=total, raw=raw)
+        return DealScore(_HANGING, (0, 0), total, raw)
     w = 0 if raw[0] > raw[1] else 1
     score = [0, 0]
     score[w] = total
-    return DealScore(_MADE if w == t else _FAILED, _pair(*score), raw=raw)
+    return DealScore(_MADE if w == t else _FAILED, (score[0], score[1]), 0, raw)
 
 
 Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple[int, int]],

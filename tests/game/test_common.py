@@ -17,7 +17,8 @@ from game.announcements import (
     possible_choices,
     sequence,
 )
-from game.cards import Rank, Suit
+from game.cards import Rank, Suit, cards_of
+from game.deal import Phase
 from game.match import Match
 from game.record import replay
 from game.scoring import Outcome
@@ -264,6 +265,88 @@ def test_not_your_turn() -> None:
     g = Game("coinche", dealer=3).new_deal(SPLIT)
     with refused("it is not your turn", NotYourTurn):
         g.match.apply(Pass(), seat=2)
+
+
+def test_an_apply_kept_across_deals_acts_on_the_current_deal_then_refuses() -> None:
+    # match.apply is the current deal's own apply (a card costs one call): kept past its deal,
+    # it must still act as the match's, on the deal of the moment, then refuse once it is over.
+    from game.actions import PASS, PLAYS, Pass
+    from game.errors import GameOver, IllegalAction, NotYourTurn
+
+    match = Match("coinche", {"target": 100})
+    kept = match.apply
+    with pytest.raises(IllegalAction) as no_deal:
+        kept(PASS)
+    assert no_deal.value.code == "no_deal"
+    first = match.start_deal(match.new_deck(1))
+    kept = match.apply
+    for _ in range(4):
+        kept(PASS, seat=first.to_act)
+    assert first.is_over and len(match.results) == 1  # the match closed the passed deal
+    with pytest.raises(IllegalAction) as no_deal:
+        kept(PASS)
+    assert no_deal.value.code == "no_deal"
+    deal = match.start_deal(match.new_deck(2))
+    kept(Pass())  # the first deal's apply, on the second deal
+    assert deal.actions == [(deal.first, Pass())] and not first.actions[4:]
+    with pytest.raises(NotYourTurn):
+        kept(PASS, seat=deal.first)
+    while not match.is_over:
+        if match.needs_deal:
+            deal = match.start_deal(match.new_deck(len(match.deals)))
+        if deal.phase is Phase.BIDDING:
+            kept(deal.legal_actions()[-1 if deal.bidding.history else 1])
+        else:
+            kept(PLAYS[next(iter(cards_of(deal.legal_cards())))])
+    for apply in (kept, match.apply, first.apply, deal.apply):
+        with pytest.raises(GameOver):
+            apply(PASS)
+        with pytest.raises(GameOver):
+            apply(PLAYS[0], seat=1)
+
+
+def test_a_finished_match_is_freed_without_the_cycle_collector() -> None:
+    import gc
+
+    from game.actions import PLAYS
+    from game.deal import Deal
+
+    match = Match("classic", {"target": 1})
+    while not match.is_over:
+        deal = match.start_deal(match.new_deck(len(match.deals)))
+        while deal.phase is Phase.BIDDING:
+            match.apply(deal.legal_actions()[-1])
+        while deal.to_act is not None:
+            match.apply(PLAYS[next(iter(cards_of(deal.legal_cards())))])
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        def deals() -> int:
+            return sum(1 for o in gc.get_objects() if type(o) is Deal)
+
+        before, dealt = deals(), len(match.deals)
+        del match, deal
+        assert deals() == before - dealt  # its deals, freed by reference counting alone
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_a_deal_on_its_own_checks_the_seat() -> None:
+    from game.actions import PASS
+    from game.deal import Deal
+    from game.errors import IllegalAction, NotYourTurn
+    from game.rules import Options, Variant
+
+    deal = Deal(Variant.COINCHE, Options.for_variant(Variant.COINCHE, None), 3, list(range(32)))
+    with pytest.raises(NotYourTurn):
+        deal.apply(PASS, seat=1)
+    assert not deal.actions
+    for _ in range(4):
+        deal.apply(PASS, seat=deal.to_act)
+    with pytest.raises(IllegalAction) as over:
+        deal.apply(PASS, seat=1)
+    assert over.value.code == "deal_over"
 
 
 def _c(text: str) -> int:
