@@ -58,10 +58,12 @@ class RateLimiter:
         self._global = Bucket(*GLOBAL_LIMIT)
 
     def check(
-        self, method: str, route: str, params: dict[str, str], counts_globally: bool
+        self, method: str, route: str, params: dict[str, str], counts_globally: bool,
+        now: float | None = None,
     ) -> tuple[float, bool, dict[str, str]]:
-        """(seconds to retry after or 0, whether the global limit was hit, headers to send)."""
-        now = time.monotonic()
+        """(seconds to retry after or 0, whether the global limit was hit, headers to send);
+        ``now``: when the request arrived (time.monotonic), by default now."""
+        now = time.monotonic() if now is None else now
         limit, per = self.route_limits.get((method, route), DEFAULT_LIMIT)
         major = next((params[p] for p in MAJOR_PARAMETERS if p in params), "")
         name = f"{method}:{route}"

@@ -367,6 +367,9 @@ class FakeDiscord(Driver):
     # ------------------------------------------------------------------ HTTP plumbing
     def _wrap(self, template: str, handler: Handler) -> Callable[[web.Request], Any]:
         async def endpoint(request: web.Request) -> web.StreamResponse:
+            # A request counts (rate limits, its time) when it arrives, as on Discord, not
+            # once its body (an image) has been read: on a busy loop that comes later.
+            arrived = time.monotonic()
             body, files = await _read_body(request)
             record = RecordedRequest(
                 method=request.method,
@@ -375,7 +378,7 @@ class FakeDiscord(Driver):
                 query=dict(request.query),
                 json=body,
                 files=files,
-                at=time.monotonic(),
+                at=arrived,
                 authorized=request.headers.get("Authorization") == f"Bot {self.token}",
             )
             req = Req(dict(request.match_info), dict(request.query), body, files)
@@ -392,7 +395,8 @@ class FakeDiscord(Driver):
                         raise ApiError(401, 0, "401: Unauthorized")
                     if self.rate_limits and not _token_route(template):
                         retry, is_global, headers = self.rate_limiter.check(
-                            request.method, template, req.params, record.counts_against_global_limit
+                            request.method, template, req.params,
+                            record.counts_against_global_limit, now=arrived,
                         )
                         if retry:
                             status, payload = (
