@@ -46,6 +46,8 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route
 
+from .pacing import window_wait
+
 # Discord's global limit is 50 per second; 48 leaves a little room for a call discord.py
 # itself sends again, and for calls that leave close together arriving closer still.
 LIMIT, PER = 48, 1.0
@@ -114,15 +116,7 @@ class Budget:
         now = self.clock()
         if now < self._held_until:
             return self._held_until - now
-        sent = self._sent
-        while sent and sent[0] <= now - self.per:
-            sent.popleft()
-        if len(sent) >= self.limit:
-            return sent[-self.limit] + self.per - now
-        burst = -(-self.limit // self.spread)  # the short window's share, rounded up
-        if len(sent) >= burst and sent[-burst] > now - self.per / self.spread:
-            return sent[-burst] + self.per / self.spread - now
-        return 0.0
+        return window_wait(self._sent, now, self.limit, self.per, self.spread)
 
     def _take_now(self) -> bool:
         if self._wait_for() > 0.0:

@@ -19,6 +19,21 @@ from collections.abc import Hashable
 EDITS_PER_CHANNEL = (5, 5.0)  # Discord's message edits in one channel: 5 per 5 seconds
 
 
+def window_wait(sent: deque[float], now: float, limit: int, per: float, spread: int) -> float:
+    """Seconds until one more send may go (0.0: now), ``sent`` holding the times of the sends
+    so far, oldest first (those that left the window are dropped here): at most ``limit`` in
+    any ``per`` seconds, and ``limit / spread`` (rounded up) in any ``per / spread`` seconds.
+    The pacer's and the global budget's (bot/budget.py) rule alike."""
+    while sent and sent[0] <= now - per:
+        sent.popleft()
+    if len(sent) >= limit:
+        return sent[-limit] + per - now  # the oldest of the last ``limit`` leaves the window
+    burst, short = -(-limit // spread), per / spread
+    if len(sent) >= burst and sent[-burst] > now - short:
+        return sent[-burst] + short - now
+    return 0.0
+
+
 class Pacer:
     """A sliding window of sends per bucket (a channel's message edits), and holds after 429s."""
 
@@ -39,13 +54,9 @@ class Pacer:
                 return held - now
             del self._held[bucket]
         sent = self._sent.setdefault(bucket, deque())
-        while sent and sent[0] <= now - self.per:
-            sent.popleft()
-        if len(sent) >= self.limit:
-            return sent[0] + self.per - now
-        burst, short = -(-self.limit // self.spread), self.per / self.spread
-        if len(sent) >= burst and sent[-burst] > now - short:
-            return sent[-burst] + short - now
+        wait = window_wait(sent, now, self.limit, self.per, self.spread)
+        if wait > 0.0:
+            return wait
         sent.append(now)
         return 0.0
 
