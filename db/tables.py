@@ -136,6 +136,18 @@ class ShardPart(Protocol):
     def ids(self) -> tuple[int, ...]: ...
 
 
+def _open_where(shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
+    """The WHERE clause (and its parameters) of the open tables, of ``shards`` if given."""
+    where = f"status IN ({_OPEN_SQL})"
+    if shards is None:
+        return where, ()
+    if not shards.ids:
+        return where + " AND 1 = 0", ()  # no shard, no table
+    # Discord's rule for a server's shard, as bot/sharding.py's Shards.shard_of.
+    return (f"{where} AND (guild_id >> 22) % {int(shards.count)}"
+            f" IN ({', '.join('?' * len(shards.ids))})", tuple(int(i) for i in shards.ids))
+
+
 @dataclass(slots=True)
 class OpenTables:
     """Every open table with what a restart brings back of it, read in a few queries for all of
@@ -177,27 +189,19 @@ class TableRepo:
         row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         return TableRow.from_row(row) if row is not None else None
 
-    async def open_tables(self) -> list[TableRow]:
-        rows = await self.db.fetchall(
-            f"SELECT * FROM tables WHERE status IN ({_OPEN_SQL}) ORDER BY id")
+    async def open_tables(self, shards: ShardPart | None = None) -> list[TableRow]:
+        """The open tables; with ``shards``, only those of the servers those shards hold."""
+        where, params = _open_where(shards)
+        rows = await self.db.fetchall(f"SELECT * FROM tables WHERE {where} ORDER BY id", params)
         return [TableRow.from_row(r) for r in rows]
 
     async def open_tables_whole(self, shards: ShardPart | None = None) -> OpenTables:
         """Every open table, its seats, invites, kicks, saved choices and action log; with
         ``shards``, only the tables of the servers those shards hold: several processes on one
         database each read their own tables, not everyone's to skip most of them."""
-        where = f"status IN ({_OPEN_SQL})"
-        params: tuple[int, ...] = ()
-        if shards is not None and not shards.ids:
-            where += " AND 1 = 0"  # no shard, no table
-        elif shards is not None:
-            # Discord's rule for a server's shard, as bot/sharding.py's Shards.shard_of.
-            where += (f" AND (guild_id >> 22) % {int(shards.count)}"
-                      f" IN ({', '.join('?' * len(shards.ids))})")
-            params = tuple(int(i) for i in shards.ids)
+        where, params = _open_where(shards)
         of_open = f"table_id IN (SELECT id FROM tables WHERE {where})"
-        rows = [TableRow.from_row(r) for r in await self.db.fetchall(
-            f"SELECT * FROM tables WHERE {where} ORDER BY id", params)]
+        rows = await self.open_tables(shards)
         out = OpenTables(rows, {r.id: [] for r in rows}, {r.id: set() for r in rows},
                          {r.id: set() for r in rows}, {r.id: [] for r in rows},
                          {r.id: [] for r in rows})
