@@ -7,6 +7,7 @@ each side took and made. Deals where both settings bid alike score 0, so small c
 
     python bench/bid_ab.py --variant classic --margin 20 10 --deals 150 --start 1000
     python bench/bid_ab.py --variant bulgarian --announcements --deals 150 --start 1000
+    python bench/bid_ab.py --variant bulgarian --b-easy --deals 150   # B: the easy rule
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ def _no_announcements(view: TableView, hands: list[CardSet], trump: Trump) -> tu
 
 
 def run(variant: Variant, setting: Callable[[bool], None], start: int,
-        deals: int) -> dict[str, object]:
-    """``setting(True)`` sets team A's bidding, ``setting(False)`` team B's."""
+        deals: int, b_easy: bool = False) -> dict[str, object]:
+    """``setting(True)`` sets team A's bidding, ``setting(False)`` team B's; with ``b_easy``
+    team B bids by the hand evaluator's rule (the easy level's bidding) instead."""
     diffs: list[float] = []
     taken = {"a": [0, 0], "b": [0, 0]}
     for seed in range(start, start + deals):
@@ -51,7 +53,9 @@ def run(variant: Variant, setting: Callable[[bool], None], start: int,
                 seat = deal.to_act
                 assert seat is not None
                 view = table_view(match, seat)
-                if view.stage is Stage.BIDDING:
+                if view.stage is Stage.BIDDING and b_easy and seat & 1 != a_team:
+                    action = easy[seat].choose(view)
+                elif view.stage is Stage.BIDDING:
                     setting(seat & 1 == a_team)
                     action = hard[seat].choose(view)
                 else:
@@ -78,6 +82,8 @@ def main() -> None:
                     help="BID_MARGIN of the variant for team A and team B")
     ap.add_argument("--announcements", action="store_true",
                     help="A counts the announcements of the sampled deals, B does not")
+    ap.add_argument("--b-easy", action="store_true",
+                    help="B bids by the hand evaluator's rule, as the easy level does")
     ap.add_argument("--start", type=int, default=1000)
     ap.add_argument("--deals", type=int, default=150)
     args = ap.parse_args()
@@ -90,9 +96,9 @@ def main() -> None:
         if args.announcements:
             bidsearch.announced_points = real if team_a else _no_announcements
 
-    if not args.margin and not args.announcements:
-        ap.error("give --margin A B or --announcements")
-    print(json.dumps(run(variant, setting, args.start, args.deals)))
+    if not (args.margin or args.announcements or args.b_easy):
+        ap.error("give --margin A B, --announcements or --b-easy")
+    print(json.dumps(run(variant, setting, args.start, args.deals, args.b_easy)))
 
 
 if __name__ == "__main__":
