@@ -541,7 +541,8 @@ class Deal:
         declare = action.declare
         declared = self.declared
         if not declared[seat]:
-            declared[seat] = True
+            # Marked only once the card is sure to be taken: a refused declaration leaves the
+            # seat free to play its first card again, refused again for the same reason.
             if not self._announce:
                 if declare:
                     raise IllegalAction("no_announcements_in_no_trumps"
@@ -551,11 +552,8 @@ class Deal:
                 if found:
                     self.announcements.extend(found)
             else:
-                try:
-                    self.announcements.extend(check_declaration(seat, self.hands[seat], declare))
-                except IllegalAction:
-                    declared[seat] = False
-                    raise
+                self.announcements.extend(check_declaration(seat, self.hands[seat], declare))
+            declared[seat] = True
         elif declare:
             raise IllegalAction("announce_with_first_card")
         if self._belote_cards >> c & 1:

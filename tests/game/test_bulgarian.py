@@ -246,8 +246,10 @@ def test_no_declarations_in_no_trumps() -> None:
     hands = fill(["7C 8C 9C TC", "", "", ""])
     g = bulgarian(hands)
     g.do("bid NT", "pass", "pass", "pass")
-    with refused("no announcements in no trumps"):
-        g.play("7C", declare=[["7C", "8C", "9C", "TC"]])
+    for _ in range(2):  # refused, and refused again for the same reason: nothing changed
+        with refused("no announcements in no trumps"):
+            g.play("7C", declare=[["7C", "8C", "9C", "TC"]])
+    assert not g.deal.declared[g.deal.to_act]
     g.play("7C")
     assert g.deal.announcements == []
 
