@@ -35,6 +35,6 @@ class GuildRepo:
         return row[0] if row is not None else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.db.execute(
+        await self.db.write(
             "INSERT INTO meta (key, value) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))

@@ -224,7 +224,7 @@ class TableRepo:
     async def set_location(self, table_id: int, *, thread_id: int | None,
                            message_id: int | None, channel_id: int | None = None) -> None:
         """Where the table message is; ``channel_id`` when the table moved to another channel."""
-        await self.db.execute(
+        await self.db.write(
             "UPDATE tables SET thread_id = ?, message_id = ?,"
             " channel_id = COALESCE(?, channel_id) WHERE id = ?",
             (thread_id, message_id, channel_id, table_id))
@@ -258,11 +258,11 @@ class TableRepo:
             await append_in(tx, table_id, entries)
 
     async def set_sweep_at(self, table_id: int, sweep_at: float | None) -> None:
-        await self.db.execute("UPDATE tables SET sweep_at = ? WHERE id = ?",
+        await self.db.write("UPDATE tables SET sweep_at = ? WHERE id = ?",
                               (sweep_at, table_id))
 
     async def set_host(self, table_id: int, host_id: int) -> None:
-        await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
+        await self.db.write("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
 
     # ---- seats ---------------------------------------------------------------------------
     async def seats(self, table_id: int) -> list[SeatRow]:
@@ -271,7 +271,7 @@ class TableRepo:
         return [SeatRow.from_row(r) for r in rows]
 
     async def put_seat(self, seat: SeatRow) -> None:
-        await self.db.execute(
+        await self.db.write(
             "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, computer,"
             " dm_channel_id, dm_message_id, dm_closed, timed_out, departed, missed)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -280,7 +280,7 @@ class TableRepo:
              seat.departed, seat.missed))
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
-        await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?",
+        await self.db.write("DELETE FROM seats WHERE table_id = ? AND seat = ?",
                               (table_id, seat))
 
     async def names(self, user_ids: list[int]) -> dict[int, str]:
@@ -295,7 +295,7 @@ class TableRepo:
 
     # ---- choices ahead of the cards --------------------------------------------------------
     async def put_choice(self, choice: ChoiceRow) -> None:
-        await self.db.execute(
+        await self.db.write(
             "INSERT OR REPLACE INTO seat_choices (table_id, seat, deal, declare, belote)"
             " VALUES (?, ?, ?, ?, ?)",
             (choice.table_id, choice.seat, choice.deal,
@@ -330,19 +330,19 @@ class TableRepo:
         """Record what a message shows now that Discord confirmed it; ``turn``: the step of
         the game and the turn deadline it shows, if any."""
         seq, deadline = turn if turn is not None else (None, None)
-        await self.db.execute(
+        await self.db.write(
             "INSERT OR REPLACE INTO shown (table_id, slot, digest, turn_seq, deadline)"
             " VALUES (?, ?, ?, ?, ?)", (table_id, slot, digest, seq, deadline))
 
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:
-        await self.db.execute(
+        await self.db.write(
             "INSERT OR IGNORE INTO invites (table_id, user_id) VALUES (?, ?)",
             (table_id, user_id))
 
     # ---- kicked ----------------------------------------------------------------------------
     async def kick(self, table_id: int, user_id: int) -> None:
-        await self.db.execute(
+        await self.db.write(
             "INSERT INTO kicked (table_id, user_id) VALUES (?, ?)"
             " ON CONFLICT (table_id, user_id) DO NOTHING",
             (table_id, user_id))
