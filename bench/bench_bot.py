@@ -17,7 +17,9 @@ clicks at the same instant, round after round: a stress figure, not normal play.
 Reports, over the measured period:
 - click-to-acknowledgement latency p50/p99/max: from the click's dispatch to the fake receiving
   the interaction callback (measured in this process; the bot cannot stall its clock, and this
-  process's own garbage collection is held off while measuring: see --fake-gc);
+  process's own garbage collection is held off while measuring: see --fake-gc), and the part
+  of it inside the bot (from the click's event reaching it to its answer leaving) beside the
+  answer's own request;
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
@@ -100,6 +102,9 @@ class Probe:
         self.task: asyncio.Task[None] | None = None
         self.profile_path = profile
         self.profiler: cProfile.Profile | None = None
+        self.inside: list[float] = []
+        self.answer: list[float] = []
+        self._unwatch: Callable[[], object] = lambda: None
 
     async def sample(self) -> None:
         while not self.stop.is_set():
@@ -107,7 +112,44 @@ class Probe:
             await asyncio.sleep(0.01)
             self.lag.append(time.perf_counter() - t - 0.01)
 
+    def watch_answers(self, bot: Any) -> None:
+        """Time each click inside the bot: from its event reaching the bot to its answer
+        leaving, and the answer's request itself (to the fake and back)."""
+        from discord.webhook.async_ import AsyncWebhookAdapter
+        state = bot._connection
+        received: dict[int, float] = {}
+        self.inside, self.answer = inside, answer = [], []
+        parse = state.parse_interaction_create
+        respond = AsyncWebhookAdapter.create_interaction_response
+
+        def parse_timed(data: Any) -> None:
+            received[int(data["id"])] = time.perf_counter()
+            parse(data)
+
+        async def respond_timed(adapter: Any, interaction_id: int, *args: Any,
+                                **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            came = received.pop(interaction_id, None)
+            if came is not None:
+                inside.append(t - came)
+            try:
+                return await respond(adapter, interaction_id, *args, **kwargs)
+            finally:
+                answer.append(time.perf_counter() - t)
+
+        # The real gateway looks the parser up in state.parsers, the fake's socket by name.
+        state.parsers["INTERACTION_CREATE"] = state.parse_interaction_create = parse_timed
+        setattr(AsyncWebhookAdapter, "create_interaction_response", respond_timed)  # noqa: B010
+
+        def unwatch() -> None:
+            setattr(AsyncWebhookAdapter, "create_interaction_response", respond)  # noqa: B010
+            state.parsers["INTERACTION_CREATE"] = parse
+            del state.parse_interaction_create
+
+        self._unwatch = unwatch
+
     async def start(self, bot: Any) -> None:
+        self.watch_answers(bot)
         self.sent = sent = []  # when each global-limited call left, by the budget's clock
         budget = bot.delivery.jobs.budget
         take_now = budget._take_now
@@ -140,7 +182,9 @@ class Probe:
             await self.task
         budget = bot.delivery.jobs.budget
         del budget._take_now  # the class's own again
-        return {"sent": self.sent, "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
+        self._unwatch()
+        return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
+                "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
                 "workers": workers, "budget_taken": budget.taken,
                 "budget_waited": budget.waited, "budget_held": budget.held}
@@ -473,6 +517,12 @@ async def run(args: argparse.Namespace) -> None:
     print(f"busiest rolling second of global-limited calls: {busiest(probe['sent'])} as the "
           f"bot's budget let them leave (its limit: {budget_limit()}), {busiest(arrived)} as "
           f"the fake Discord received them")
+    if probe["inside"]:
+        print(f"inside the bot, from a click's event to its answer leaving: p50 "
+              f"{pct(probe['inside'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['inside'], .99) * 1000:.1f} ms; the answer's request: p50 "
+              f"{pct(probe['answer'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['answer'], .99) * 1000:.1f} ms")
     limited = [r for r in requests if r.status == 429]
     if limited:
         routes = Counter(
