@@ -32,6 +32,7 @@ from . import images, messages
 from .budget import Priority
 from .digests import digest
 from .outbox import Outbox, describe, is_transient, nonce
+from .shown import TABLE_SLOT, ShownRecords
 from .tables import LiveTable, TableService
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ TOKEN_LIFETIME = 14 * 60.0
 
 _UNKNOWN = object()  # an image key nothing equals
 RECENTLY_OVER = 64
-TABLE_SLOT = -1  # the table message's slot in what is stored (0-3: the seats' hands)
 
 
 @contextmanager
@@ -98,7 +98,7 @@ class Delivery:
         # What the database says each message shows (digests, bot/digests.py), written after
         # Discord confirmed each send: at a restart, a message that matches is not sent again.
         # Keyed (table id, slot): slot -1 the table message, 0-3 a seat's hand.
-        self.stored: dict[tuple[int, int], str] = {}
+        self.shown = ShownRecords(lambda: self.service.db.tables)
         # Players with closed DMs: the newest interaction that showed their hand as an
         # ephemeral reply (its token edits that reply), and when it came.
         self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
@@ -126,9 +126,10 @@ class Delivery:
         return self.bot.service
 
     async def close(self) -> None:
-        """Cancel the sends on their way; called by the bot's close, before the database
-        and the HTTP session close under them."""
+        """Cancel the sends on their way and write what the messages show; called by the
+        bot's close, before the database and the HTTP session close under them."""
         await self.jobs.close()
+        await self.shown.flush()
 
     async def note_seat(self, live: LiveTable, seat: int, user_id: int,
                         **fields: Any) -> SeatRow | None:
@@ -149,10 +150,10 @@ class Delivery:
         """At start, after the tables were restored: take every message whose stored digest
         matches its state now as showing it, so that nothing is edited or rendered for it.
         What differs (a new deadline, a state never confirmed before the stop) is sent."""
-        self.stored = await self.service.db.tables.shown()
+        await self.shown.load()
         for live in self.service.live.values():
             key = self.table_key(live)
-            if self.stored.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
+            if self.shown.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
                 self.table_shown[live.id] = key
             for seat, s in live.seats.items():
                 if s.user_id is None:  # a computer's seat: no hand message (and no view made)
@@ -161,22 +162,14 @@ class Delivery:
                 if view is None:
                     continue
                 hand = hand_key(live, view)
-                if self.stored.get((live.id, seat)) == digest(hand, s.dm_message_id):
+                if self.shown.get((live.id, seat)) == digest(hand, s.dm_message_id):
                     self.hand_shown[(live.id, seat)] = hand
 
-    async def _store(self, table_id: int, slot: int, key: Hashable,
-                     message_id: int | None, turn: tuple[int, float] | None = None) -> None:
+    def _store(self, table_id: int, slot: int, key: Hashable,
+               message_id: int | None, turn: tuple[int, float] | None = None) -> None:
         """Discord confirmed that this message shows ``key`` (and ``turn``'s deadline, for a
         table message): record it for the next start, which keeps that deadline."""
-        value = digest(key, message_id)
-        if self.stored.get((table_id, slot)) == value:
-            return
-        try:
-            await self.service.db.tables.set_shown(table_id, slot, value, turn)
-        except Exception as e:  # the message is shown all the same; a restart shows it again
-            log.warning("table %s: could not record what its message shows (%s)", table_id, e)
-            return
-        self.stored[(table_id, slot)] = value
+        self.shown.note(table_id, slot, digest(key, message_id), turn)
 
     # ---- the TableListener interface ------------------------------------------------------
     def restored(self, live: LiveTable) -> None:
@@ -260,7 +253,7 @@ class Delivery:
         yield
         if live.row.message_id is not None and live.row.is_open and \
                 self.table_shown.get(live.id) == key:
-            await self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
+            self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
         if live.row.message_id is None or (live.lost is not None and closed is None):
@@ -271,7 +264,7 @@ class Delivery:
         with showing(self.table_shown, live.id, key):
             await self._edit_table(live, closed)
         if closed is None and live.row.is_open and self.table_shown.get(live.id) == key:
-            await self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
+            self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
         assert live.row.message_id is not None
@@ -419,7 +412,7 @@ class Delivery:
                                              discord.InteractionResponseType.deferred_message_update):
                 self.dm_tokens[(live.id, seat)] = (interaction, since)
             if key is not None and live.row.is_open:
-                await self._store(live.id, seat, key, s.dm_message_id)
+                self._store(live.id, seat, key, s.dm_message_id)
             return
         if s is not None and s.dm_closed and \
                 (new_reply or (message is not None and message.flags.ephemeral)):
@@ -450,7 +443,7 @@ class Delivery:
         with showing(self.hand_shown, (live.id, seat), key):
             await self._send_hand(live, seat, s.user_id, view)
         if live.row.is_open and self.hand_shown.get((live.id, seat)) == key:
-            await self._store(live.id, seat, key, s.dm_message_id)
+            self._store(live.id, seat, key, s.dm_message_id)
 
     async def _send_hand(self, live: LiveTable, seat: int, user_id: int,
                          view: TableView) -> None:
@@ -602,6 +595,5 @@ class Delivery:
             self.turn_noticed.pop((live.id, seat), None)
             self.images_on.pop((live.id, seat), None)
         self.known.discard(live.id)
-        for slot in range(TABLE_SLOT, 4):
-            self.stored.pop((live.id, slot), None)
+        self.shown.forget(live.id)
         images.HAND_IMAGES.forget(live.id)

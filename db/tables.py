@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .credits import Move, move
 from .log import LogEntry, append_in
@@ -124,6 +124,21 @@ class ChoiceRow:
     deal: int
     declare: list[list[str]] | None  # the announced cards by name; None: the best
     belote: bool = True
+
+
+class ShownRow(NamedTuple):
+    """What one message shows, as recorded once Discord confirmed it (slot -1: the table
+    message; 0-3: a seat's hand), with the step and turn deadline a table message shows."""
+
+    table_id: int
+    slot: int
+    digest: str
+    turn_seq: int | None = None
+    deadline: float | None = None
+
+
+# Rows of ``shown`` written by one statement: 5 parameters each, far below SQLite's limit.
+SHOWN_PER_STATEMENT = 200
 
 
 class ShardPart(Protocol):
@@ -330,9 +345,17 @@ class TableRepo:
         """Record what a message shows now that Discord confirmed it; ``turn``: the step of
         the game and the turn deadline it shows, if any."""
         seq, deadline = turn if turn is not None else (None, None)
-        await self.db.write(
-            "INSERT OR REPLACE INTO shown (table_id, slot, digest, turn_seq, deadline)"
-            " VALUES (?, ?, ?, ?, ?)", (table_id, slot, digest, seq, deadline))
+        await self.set_shown_many([ShownRow(table_id, slot, digest, seq, deadline)])
+
+    async def set_shown_many(self, rows: Sequence[ShownRow]) -> None:
+        """Record what several messages show, in one statement (all or none). One row per
+        message: a statement may not write a row twice."""
+        for start in range(0, len(rows), SHOWN_PER_STATEMENT):
+            part = rows[start:start + SHOWN_PER_STATEMENT]
+            marks = ", ".join(["(?, ?, ?, ?, ?)"] * len(part))
+            await self.db.write(
+                "INSERT OR REPLACE INTO shown (table_id, slot, digest, turn_seq, deadline)"
+                f" VALUES {marks}", [value for row in part for value in row])
 
     # ---- invites -------------------------------------------------------------------------
     async def invite(self, table_id: int, user_id: int) -> None:

@@ -248,3 +248,19 @@ async def test_committed_actions_survive_a_killed_process(tmp_path: Path) -> Non
     seqs = [e.seq for e in entries]
     assert seqs == list(range(len(seqs)))  # no gap, no torn row
     assert len(seqs) > acknowledged  # everything acknowledged is there
+
+
+async def test_what_messages_show_is_written_many_rows_at_once_and_replaced(
+        db: Database) -> None:
+    from db.tables import ShownRow
+
+    open_ids = [(await new_table(db)).id for _ in range(50)]
+    rows = [ShownRow(t, slot, f"a{t}.{slot}") for t in open_ids for slot in range(-1, 4)]
+    await db.tables.set_shown_many(rows)  # 250 rows: more than one statement
+    await db.tables.set_shown_many([ShownRow(open_ids[0], -1, "newer", 12, 99.5),
+                                    ShownRow(open_ids[1], 2, "newer")])
+    shown = await db.tables.shown()
+    assert len(shown) == 250
+    assert shown[(open_ids[0], -1)] == shown[(open_ids[1], 2)] == "newer"
+    assert shown[(open_ids[2], 3)] == f"a{open_ids[2]}.3"
+    assert await db.tables.shown_deadlines() == {open_ids[0]: (12, 99.5)}
