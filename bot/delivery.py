@@ -95,9 +95,9 @@ class Delivery:
         images.warm()
         self.hand_shown: dict[tuple[int, int], Hashable] = {}
         self.table_shown: dict[int, Hashable] = {}
-        # What the database says each message shows (digests, bot/digests.py), written after
-        # Discord confirmed each send: at a restart, a message that matches is not sent again.
-        # Keyed (table id, slot): slot -1 the table message, 0-3 a seat's hand.
+        # What each message was confirmed to show (digests, bot/digests.py), recorded in the
+        # background after Discord confirmed each send: at a restart, a message that matches
+        # is not sent again. Keyed (table id, slot): slot -1 the table message, 0-3 a hand.
         self.shown = ShownRecords(lambda: self.service.db.tables)
         # Players with closed DMs: the newest interaction that showed their hand as an
         # ephemeral reply (its token edits that reply), and when it came.

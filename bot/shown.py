@@ -34,8 +34,9 @@ class ShownRecords:
         self._writer: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
-        """Read back what was recorded for the open tables (at start)."""
-        self._stored = await self._repo().shown()
+        """Read back what was recorded for the open tables (at start; anything noted before
+        is newer, and kept)."""
+        self._stored = {**await self._repo().shown(), **self._stored}
 
     def get(self, key: Key) -> str | None:
         return self._stored.get(key)
