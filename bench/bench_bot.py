@@ -23,7 +23,8 @@ Reports, over the measured period:
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
-  (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper);
+  (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper), with its
+  garbage collections (how many, how many full, the longest pause);
 - memory per live table: its state (tracemalloc while restoring every table from the database)
   and the hand images the bot keeps for its seats;
 - calls counted against the global limit per second (mean and the busiest second), 429
@@ -104,6 +105,8 @@ class Probe:
         self.profiler: cProfile.Profile | None = None
         self.inside: list[float] = []
         self.answer: list[float] = []
+        self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
+        self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
 
     async def sample(self) -> None:
@@ -148,8 +151,16 @@ class Probe:
 
         self._unwatch = unwatch
 
+    def _gc_timed(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_pauses.append((info["generation"], time.perf_counter() - self._gc_started))
+
     async def start(self, bot: Any) -> None:
         self.watch_answers(bot)
+        self.gc_pauses = []
+        gc.callbacks.append(self._gc_timed)
         self.sent = sent = []  # when each global-limited call left, by the budget's clock
         budget = bot.delivery.jobs.budget
         take_now = budget._take_now
@@ -183,7 +194,12 @@ class Probe:
         budget = bot.delivery.jobs.budget
         del budget._take_now  # the class's own again
         self._unwatch()
+        gc.callbacks.remove(self._gc_timed)
+        full = [t for g, t in self.gc_pauses if g == 2]
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
+                "gc": len(self.gc_pauses), "gc_full": len(full),
+                "gc_full_max": max(full, default=0.0),
+                "gc_max": max((t for _, t in self.gc_pauses), default=0.0),
                 "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
                 "workers": workers, "budget_taken": budget.taken,
@@ -553,7 +569,9 @@ async def run(args: argparse.Namespace) -> None:
           f"({here / probe['wall'] * 100:.0f}%); {os.cpu_count()} cores")
     print(f"bot process event-loop lag: "
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
-          f"max {probe['lag_max'] * 1000:.1f} ms")
+          f"max {probe['lag_max'] * 1000:.1f} ms; garbage collections {probe['gc']} "
+          f"(longest {probe['gc_max'] * 1000:.1f} ms), of them full {probe['gc_full']} "
+          f"(longest {probe['gc_full_max'] * 1000:.1f} ms)")
     memory = await remote.call("memory")
     print(f"memory per live table: {(memory['per_table'] + memory['images_per_table']) / 1024:.1f}"
           f" KB: {memory['per_table'] / 1024:.1f} KB of table state ({memory['restored']} "
