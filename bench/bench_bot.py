@@ -200,6 +200,9 @@ class Probe:
                 "gc": len(self.gc_pauses), "gc_full": len(full),
                 "gc_full_max": max(full, default=0.0),
                 "gc_max": max((t for _, t in self.gc_pauses), default=0.0),
+                "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
+                "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
+                                             default=0.0) for n in range(3)],
                 "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
                 "workers": workers, "budget_taken": budget.taken,
@@ -571,7 +574,9 @@ async def run(args: argparse.Namespace) -> None:
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
           f"max {probe['lag_max'] * 1000:.1f} ms; garbage collections {probe['gc']} "
           f"(longest {probe['gc_max'] * 1000:.1f} ms), of them full {probe['gc_full']} "
-          f"(longest {probe['gc_full_max'] * 1000:.1f} ms)")
+          f"(longest {probe['gc_full_max'] * 1000:.1f} ms); per generation 0/1/2: "
+          f"{'/'.join(map(str, probe['gc_by_generation']))} collections, longest "
+          f"{'/'.join(f'{t * 1000:.0f}' for t in probe['gc_max_by_generation'])} ms")
     memory = await remote.call("memory")
     print(f"memory per live table: {(memory['per_table'] + memory['images_per_table']) / 1024:.1f}"
           f" KB: {memory['per_table'] / 1024:.1f} KB of table state ({memory['restored']} "

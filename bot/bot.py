@@ -179,7 +179,9 @@ class BeloteBot(commands.Bot):
         # With young collections every 700 new objects, a busy bot ran ten a second, so those
         # clicks outlived enough of them to reach the oldest generation, and full collections
         # (five a minute at 200 tables) paused the event loop up to 226 ms. Collecting the
-        # young generation less often lets them die young (bench/bench_bot.py counts both).
+        # young generation less often lets them die young: no full collection in a minute at
+        # 200 tables, though a middle-generation one can then take as long (bench/bench_bot.py
+        # reports each generation).
         gc.set_threshold(GC_YOUNG, 10, 10)
 
     def lost_shards(self) -> None:
