@@ -24,7 +24,7 @@ Reports, over the measured period:
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
   (the fake and the players), and the bot's event-loop lag p50/p99 (a 10 ms sleeper), with its
-  garbage collections (how many, how many full, the longest pause);
+  garbage collections (how many of each generation, and the longest pause of each);
 - memory per live table: its state (tracemalloc while restoring every table from the database)
   and the hand images the bot keeps for its seats;
 - calls counted against the global limit per second (mean and the busiest second), 429
@@ -195,11 +195,7 @@ class Probe:
         del budget._take_now  # the class's own again
         self._unwatch()
         gc.callbacks.remove(self._gc_timed)
-        full = [t for g, t in self.gc_pauses if g == 2]
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
-                "gc": len(self.gc_pauses), "gc_full": len(full),
-                "gc_full_max": max(full, default=0.0),
-                "gc_max": max((t for _, t in self.gc_pauses), default=0.0),
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -572,10 +568,9 @@ async def run(args: argparse.Namespace) -> None:
           f"({here / probe['wall'] * 100:.0f}%); {os.cpu_count()} cores")
     print(f"bot process event-loop lag: "
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
-          f"max {probe['lag_max'] * 1000:.1f} ms; garbage collections {probe['gc']} "
-          f"(longest {probe['gc_max'] * 1000:.1f} ms), of them full {probe['gc_full']} "
-          f"(longest {probe['gc_full_max'] * 1000:.1f} ms); per generation 0/1/2: "
-          f"{'/'.join(map(str, probe['gc_by_generation']))} collections, longest "
+          f"max {probe['lag_max'] * 1000:.1f} ms; garbage collections of the young, middle "
+          f"and oldest (full) generations: {'/'.join(map(str, probe['gc_by_generation']))}, "
+          f"the longest pause of each "
           f"{'/'.join(f'{t * 1000:.0f}' for t in probe['gc_max_by_generation'])} ms")
     memory = await remote.call("memory")
     print(f"memory per live table: {(memory['per_table'] + memory['images_per_table']) / 1024:.1f}"
