@@ -5,8 +5,6 @@ replay of its log, and the game goes on."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,13 +16,6 @@ from game.players import RandomPlayer
 from game.view import table_view
 
 from .test_service import CHANNEL, GUILD, four_players, play_random, user_at
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "cancel.sqlite3")
-    yield database
-    await database.close()
 
 
 def cut_appends(db: Database, *, before: bool) -> asyncio.Event:

@@ -5,7 +5,6 @@ before the check) is dropped at restore instead of stalling the table."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -86,13 +85,6 @@ async def plays_a_card(service: TableService, table_id: int) -> None:
     assert isinstance(card, Play)
     await service.act(table_id, user, seq, Play(card.card))
     assert live.seq > seq
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "choices.sqlite3")
-    yield database
-    await database.close()
 
 
 async def test_a_forged_choice_is_refused_and_not_stored(db: Database) -> None:

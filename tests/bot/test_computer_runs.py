@@ -5,8 +5,6 @@ table message edit, not one per card."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,13 +16,6 @@ from game.view import table_view
 from tests.bot.helpers import match_of, to_act
 
 from .test_service import CHANNEL, GUILD, Recorder
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "runs.sqlite3")
-    yield database
-    await database.close()
 
 
 async def one_person_three_computers(service: TableService, variant: str) -> int:

@@ -3,9 +3,6 @@ nothing, storage of only the changed values, the cache, and values stored by an 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.guild_settings import DEFAULTS, KEYS, GuildSettingsStore, SettingRefused, label, show
@@ -15,13 +12,6 @@ from db.guild_settings import GuildSettingsRepo
 from i18n import words
 
 GUILD = 100
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "settings.sqlite3")
-    yield database
-    await database.close()
 
 
 def test_every_setting_has_a_label_and_shows_its_default() -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -40,13 +39,6 @@ class Recorder:
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
         self.calls.append(("closed", reason))
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "service.sqlite3")
-    yield database
-    await database.close()
 
 
 async def four_players(service: TableService, variant: str = "classic",

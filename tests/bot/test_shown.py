@@ -5,21 +5,13 @@ tried again when the same digest is noted again, and a clean stop writes everyth
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import pytest
 
 from bot.shown import TABLE_SLOT, ShownRecords
 from db import Database
 from db.tables import ShownRow, TableRepo
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "shown.sqlite3")
-    yield database
-    await database.close()
 
 
 async def open_table(db: Database) -> int:

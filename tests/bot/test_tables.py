@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-
-import pytest
 
 import bot.tables
 from bot.records import Records
@@ -112,15 +110,6 @@ def test_only_the_door_takes_a_tables_lock() -> None:
                     isinstance(node.ctx, ast.Load):
                 takers.append(path.name)
     assert takers == ["core.py"]
-
-
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "door.sqlite3")
-    yield database
-    await database.close()
 
 
 async def test_every_change_waits_at_the_tables_door(db: Database) -> None:

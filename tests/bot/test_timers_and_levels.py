@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +13,6 @@ from game.actions import Pass
 from tests.bot.helpers import to_act
 
 from .test_service import CHANNEL, GUILD, Recorder, four_players, user_at
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "timers.sqlite3")
-    yield database
-    await database.close()
 
 
 async def test_timer_and_level_limits(db: Database) -> None:

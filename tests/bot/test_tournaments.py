@@ -5,9 +5,8 @@ at once, the final, no-shows, leavers and a restart in the middle of a round."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -25,13 +24,6 @@ from tests.bot.helpers import match_of
 GUILD, CHANNEL, HOST = 100, 200, 999
 PEOPLE = list(range(1, 9))
 NOW = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "tournament.sqlite3")
-    yield database
-    await database.close()
 
 
 class World:
