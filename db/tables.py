@@ -340,16 +340,9 @@ class TableRepo:
             " AND s.deadline IS NOT NULL AND t.status IN ('lobby', 'playing')")
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    async def set_shown(self, table_id: int, slot: int, digest: str,
-                        turn: tuple[int, float] | None = None) -> None:
-        """Record what a message shows now that Discord confirmed it; ``turn``: the step of
-        the game and the turn deadline it shows, if any."""
-        seq, deadline = turn if turn is not None else (None, None)
-        await self.set_shown_many([ShownRow(table_id, slot, digest, seq, deadline)])
-
     async def set_shown_many(self, rows: Sequence[ShownRow]) -> None:
-        """Record what several messages show, in one statement (all or none). One row per
-        message: a statement may not write a row twice."""
+        """Record what several messages show now that Discord confirmed it, in one statement
+        (all or none). One row per message: a statement may not write a row twice."""
         for start in range(0, len(rows), SHOWN_PER_STATEMENT):
             part = rows[start:start + SHOWN_PER_STATEMENT]
             marks = ", ".join(["(?, ?, ?, ?, ?)"] * len(part))
