@@ -10,6 +10,7 @@ interaction's token when ready: two requests, only when the bot is slow.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from types import TracebackType
 from typing import Any
@@ -97,3 +98,19 @@ class SlowAnswer:
                 if reply.get("view") is None:
                     reply.pop("view", None)
                 await interaction.response.send_message(ephemeral=self.ephemeral, **reply)
+
+
+def kept_for_token(interaction: discord.Interaction[Any]) -> discord.Interaction[Any]:
+    """An answered interaction, made ready to be kept for its token (which edits its message
+    for 15 minutes): freed as soon as it is let go, not by the garbage collector.
+
+    discord.py caches an interaction's ``response`` in the interaction, and the response
+    points back at it: a reference cycle, which only the collector frees. Kept while a player
+    thinks, such cycles outlived enough young collections to fill the oldest generation, whose
+    full collections paused a busy bot's event loop for hundreds of milliseconds. Editing
+    through the token (``edit_original_response``) does not use the response; read after this,
+    ``response`` is a new one that knows nothing of the answer already given."""
+    # The slot of discord.utils.cached_slot_property; absent when never read (no cycle).
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
+    return interaction

@@ -29,6 +29,7 @@ from i18n import words
 from rendering.keys import hand_key as hand_image_key
 
 from . import images, messages
+from .answers import kept_for_token
 from .budget import Priority
 from .digests import digest
 from .outbox import Outbox, describe, is_transient, nonce
@@ -410,7 +411,7 @@ class Delivery:
             # token's original message is the hand from now on.
             if interaction.response.type in (discord.InteractionResponseType.message_update,
                                              discord.InteractionResponseType.deferred_message_update):
-                self.dm_tokens[(live.id, seat)] = (interaction, since)
+                self.dm_tokens[(live.id, seat)] = (kept_for_token(interaction), since)
             if key is not None and live.row.is_open:
                 self._store(live.id, seat, key, s.dm_message_id)
             return
@@ -422,7 +423,7 @@ class Delivery:
             self.hand_answered(live, seat)
             try:
                 yield
-                self.ephemeral[key] = (interaction, since)
+                self.ephemeral[key] = (kept_for_token(interaction), since)
             finally:
                 waiting = self.answering.get(key, set())
                 waiting.discard(answered)
