@@ -46,6 +46,12 @@ GC_YOUNG = 20_000
 COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
         "cogs.tournaments", "cogs.credits", "cogs.fallback")
 
+# The gateway events the bot hears: servers, their channels, threads and roles (what it may do
+# where). Commands and clicks come as interactions whatever the intents; messages, reactions,
+# typing and voice are never read, and in a busy server the chat alone would be a stream of
+# events to parse and cache (hence also no message cache: max_messages=None).
+INTENTS = discord.Intents(guilds=True)
+
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
 NEEDED_PERMISSIONS = discord.Permissions(
@@ -95,8 +101,9 @@ class BeloteBot(commands.Bot):
 
     def __init__(self, settings: Settings) -> None:
         shards = Shards.of(settings)
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, allowed_mentions=discord.AllowedMentions.none(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
+                         max_messages=None, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none(),
                          tree_cls=BeloteTree, **self.shard_options(shards, settings))
         self.settings = settings
         self.sharding = shards
