@@ -23,7 +23,7 @@ import io
 import string
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -168,7 +168,7 @@ class Words:
 
     def number(self, value: float) -> str:
         """``12345`` -> ``12,345`` in English, ``12 345`` in French."""
-        return format_decimal(value, locale=self.language)
+        return _number(value, self.language)
 
     def scope(self, prefix: str) -> Scoped:
         """The messages under ``prefix.``: ``words.scope("image")("deal", n=2)``."""
@@ -188,6 +188,12 @@ class Scoped:
 
     def plural(self, key: str, count: int, **params: object) -> str:
         return self._words.plural(f"{self._prefix}.{key}", count, **params)
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: 2 and 2.0 are not cached as one
+def _number(value: float, language: str) -> str:
+    """Babel's formatting, remembered: every image writes the same scores again."""
+    return format_decimal(value, locale=language)
 
 
 @cache

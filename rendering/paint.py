@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont
 
@@ -13,15 +14,23 @@ Box = tuple[int, int, int, int]
 Run = tuple[str, RGB]  # a piece of text and its colour
 
 
+@lru_cache(maxsize=8192)
+def length(text: str, f: ImageFont.FreeTypeFont) -> float:
+    """``f.getlength(text)``, remembered: every image measures the same names and labels
+    again, several times each when fitting them (fonts are kept per thread, so a font is
+    always measured on its own thread)."""
+    return f.getlength(text)
+
+
 def text_width(text: str, f: ImageFont.FreeTypeFont) -> int:
-    return int(f.getlength(text) + 0.5)
+    return int(length(text, f) + 0.5)
 
 
 def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
-    if f.getlength(text) <= width:
+    if length(text, f) <= width:
         return text
-    while text and f.getlength(text + "…") > width:
+    while text and length(text + "…", f) > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
@@ -56,7 +65,7 @@ def _run_font(text: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
 
 
 def runs_width(runs: Sequence[Run], size: int, bold: bool = False) -> int:
-    return int(sum(_run_font(t, size, bold).getlength(t) for t, _ in runs) + 0.5)
+    return int(sum(length(t, _run_font(t, size, bold)) for t, _ in runs) + 0.5)
 
 
 def draw_runs(d: ImageDraw.ImageDraw, xy: tuple[float, float], runs: Sequence[Run], size: int,
@@ -71,5 +80,5 @@ def draw_runs(d: ImageDraw.ImageDraw, xy: tuple[float, float], runs: Sequence[Ru
     for text, colour in runs:
         f = _run_font(text, size, bold)
         d.text((x, y), text, font=f, fill=colour, anchor="lm")
-        x += f.getlength(text)
+        x += length(text, f)
     return (int(x0), int(y - size * 0.6), int(x + 0.5), int(y + size * 0.6))

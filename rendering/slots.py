@@ -19,7 +19,7 @@ from PIL import ImageDraw
 from i18n import Scoped
 
 from .fonts import font
-from .paint import Box
+from .paint import Box, length
 from .style import RGB
 
 LONGEST_DEAL: Final = 88  # a deal number of two digits (the widest: 8 is DejaVu's widest digit)
@@ -44,7 +44,7 @@ class Slot:
     texts: Callable[[Scoped], Iterable[str]] = lambda _: ()
 
     def _width(self, text: str, size: int) -> float:
-        return font(size, self.bold).getlength(text)
+        return length(text, font(size, self.bold))
 
     def fit(self, text: str) -> tuple[int, tuple[str, ...]] | None:
         """The size and lines ``text`` is drawn in, or None if it cannot fit (a label too long

@@ -18,7 +18,7 @@ from . import slots
 from .chips import PAD, ChipText, line_height, place
 from .fonts import font
 from .layout import Box, Layout
-from .paint import Run, draw_runs, draw_text, fit, is_cut, runs_width
+from .paint import Run, draw_runs, draw_text, fit, is_cut, length, runs_width
 from .sprites import SS, Mark, card_back, paste, styled_face
 from .style import (
     ACCENT,
@@ -205,7 +205,7 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TableView, seat: int, 
     ink = INK if acting else TEXT
     nbox = draw_text(d, (box[0] + 20, cy), name, 19, ink, bold=True, anchor="lm", width=room)
     if you:
-        after = box[0] + 20 + f.getlength(fit(name, f, room))
+        after = box[0] + 20 + length(fit(name, f, room), f)
         ybox = slots.YOU.draw(d, (after, cy), you, ink, anchor="lm")
         lay.add(f"you:{seat}", ybox)
         nbox = (nbox[0], min(nbox[1], ybox[1]), ybox[2], max(nbox[3], ybox[3]))
