@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import font
 from .style import RGB
@@ -20,6 +21,38 @@ def length(text: str, f: ImageFont.FreeTypeFont) -> float:
     again, several times each when fitting them (fonts are kept per thread, so a font is
     always measured on its own thread)."""
     return f.getlength(text)
+
+
+# Drawing text is mostly FreeType laying out and rasterising the glyphs, and every image of a
+# table draws the same names, labels and scores again: the masks are kept (small, "L" images,
+# keyed by the font object, which is its thread's own) and stamped exactly as Pillow's
+# ImageDraw.text stamps the mask it makes (same start, offset and ink), so the pixels match.
+@lru_cache(maxsize=4096)
+def _stamp(text: str, f: ImageFont.FreeTypeFont, anchor: str,
+           start: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+    mask, offset = f.getmask2(text, "L", anchor=anchor, start=start)
+    return Image.Image()._new(mask), offset
+
+
+@lru_cache(maxsize=4096)
+def _extent(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[float, ...]:
+    return f.getbbox(text, anchor=anchor)
+
+
+def put_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
+             f: ImageFont.FreeTypeFont, fill: RGB, anchor: str = "la") -> None:
+    """``d.text(xy, text, font=f, fill=fill, anchor=anchor)`` for one line, its mask kept."""
+    x, y = xy
+    mask, (dx, dy) = _stamp(text, f, anchor, (math.modf(x)[0], math.modf(y)[0]))
+    d.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
+
+
+def text_box(xy: tuple[float, float], text: str, f: ImageFont.FreeTypeFont,
+             anchor: str = "la") -> Box:
+    """``d.textbbox`` of one line, as whole pixels."""
+    x0, y0, x1, y1 = _extent(text, f, anchor)
+    x, y = xy
+    return (int(x0 + x), int(y0 + y), int(x1 + x), int(y1 + y))
 
 
 def text_width(text: str, f: ImageFont.FreeTypeFont) -> int:
@@ -48,9 +81,8 @@ def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: 
     f = font(size, bold)
     if width is not None:
         text = fit(text, f, width)
-    d.text(xy, text, font=f, fill=fill, anchor=anchor)
-    x0, y0, x1, y1 = d.textbbox(xy, text, font=f, anchor=anchor)
-    return (int(x0), int(y0), int(x1), int(y1))
+    put_text(d, xy, text, f, fill, anchor)
+    return text_box(xy, text, f, anchor)
 
 
 # DejaVu's suit glyphs are smaller than its capitals: a pip alone in a run is drawn larger.
@@ -79,6 +111,6 @@ def draw_runs(d: ImageDraw.ImageDraw, xy: tuple[float, float], runs: Sequence[Ru
     x0 = x
     for text, colour in runs:
         f = _run_font(text, size, bold)
-        d.text((x, y), text, font=f, fill=colour, anchor="lm")
+        put_text(d, (x, y), text, f, colour, "lm")
         x += length(text, f)
     return (int(x0), int(y - size * 0.6), int(x + 0.5), int(y + size * 0.6))

@@ -19,7 +19,7 @@ from PIL import ImageDraw
 from i18n import Scoped
 
 from .fonts import font
-from .paint import Box, length
+from .paint import Box, length, put_text, text_box
 from .style import RGB
 
 LONGEST_DEAL: Final = 88  # a deal number of two digits (the widest: 8 is DejaVu's widest digit)
@@ -92,9 +92,8 @@ class Slot:
         size, lines = self.fit(text) or (self.smallest, (text,))
         f = font(size, self.bold)
         if len(lines) == 1:
-            d.text(xy, text, font=f, fill=fill, anchor=anchor)
-            x0, y0, x1, y1 = d.textbbox(xy, text, font=f, anchor=anchor)
-            return (int(x0), int(y0), int(x1), int(y1))
+            put_text(d, xy, text, f, fill, anchor)
+            return text_box(xy, text, f, anchor)
         step = size + line_gap
         block = step * (len(lines) - 1)
         x, y = xy
@@ -102,8 +101,8 @@ class Slot:
         boxes = []
         for k, line in enumerate(lines):
             at = (x, top + k * step)
-            d.text(at, line, font=f, fill=fill, anchor=anchor)
-            boxes.append(d.textbbox(at, line, font=f, anchor=anchor))
+            put_text(d, at, line, f, fill, anchor)
+            boxes.append(text_box(at, line, f, anchor))
         return (int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes)),
                 int(max(b[2] for b in boxes)), int(max(b[3] for b in boxes)))
 
