@@ -19,7 +19,8 @@ Reports, over the measured period:
   the interaction callback (measured in this process; the bot cannot stall its clock, and this
   process's own garbage collection is held off while measuring: see --fake-gc), and the part
   of it inside the bot (from the click's event reaching it to its answer leaving) beside the
-  answer's own request;
+  answer's own request, and two parts of the inside: the action itself (the table's lock, the
+  rules, the database) and the new hand's image for the answer (the worker's queue and drawing);
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
@@ -105,6 +106,8 @@ class Probe:
         self.profiler: cProfile.Profile | None = None
         self.inside: list[float] = []
         self.answer: list[float] = []
+        self.acting: list[float] = []  # service.act: the table's lock, the rules, the database
+        self.hand_images: list[float] = []  # a hand image an answer waits for
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
         self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
@@ -144,7 +147,32 @@ class Probe:
         state.parsers["INTERACTION_CREATE"] = state.parse_interaction_create = parse_timed
         setattr(AsyncWebhookAdapter, "create_interaction_response", respond_timed)  # noqa: B010
 
+        import bot.images as images
+        service = bot.service
+        act, hand_image = service.act, images.hand_image
+        self.acting, self.hand_images = acting, hand_images = [], []
+
+        async def act_timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return await act(*args, **kwargs)
+            finally:
+                acting.append(time.perf_counter() - t)
+
+        async def hand_image_timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return await hand_image(*args, **kwargs)
+            finally:
+                if not kwargs.get("background"):
+                    hand_images.append(time.perf_counter() - t)
+
+        service.act = act_timed
+        images.hand_image = hand_image_timed
+
         def unwatch() -> None:
+            del service.act
+            images.hand_image = hand_image
             setattr(AsyncWebhookAdapter, "create_interaction_response", respond)  # noqa: B010
             state.parsers["INTERACTION_CREATE"] = parse
             del state.parse_interaction_create
@@ -196,6 +224,7 @@ class Probe:
         self._unwatch()
         gc.callbacks.remove(self._gc_timed)
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
+                "acting": self.acting, "hand_images": self.hand_images,
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -538,6 +567,11 @@ async def run(args: argparse.Namespace) -> None:
               f"{pct(probe['inside'], .99) * 1000:.1f} ms; the answer's request: p50 "
               f"{pct(probe['answer'], .5) * 1000:.1f} ms, p99 "
               f"{pct(probe['answer'], .99) * 1000:.1f} ms")
+        print(f"  of it, the action (the table's lock, the rules, the database): p50 "
+              f"{pct(probe['acting'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['acting'], .99) * 1000:.1f} ms; the new hand's image: p50 "
+              f"{pct(probe['hand_images'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['hand_images'], .99) * 1000:.1f} ms")
     limited = [r for r in requests if r.status == 429]
     if limited:
         routes = Counter(
