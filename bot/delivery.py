@@ -31,6 +31,7 @@ from rendering.keys import hand_key as hand_image_key
 from . import images, messages
 from .answers import kept_for_token
 from .budget import Priority
+from .controls import let_go
 from .digests import digest
 from .outbox import Outbox, describe, is_transient, nonce
 from .shown import TABLE_SLOT, ShownRecords
@@ -283,6 +284,8 @@ class Delivery:
                         "telling the players in their hands", live.id, e)
             await self.on_table_gone(live, e)
             return
+        finally:
+            let_go(payload.get("view"))
         if closed is not None or live.row.status == TableStatus.FINISHED:
             self.forget(live)
 
@@ -339,6 +342,7 @@ class Delivery:
             await send(payload)
             ok = True
         finally:
+            let_go(payload.get("view"))
             self.editing[slot] -= 1
             if not ok or slot in self.overlapped or message_id is None:
                 self.images_on.pop(slot, None)
@@ -539,9 +543,13 @@ class Delivery:
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
             payload = await self.hand_payload(live, seat, background=True)
-            if await self._by_token(live, seat, "they are told in the thread when it is their turn",
-                                    held[0].edit_original_response(**payload)):
-                return
+            try:
+                if await self._by_token(live, seat,
+                                        "they are told in the thread when it is their turn",
+                                        held[0].edit_original_response(**payload)):
+                    return
+            finally:
+                let_go(payload.get("view"))
             # dismissed by the player, or the token ran out: fall back to a notice
         self.ephemeral.pop((live.id, seat), None)
         if view.is_my_turn and view.winner is None and \

@@ -24,6 +24,7 @@ from .base import (
     Look,
     SelectControl,
     button_id,
+    let_go,
     select_id,
     unknown_control,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "decode_action",
     "encode_action",
     "is_ours",
+    "let_go",
     "select_id",
     "unknown_control",
 ]

@@ -143,6 +143,24 @@ class Control:
             # A member whose client's language we do not speak reads the table's.
             await answer_error(interaction, e, where,
                                live.language if live is not None else DEFAULT_LANGUAGE)
+        finally:
+            # discord.py made a view of the clicked message to find this control in; it and
+            # its items refer to each other: unlinked, they are freed now rather than by the
+            # garbage collector (as let_go, below, does for the views the bot sends).
+            if isinstance(self, discord.ui.Item) and self.view is not None:
+                self.view.clear_items()
+
+
+def let_go(view: discord.ui.View | None) -> None:
+    """A view sent and answered: its items are unlinked from it, so that both are freed as
+    soon as nothing holds them instead of by the garbage collector (a discord.py view and its
+    items refer to each other; a busy bot made a few dozen such objects per card, and the
+    collections that freed them paused the bot for tens of milliseconds). Only a view of
+    :class:`discord.ui.DynamicItem` controls and links: discord.py keeps no other reference to
+    those once sent (a click finds its control by custom_id), so nothing needs them later."""
+    if view is not None and all(isinstance(item, discord.ui.DynamicItem) or
+                                not item.is_dispatchable() for item in view.children):
+        view.clear_items()
 
 
 class ButtonControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):

@@ -12,7 +12,7 @@ from i18n import words
 from ..answers import SlowAnswer
 from ..errors import language, tell
 from ..tables import LiveTable
-from .base import bot_of
+from .base import bot_of, let_go
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -46,7 +46,11 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     deliver = bot_of(interaction).delivery
     async with deliver.hand_reply(live, seat, interaction, new_reply=True), \
             SlowAnswer(interaction, update=False, ephemeral=True) as answer:
-        await answer.send(await deliver.hand_payload(live, seat))
+        payload = await deliver.hand_payload(live, seat)
+        try:
+            await answer.send(payload)
+        finally:
+            let_go(payload.get("view"))
 
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:

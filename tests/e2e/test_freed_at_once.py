@@ -1,7 +1,8 @@
-"""A player's last click is kept for its token (it edits their hand while they think): let go,
-it is freed at once, not left to the garbage collector. discord.py's interactions are reference
-cycles once answered; kept for seconds by hundreds of players, they reached the collector's
-oldest generation, whose full collections paused a busy bot for hundreds of milliseconds."""
+"""What a click leaves behind is freed at once, not left to the garbage collector: discord.py's
+answered interactions, views and their items are reference cycles, which only the collector
+frees, and its collections pause the whole bot for as long as they take (tens of milliseconds
+for the views a busy minute makes; hundreds for the oldest generation, where a player's last
+click, kept for its token while they think, used to end up)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,21 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import discord
-
 from bot.controls import button_id
 from game.players import RandomPlayer
 
 from .table_helpers import World, play_turn, start_table
 
 
+def ours(o: object) -> bool:
+    """An object of discord.py or of the bot (the fake Discord's own garbage is not ours)."""
+    return type(o).__module__.split(".")[0] in ("discord", "bot")
+
+
 @contextmanager
 def left_to_the_collector() -> Iterator[list[object]]:
-    """What becomes garbage inside the block that only the collector could free."""
+    """The objects of discord.py and of the bot that become garbage inside the block and only
+    the collector could free."""
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
@@ -27,7 +32,7 @@ def left_to_the_collector() -> Iterator[list[object]]:
     try:
         yield found
         gc.collect()
-        found.extend(o for o in gc.garbage if isinstance(o, discord.Interaction))
+        found.extend(o for o in gc.garbage if ours(o))
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
@@ -60,3 +65,14 @@ async def test_ephemeral_hands_kept_for_their_tokens_are_freed_when_let_go(world
     with left_to_the_collector() as interactions:
         delivery.ephemeral.clear()
     assert interactions == []
+
+
+async def test_playing_cards_leaves_nothing_to_the_collector(world: World) -> None:
+    table_id, _ = await start_table(world, "coinche")
+    rng = RandomPlayer(5)
+    for _ in range(4):  # every seat's click is kept for its token from now on
+        await play_turn(world, table_id, rng)
+    with left_to_the_collector() as left:
+        for _ in range(24):  # bids and cards: answers, table edits, hands edited by token
+            assert (await play_turn(world, table_id, rng)).callback_type == 7
+    assert sorted({type(o).__qualname__ for o in left}) == []
