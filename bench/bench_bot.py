@@ -20,7 +20,8 @@ Reports, over the measured period:
   process's own garbage collection is held off while measuring: see --fake-gc), and the part
   of it inside the bot (from the click's event reaching it to its answer leaving) beside the
   answer's own request, and two parts of the inside: the action itself (the table's lock, the
-  rules, the database) and the new hand's image for the answer (the worker's queue and drawing);
+  rules, the database; with its write to the log, the database's queue included) and the new
+  hand's image for the answer (the worker's queue and drawing);
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
@@ -108,6 +109,7 @@ class Probe:
         self.answer: list[float] = []
         self.acting: list[float] = []  # service.act: the table's lock, the rules, the database
         self.hand_images: list[float] = []  # a hand image an answer waits for
+        self.logging: list[float] = []  # an action's write to the log (the database's queue too)
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
         self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
@@ -167,11 +169,24 @@ class Probe:
                 if not kwargs.get("background"):
                     hand_images.append(time.perf_counter() - t)
 
+        repo = service.db.log
+        append = repo.append
+        self.logging = logging_ = []
+
+        async def append_timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return await append(*args, **kwargs)
+            finally:
+                logging_.append(time.perf_counter() - t)
+
         service.act = act_timed
         images.hand_image = hand_image_timed
+        repo.append = append_timed
 
         def unwatch() -> None:
             del service.act
+            del repo.append
             images.hand_image = hand_image
             setattr(AsyncWebhookAdapter, "create_interaction_response", respond)  # noqa: B010
             state.parsers["INTERACTION_CREATE"] = parse
@@ -225,6 +240,7 @@ class Probe:
         gc.callbacks.remove(self._gc_timed)
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
+                "logging": self.logging,
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -569,7 +585,9 @@ async def run(args: argparse.Namespace) -> None:
               f"{pct(probe['answer'], .99) * 1000:.1f} ms")
         print(f"  of it, the action (the table's lock, the rules, the database): p50 "
               f"{pct(probe['acting'], .5) * 1000:.1f} ms, p99 "
-              f"{pct(probe['acting'], .99) * 1000:.1f} ms; the new hand's image: p50 "
+              f"{pct(probe['acting'], .99) * 1000:.1f} ms (its write to the log, waiting for the "
+              f"database included: p50 {pct(probe['logging'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['logging'], .99) * 1000:.1f} ms); the new hand's image: p50 "
               f"{pct(probe['hand_images'], .5) * 1000:.1f} ms, p99 "
               f"{pct(probe['hand_images'], .99) * 1000:.1f} ms")
     limited = [r for r in requests if r.status == 429]
