@@ -20,8 +20,9 @@ Reports, over the measured period:
   process's own garbage collection is held off while measuring: see --fake-gc), and the part
   of it inside the bot (from the click's event reaching it to its answer leaving) beside the
   answer's own request, and two parts of the inside: the action itself (the table's lock, the
-  rules, the database; with its write to the log, the database's queue included) and the new
-  hand's image for the answer (the worker's queue and drawing);
+  rules, the database; with its write to the log, the database's queue included, and how long
+  every database call waited for the database's lock) and the new hand's image for the answer
+  (the worker's queue and drawing);
 - REST calls per card played and per action (bids and cards), how many count against Discord's
   global rate limit (interaction callbacks and webhooks do not), and the breakdown by kind;
 - CPU time per action of the bot process, of its render worker processes and of this process
@@ -57,7 +58,7 @@ import tracemalloc
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import discord
 
@@ -110,6 +111,7 @@ class Probe:
         self.acting: list[float] = []  # service.act: the table's lock, the rules, the database
         self.hand_images: list[float] = []  # a hand image an answer waits for
         self.logging: list[float] = []  # an action's write to the log (the database's queue too)
+        self.lock_waits: list[float] = []  # every wait for the database's lock
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
         self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
@@ -180,11 +182,30 @@ class Probe:
             finally:
                 logging_.append(time.perf_counter() - t)
 
+        # The wait for the database's lock (SQLite: one statement or transaction at a time),
+        # apart from the trips themselves. Swapped in while nothing runs but the load.
+        db = service.db
+        old_lock = getattr(db, "_lock", None)
+        self.lock_waits = lock_waits = []
+
+        class TimedLock(asyncio.Lock):
+            async def acquire(self) -> Literal[True]:
+                t = time.perf_counter()
+                try:
+                    return await super().acquire()
+                finally:
+                    lock_waits.append(time.perf_counter() - t)
+
+        if isinstance(old_lock, asyncio.Lock):
+            db._lock = TimedLock()
+
         service.act = act_timed
         images.hand_image = hand_image_timed
         repo.append = append_timed
 
         def unwatch() -> None:
+            if isinstance(old_lock, asyncio.Lock):
+                db._lock = old_lock
             del service.act
             del repo.append
             images.hand_image = hand_image
@@ -240,7 +261,7 @@ class Probe:
         gc.callbacks.remove(self._gc_timed)
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
-                "logging": self.logging,
+                "logging": self.logging, "lock_waits": self.lock_waits,
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -587,7 +608,10 @@ async def run(args: argparse.Namespace) -> None:
               f"{pct(probe['acting'], .5) * 1000:.1f} ms, p99 "
               f"{pct(probe['acting'], .99) * 1000:.1f} ms (its write to the log, waiting for the "
               f"database included: p50 {pct(probe['logging'], .5) * 1000:.1f} ms, p99 "
-              f"{pct(probe['logging'], .99) * 1000:.1f} ms); the new hand's image: p50 "
+              f"{pct(probe['logging'], .99) * 1000:.1f} ms; of any database call, the wait for "
+              f"the database's lock: p50 {pct(probe['lock_waits'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['lock_waits'], .99) * 1000:.1f} ms, {len(probe['lock_waits'])} "
+              f"calls); the new hand's image: p50 "
               f"{pct(probe['hand_images'], .5) * 1000:.1f} ms, p99 "
               f"{pct(probe['hand_images'], .99) * 1000:.1f} ms")
     limited = [r for r in requests if r.status == 429]
