@@ -93,6 +93,21 @@ def budget_limit() -> str:
 
 
 # ---- the bot's process ----------------------------------------------------------------------
+def timed(call: Callable[..., Awaitable[Any]], into: list[float],
+          counts: Callable[[dict[str, Any]], bool] = lambda kw: True
+          ) -> Callable[..., Awaitable[Any]]:
+    """``call``, each await of it timed into ``into`` (when ``counts`` says so of its
+    keywords)."""
+    async def timed_call(*args: Any, **kwargs: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            if counts(kwargs):
+                into.append(time.perf_counter() - t)
+    return timed_call
+
+
 class Probe:
     """What the bot's process measures about itself: loop lag, CPU time, a profile."""
 
@@ -152,39 +167,16 @@ class Probe:
         setattr(AsyncWebhookAdapter, "create_interaction_response", respond_timed)  # noqa: B010
 
         import bot.images as images
-        service = bot.service
-        act, hand_image = service.act, images.hand_image
-        self.acting, self.hand_images = acting, hand_images = [], []
+        service, db = bot.service, bot.service.db
+        repo = db.log
+        act, hand_image, append = service.act, images.hand_image, repo.append
+        self.acting, self.hand_images, self.logging = [], [], []
 
-        async def act_timed(*args: Any, **kwargs: Any) -> Any:
-            t = time.perf_counter()
-            try:
-                return await act(*args, **kwargs)
-            finally:
-                acting.append(time.perf_counter() - t)
-
-        async def hand_image_timed(*args: Any, **kwargs: Any) -> Any:
-            t = time.perf_counter()
-            try:
-                return await hand_image(*args, **kwargs)
-            finally:
-                if not kwargs.get("background"):
-                    hand_images.append(time.perf_counter() - t)
-
-        repo = service.db.log
-        append = repo.append
-        self.logging = logging_ = []
-
-        async def append_timed(*args: Any, **kwargs: Any) -> Any:
-            t = time.perf_counter()
-            try:
-                return await append(*args, **kwargs)
-            finally:
-                logging_.append(time.perf_counter() - t)
+        def answering(kw: dict[str, Any]) -> bool:
+            return not kw.get("background")  # a DM edit's image: no answer waits on it
 
         # The wait for the database's lock (SQLite: one statement or transaction at a time),
         # apart from the trips themselves. Swapped in while nothing runs but the load.
-        db = service.db
         old_lock = getattr(db, "_lock", None)
         self.lock_waits = lock_waits = []
 
@@ -199,9 +191,9 @@ class Probe:
         if isinstance(old_lock, asyncio.Lock):
             db._lock = TimedLock()
 
-        service.act = act_timed
-        images.hand_image = hand_image_timed
-        repo.append = append_timed
+        service.act = timed(act, self.acting)
+        setattr(images, "hand_image", timed(hand_image, self.hand_images, answering))  # noqa: B010
+        repo.append = timed(append, self.logging)
 
         def unwatch() -> None:
             if isinstance(old_lock, asyncio.Lock):
