@@ -181,14 +181,15 @@ class BeloteBot(commands.Bot):
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.
         gc.freeze()
-        # discord.py's interactions are cycles (an Interaction and its response), freed by the
-        # collector only; each player's last click is kept for its token while they think.
-        # With young collections every 700 new objects, a busy bot ran ten a second, so those
-        # clicks outlived enough of them to reach the oldest generation, and full collections
-        # (five a minute at 200 tables) paused the event loop up to 226 ms. Collecting the
-        # young generation less often lets them die young: no full collection in a minute at
-        # 200 tables, though a middle-generation one can then take as long (bench/bench_bot.py
-        # reports each generation).
+        # discord.py's interactions and views are cycles, freed by the collector only; each
+        # player's last click is kept for its token while they think. With young collections
+        # every 700 new objects, a busy bot ran ten a second, so those clicks outlived enough
+        # of them to reach the oldest generation, and full collections (five a minute at 200
+        # tables) paused the event loop up to 226 ms. Collecting the young generation less
+        # often let them die young: no full collection in a minute at 200 tables. Kept clicks
+        # and sent views are now unlinked and freed at once (answers.kept_for_token,
+        # controls.let_go); the threshold stays, measured with them (bench/bench_bot.py
+        # reports each generation: 5 young collections a minute at 200 tables).
         gc.set_threshold(GC_YOUNG, 10, 10)
 
     def lost_shards(self) -> None:
