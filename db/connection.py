@@ -165,7 +165,12 @@ class Database(ABC):
 
 
 class SqliteTransaction(Transaction):
-    """Statements inside one ``BEGIN IMMEDIATE ... COMMIT``."""
+    """Statements inside one ``BEGIN IMMEDIATE ... COMMIT``.
+
+    Each statement is one trip to aiosqlite's thread: its cursor is read where it ran and
+    never closed from here (a finished statement holds nothing; the cursor goes with its
+    last reference). A busy process waits for every trip (the thread needs the interpreter,
+    the answer needs the event loop), so trips are what a statement costs under load."""
 
     __slots__ = ("_conn",)
 
@@ -174,20 +179,21 @@ class SqliteTransaction(Transaction):
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
         cursor = await self._conn.execute(sql, tuple(params))
-        rowid = cursor.lastrowid
-        await cursor.close()
-        return rowid
+        return cursor.lastrowid
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         await self._conn.executemany(sql, [tuple(r) for r in rows])
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        async with self._conn.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        return _first(await self._conn.execute_fetchall(sql, tuple(params)))
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        async with self._conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._conn.execute_fetchall(sql, tuple(params)))
+
+
+def _first(rows: Iterable[Row]) -> Row | None:
+    """The first of a query's rows (the queries asked for one row are keyed or LIMIT 1)."""
+    return next(iter(rows), None)
 
 
 class SqliteDatabase(Database):
@@ -250,12 +256,12 @@ class SqliteDatabase(Database):
                 raise
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        async with self._lock:
+            return _first(await self._conn.execute_fetchall(sql, tuple(params)))
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        async with self._lock, self._conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, tuple(params)))
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
         async with self._lock:

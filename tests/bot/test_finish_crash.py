@@ -54,6 +54,10 @@ class CutConnection:
         self._check()
         return self.conn.executemany(*args)
 
+    def execute_fetchall(self, *args: Any) -> Any:
+        self._check()
+        return self.conn.execute_fetchall(*args)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.conn, name)
 
