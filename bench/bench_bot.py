@@ -127,6 +127,7 @@ class Probe:
         self.hand_images: list[float] = []  # a hand image an answer waits for
         self.logging: list[float] = []  # an action's write to the log (the database's queue too)
         self.lock_waits: list[float] = []  # every wait for the database's lock
+        self.trips: Counter[str] = Counter()  # trips to the database's thread, by statement
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
         self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
@@ -191,6 +192,18 @@ class Probe:
         if isinstance(old_lock, asyncio.Lock):
             db._lock = TimedLock()
 
+        # Every trip to SQLite's thread (aiosqlite queues one function per trip), named by
+        # its statement's first words, or by the cursor method when it carries none.
+        conn: Any = getattr(db, "_conn", None)
+        self.trips = trips = Counter[str]()
+        queue = getattr(conn, "_execute", None)
+        if queue is not None:
+            async def counted(fn: Any, *a: Any, **kw: Any) -> Any:
+                sql = a[0] if a and isinstance(a[0], str) else ""
+                trips[" ".join(sql.split()[:4]) or getattr(fn, "__name__", "?")] += 1
+                return await queue(fn, *a, **kw)
+            conn._execute = counted
+
         service.act = timed(act, self.acting)
         setattr(images, "hand_image", timed(hand_image, self.hand_images, answering))  # noqa: B010
         repo.append = timed(append, self.logging)
@@ -198,6 +211,8 @@ class Probe:
         def unwatch() -> None:
             if isinstance(old_lock, asyncio.Lock):
                 db._lock = old_lock
+            if queue is not None:
+                del conn._execute
             del service.act
             del repo.append
             images.hand_image = hand_image
@@ -254,6 +269,7 @@ class Probe:
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
                 "logging": self.logging, "lock_waits": self.lock_waits,
+                "trips": dict(self.trips),
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -606,6 +622,12 @@ async def run(args: argparse.Namespace) -> None:
               f"calls); the new hand's image: p50 "
               f"{pct(probe['hand_images'], .5) * 1000:.1f} ms, p99 "
               f"{pct(probe['hand_images'], .99) * 1000:.1f} ms")
+    if probe["trips"]:
+        trips = Counter(probe["trips"])
+        print(f"trips to the database's thread: {trips.total() / max(1, actions):.2f} per "
+              f"action ({trips.total()} in all)")
+        for key, n in trips.most_common(12):
+            print(f"    {n / max(1, actions):.3f} per action  {key} ({n})")
     limited = [r for r in requests if r.status == 429]
     if limited:
         routes = Counter(

@@ -4,10 +4,18 @@ A row is either the start of a deal (``kind='deal'``, ``{"dealer": n, "deck": [.
 action in the record format (``kind='action'``, ``{"seat": n, "action": ...}``). Sequence
 numbers start at 0 and have no gaps; (table_id, seq) is unique, so a second writer of the same
 step fails instead of forking the game.
+
+Tables append at once, and each append is a trip to the database that the others queue
+behind. While one write is on its way, the appends that come in wait together and go in the
+next write, one statement for all of them (group commit): under load a trip carries the
+moves of many tables, and a move waits for at most the write ahead of it and its own. Each
+append still stands or falls alone: if a shared statement fails, its appends are written
+again one by one, so one table's broken step refuses only that table's move.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,15 +32,58 @@ class LogEntry:
     user_id: int | None = None
 
 
+# Rows of one shared INSERT at most (5 values a row: well under SQLite's and PostgreSQL's
+# limits on a statement's parameters). An append is never split across statements.
+ROWS_PER_STATEMENT = 500
+
+_Append = tuple[int, list["LogEntry"], "asyncio.Future[None]"]
+
+
 class ActionLog:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._waiting: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def append(self, table_id: int, entries: list[LogEntry]) -> None:
-        """Append steps atomically: one INSERT statement (its own transaction, all or none),
-        so a card played costs one trip to the database thread."""
-        if entries:
-            await self.db.write(*_insert(table_id, entries))
+        """Append steps atomically (all or none), written with the other tables' appends
+        that wait at the same time; returns once they are in the database."""
+        if not entries:
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((table_id, entries, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write(), name="belote-log")
+        # A caller that stops waiting (its future cancelled) does not stop the write: its
+        # step is logged anyway, as a statement already sent to the database would be.
+        await done
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = _first_rows(self._waiting)
+            try:
+                await self._write_batch(batch)
+            finally:
+                for _, _, done in batch:
+                    done.cancel()  # only those left unsettled by a stopped writer (shutdown)
+
+    async def _write_batch(self, batch: list[_Append]) -> None:
+        try:
+            await self.db.write(*_insert_many([(t, e) for t, e, _ in batch]))
+        except Exception as e:
+            if len(batch) == 1:
+                _settle(batch[0][2], e)
+                return
+            for table_id, entries, done in batch:  # one by one: who broke it fails alone
+                try:
+                    await self.db.write(*_insert_many([(table_id, entries)]))
+                except Exception as alone:
+                    _settle(done, alone)
+                else:
+                    _settle(done, None)
+        else:
+            for _, _, done in batch:
+                _settle(done, None)
 
     async def entries(self, table_id: int) -> list[LogEntry]:
         rows = await self.db.fetchall(
@@ -41,19 +92,40 @@ class ActionLog:
         return [LogEntry(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
 
+def _first_rows(waiting: list[_Append]) -> tuple[list[_Append], list[_Append]]:
+    """The appends that go in the next statement (whole appends, up to ROWS_PER_STATEMENT
+    rows, at least one) and those left for the statements after it."""
+    rows = 0
+    for n, (_, entries, _) in enumerate(waiting):
+        rows += len(entries)
+        if rows > ROWS_PER_STATEMENT and n > 0:
+            return waiting[:n], waiting[n:]
+    return waiting, []
+
+
+def _settle(done: asyncio.Future[None], error: Exception | None) -> None:
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
 async def append_in(tx: Transaction, table_id: int, entries: list[LogEntry]) -> None:
     """Append steps as part of the caller's transaction (e.g. with the match's result)."""
     if entries:
-        await tx.execute(*_insert(table_id, entries))
+        await tx.execute(*_insert_many([(table_id, entries)]))
 
 
-def _insert(table_id: int, entries: list[LogEntry]) -> tuple[str, list[object]]:
-    """One INSERT statement for these steps, and its parameters."""
-    rows = ", ".join(["(?, ?, ?, ?, ?)"] * len(entries))
+def _insert_many(appends: list[tuple[int, list[LogEntry]]]) -> tuple[str, list[object]]:
+    """One INSERT statement for the steps of these appends, and its parameters."""
     params: list[object] = []
-    for e in entries:
-        params += [table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
-                   e.user_id]
+    for table_id, entries in appends:
+        for e in entries:
+            params += [table_id, e.seq, e.kind, json.dumps(e.payload, separators=(",", ":")),
+                       e.user_id]
+    rows = ", ".join(["(?, ?, ?, ?, ?)"] * (len(params) // 5))
     return f"INSERT INTO actions (table_id, seq, kind, payload, user_id) VALUES {rows}", params
 
 
