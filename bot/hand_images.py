@@ -26,6 +26,10 @@ class HandImages:
             self.hits += 1
         return data
 
+    def holds(self, slot: tuple[int, int], key: Hashable) -> bool:
+        """Whether the seat's kept images have this one (not counted as a hit or a miss)."""
+        return key in self._seats.get(slot, {})
+
     def put(self, slot: tuple[int, int], key: Hashable, data: tuple[bytes, str]) -> None:
         kept = self._seats.setdefault(slot, {})
         kept.pop(key, None)

@@ -12,8 +12,10 @@ reader's for what one member sees (their hand, /belote stats and leaderboard rep
 
 from __future__ import annotations
 
+import asyncio
 import io
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 
 import discord
 
@@ -36,6 +38,12 @@ OTHERS = Pool("belote-render", 1, niceness=10)
 
 
 HAND_IMAGES = HandImages()
+
+# Hand images started before anybody asked for them (draw_hand_early), by key, until the
+# answer that needs one takes it. One the answer never takes (its action could not be logged,
+# or the hand changed again meanwhile) is dropped once EARLY_KEPT newer ones were started.
+EARLY_KEPT = 64
+_EARLY: OrderedDict[Hashable, asyncio.Task[tuple[bytes, str]]] = OrderedDict()
 
 
 def warm() -> None:
@@ -81,6 +89,8 @@ async def hand_image(view: TableView, *, background: bool = False,
     kept = slot is not None and view.stage is Stage.BIDDING
     data = HAND_IMAGES.get(slot, key) if slot is not None and kept else None
     if data is None:
+        data = await _early(key)
+    if data is None:
         data = await (OTHERS if background else HANDS).run(rendering.render_hand, view, style)
     if slot is not None:
         if kept:
@@ -88,6 +98,43 @@ async def hand_image(view: TableView, *, background: bool = False,
         else:
             HAND_IMAGES.drop(slot)
     return _file(data, "hand")
+
+
+def draw_hand_early(view: TableView, *, slot: tuple[int, int],
+                    language: str = DEFAULT_LANGUAGE) -> None:
+    """Start drawing the hand image an answer is about to ask ``hand_image`` for (while the
+    action it shows is being logged), unless the seat's kept images have it."""
+    style = _style(language)
+    key = hand_key(view, style)
+    if not view.hand or key in _EARLY or HAND_IMAGES.holds(slot, key):
+        return
+    task = asyncio.get_running_loop().create_task(
+        HANDS.run(rendering.render_hand, view, style), name="belote-hand-early")
+    task.add_done_callback(_seen)
+    _EARLY[key] = task
+    while len(_EARLY) > EARLY_KEPT:
+        _EARLY.popitem(last=False)[1].cancel()
+
+
+def _seen(task: asyncio.Task[tuple[bytes, str]]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: a failed early image is drawn again when asked for
+
+
+async def _early(key: Hashable) -> tuple[bytes, str] | None:
+    """The image started early under ``key``, if any (taken: each is used once); None if
+    none was, or it failed (then the caller draws it)."""
+    task = _EARLY.pop(key, None)
+    if task is None or task.get_loop() is not asyncio.get_running_loop():
+        return None
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if task.cancelled():  # dropped, or the bot is closing: not this caller's cancellation
+            return None
+        raise
+    except Exception:
+        return None
 
 
 async def deal_sheet_image(result: DealResult, variant: Variant, players: Sequence[str],

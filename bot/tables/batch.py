@@ -36,6 +36,9 @@ class Batch:
     def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
         self._seats.update(seats)
 
+    def acted(self, live: LiveTable, seat: int) -> None:
+        self.listener.acted(live, seat)  # nothing held: it is no change, only a head start
+
     def flush(self) -> None:
         """Tell the listener what the run changed (nothing if it changed nothing)."""
         table, seats = self._table, self._seats

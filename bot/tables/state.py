@@ -53,6 +53,9 @@ class TableListener(Protocol):
 
     def table_changed(self, live: LiveTable) -> None: ...
     def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None: ...
+    # A person's action is applied in memory and on its way to the log: what the answer to
+    # their click will show may be made meanwhile (it is told again, as a change, once saved).
+    def acted(self, live: LiveTable, seat: int) -> None: ...
     def deal_finished(self, live: LiveTable, deal_index: int) -> None: ...
     def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None: ...
     def table_closed(self, live: LiveTable, reason: str) -> None: ...
@@ -63,6 +66,9 @@ class NullListener:
         pass
 
     def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
+        pass
+
+    def acted(self, live: LiveTable, seat: int) -> None:
         pass
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:

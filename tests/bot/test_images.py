@@ -261,3 +261,55 @@ async def test_the_bot_asks_for_images_in_a_language_and_keeps_each_apart(
     assert english.fp.read() == render_hand(seat)[0] != render_hand(seat, language="fr")[0]
     table = await images.table_image(public, language="bg")
     assert table.fp.read() == render_table(public, language="bg")[0] != render_table(public)[0]
+
+
+def count_hands_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Images in threads (the test can watch the drawing); each hand drawn, by language."""
+    monkeypatch.setenv("BELOTE_RENDER_THREADS", "1")
+    monkeypatch.setattr(images, "HAND_IMAGES", HandImages())
+    monkeypatch.setattr(images, "_EARLY", type(images._EARLY)())
+    drawn: list[str] = []
+    draw = rendering.render_hand
+
+    def counted(view: Any, style: rendering.Style) -> tuple[bytes, str]:
+        drawn.append(style.language)
+        return draw(view, style)
+
+    monkeypatch.setattr(rendering, "render_hand", counted)
+    return drawn
+
+
+async def test_a_hand_drawn_early_is_the_one_the_answer_shows_drawn_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = count_hands_drawn(monkeypatch)
+    _, seat = mid_deal_view()
+    images.draw_hand_early(seat, slot=(7, 0), language="fr")
+    images.draw_hand_early(seat, slot=(7, 0), language="fr")  # already on its way
+    assert drawn == []  # started, not waited for
+    answer = await images.hand_image(seat, slot=(7, 0), language="fr")
+    assert answer.fp.read() == render_hand(seat, language="fr")[0]
+    assert drawn == ["fr"]
+    # Taken: the same picture asked for again (a DM edit later) is drawn again.
+    await images.hand_image(seat, slot=(7, 0), language="fr")
+    assert drawn == ["fr", "fr"]
+    # Another language is another picture: the early French one is not shown instead.
+    images.draw_hand_early(seat, slot=(7, 0), language="fr")
+    english = await images.hand_image(seat, slot=(7, 0))
+    assert english.fp.read() == render_hand(seat)[0]
+    assert drawn[-2:] == ["fr", "en"] or drawn[-2:] == ["en", "fr"]
+
+
+async def test_early_images_nobody_takes_are_not_kept_for_ever(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = count_hands_drawn(monkeypatch)
+    monkeypatch.setattr(images, "EARLY_KEPT", 3)
+    views = [mid_deal_view(seed)[1] for seed in range(1, 6)]
+    for n, view in enumerate(views):
+        images.draw_hand_early(view, slot=(n, 0))
+    assert len(images._EARLY) == 3  # the two oldest dropped before they were drawn
+    first = await images.hand_image(views[0], slot=(0, 0))  # dropped: drawn when asked
+    last = await images.hand_image(views[4], slot=(4, 0))  # kept: taken
+    assert first.fp.read() == render_hand(views[0])[0]
+    assert last.fp.read() == render_hand(views[4])[0]
+    await asyncio.gather(*images._EARLY.values())
+    assert len(drawn) == 4 and len(images._EARLY) == 2  # the 3rd and 4th, still not taken

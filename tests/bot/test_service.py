@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.tables import LiveTable, NewTable, Refusal, TableService
-from db import Database
+from db import Database, LogEntry
 from game.actions import Pass, Play
 from game.players import RandomPlayer
 from game.view import table_view
@@ -24,12 +24,16 @@ class Recorder:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []
+        self.early: list[tuple[int, int]] = []  # (table, seat) of each action told early
 
     def table_changed(self, live: LiveTable) -> None:
         self.calls.append(("table", live.id))
 
     def hands_changed(self, live: LiveTable, seats: Iterable[int]) -> None:
         self.calls.append(("hands", tuple(sorted(seats))))
+
+    def acted(self, live: LiveTable, seat: int) -> None:
+        self.early.append((live.id, seat))
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:
         self.calls.append(("deal", deal_index))
@@ -103,6 +107,33 @@ async def test_a_whole_match_is_played_and_recorded(db: Database) -> None:
     assert await db.results.winner_of(table_id) in (0, 1)
     assert [c for c in rec.calls if c[0] == "match"]
     assert len(await db.results.leaderboard(GUILD, "classic")) == 4
+
+
+async def test_a_persons_action_is_told_early_before_it_is_logged(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The delivery hears of a person's action while its log write is on its way (so the
+    answer's image can be drawn meanwhile); of a computer's, only once saved, as a change."""
+    rec = Recorder()
+    service = TableService(db, listener=rec, computer_delay=0)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1},
+                                         fill=True))
+    await service.start(live.id, 1)
+    await service.settle()
+    writes: list[tuple[int | None, int]] = []  # (whose step, early words heard by then)
+    append = db.log.append
+
+    async def watched(table_id: int, entries: list[LogEntry]) -> None:
+        writes.append((entries[0].user_id, len(rec.early)))
+        await append(table_id, entries)
+
+    monkeypatch.setattr(db.log, "append", watched)
+    rng = RandomPlayer(3)
+    for _ in range(3):
+        await service.act(live.id, 1, live.seq, rng.choose(table_view(match_of(live), 0)))
+        await service.settle()  # the three computers answer
+    assert [n for user, n in writes if user == 1] == [1, 2, 3]  # each told before its write
+    assert sum(1 for user, _ in writes if user is None) >= 9  # the computers' moves ...
+    assert rec.early == [(live.id, 0)] * 3  # ... are never told early
 
 
 async def test_refusals_change_nothing(db: Database) -> None:

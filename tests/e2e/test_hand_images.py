@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pytest
 
+from bot import images
 from bot.controls import button_id
 from game.players import RandomPlayer
 from rendering import render_hand
@@ -70,3 +73,38 @@ async def test_a_hand_edit_that_keeps_the_picture_uploads_nothing(world: World) 
     while [a.id for a in fake.message(h.dm_message_id).attachments] == before:
         await play_turn(world, table_id, rng)
     assert_dms_show_their_hands(world, table_id)
+
+
+async def test_a_clicks_answer_shows_the_hand_drawn_while_its_card_was_logged(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer's picture is drawn while the action is written to the log: each answer
+    that carries a picture takes the one started early, and it is the hand as it is."""
+    fake, bot = world.fake, world.bot
+    taken: list[bool] = []
+    early = images._early
+
+    async def watched(key: Hashable) -> tuple[bytes, str] | None:
+        data = await early(key)
+        taken.append(data is not None)
+        return data
+
+    monkeypatch.setattr(images, "_early", watched)
+    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
+    await seat_everyone(world, table_id, lobby, world.members)
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    live = bot.service.live[table_id]
+    rng = RandomPlayer(4)
+    pictures = 0
+    while not live.match.deal.tricks:  # the bidding (pictures kept from before) and a trick
+        mark = fake.mark()
+        seat = live.match.to_act
+        r = await play_turn(world, table_id, rng)
+        assert r.callback_type == 7, r.text
+        answer = [q for q in fake.requests_to(since=mark) if q.route.startswith("/interactions/")]
+        if answer[0].files:
+            pictures += 1
+            dm = fake.message(live.seats[seat].dm_message_id)
+            assert [a.data for a in dm.attachments] == [render_hand(live.view(seat))[0]]
+    assert pictures >= 4  # the cards of the first trick at least
+    assert taken.count(True) == pictures  # every picture an answer carried was drawn early
+    assert not images._EARLY  # and none is left behind
