@@ -84,6 +84,13 @@ def shown_turn(live: LiveTable) -> tuple[int, float] | None:
     return None if live.deadline is None else (live.seq, live.deadline)
 
 
+def unawaited(live: LiveTable, seat: int) -> bool:
+    """Whether a hand edit that answers no click is nobody's wait: its player is not the one
+    to act. Its picture is then drawn with the table images (bot/images.py); the acting
+    player's, which they wait for to play, is drawn with the answers to clicks."""
+    return live.match is None or live.match.to_act != seat
+
+
 class Delivery:
     """The service's listener for a running bot."""
 
@@ -472,7 +479,8 @@ class Delivery:
                     s.dm_message_id)
             try:
                 await self.edit_hand(live, seat, message.id,
-                                     lambda payload: message.edit(**payload), background=True)
+                                     lambda payload: message.edit(**payload),
+                                     background=unawaited(live, seat))
                 return
             except discord.NotFound:
                 pass  # the player deleted it: send a new one
@@ -480,7 +488,7 @@ class Delivery:
             return
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            payload = await self.hand_payload(live, seat, background=True)
+            payload = await self.hand_payload(live, seat, background=unawaited(live, seat))
             files = payload.pop("attachments")
             sent = await channel.send(files=files or discord.utils.MISSING, **payload,
                                       nonce=nonce("hand", live.id, seat, user_id,
@@ -515,7 +523,7 @@ class Delivery:
         if await self._by_token(live, seat, "its DM is edited as a message", self.edit_hand(
                 live, seat, message_id,
                 lambda payload: interaction.edit_original_response(**payload),
-                background=True)):
+                background=unawaited(live, seat))):
             return True
         self.dm_tokens.pop((live.id, seat), None)
         return False
@@ -550,7 +558,7 @@ class Delivery:
             view = now
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
-            payload = await self.hand_payload(live, seat, background=True)
+            payload = await self.hand_payload(live, seat, background=unawaited(live, seat))
             try:
                 if await self._by_token(live, seat,
                                         "they are told in the thread when it is their turn",

@@ -1,8 +1,10 @@
 """The one place the bot turns views into image files: rendering/ runs in worker processes
 (bot/render_pool.py); the seats' recent hand images are kept (bot/hand_images.py).
 
-Hand images answer a click (the player waits for them); table images and sheets do not, so
-they have workers of their own and a queue of table images never delays anybody's answer.
+Hand images that answer a click or show the player to act their turn have a worker of their
+own (the player waits for them); table images, sheets and the other hands do not, and a queue
+of them never delays anybody's answer or turn. The background worker runs at a lower
+priority, so on a saturated machine its queue can grow by seconds (bench/bench_bot.py).
 File names never say anything about the cards.
 
 Each function takes the ``language`` its image is drawn in (en, fr, bg; default English): the
@@ -29,10 +31,11 @@ from rendering.keys import hand_key
 from .hand_images import HandImages
 from .render_pool import Pool
 
-# Background images (tables, DM edits, sheets) run at a lower priority than the hands that
-# answer clicks: on a busy machine the click's answer comes first. One background worker
-# keeps up with 200 tables (about half a core, bench/bench_bot.py) and, busy all the time,
-# keeps its caches warm: two used more processor time per image for no gain in latency.
+# Background images (tables, DM edits of hands not to act, sheets) run at a lower priority
+# than the hands that answer clicks or start a turn: on a busy machine those come first. One
+# background worker keeps up with 200 tables (about half a core, bench/bench_bot.py) and,
+# busy all the time, keeps its caches warm: two used more processor time per image for no
+# gain in latency.
 HANDS = Pool("belote-hand", 1, timeout=5.0)
 OTHERS = Pool("belote-render", 1, niceness=10)
 
@@ -80,10 +83,10 @@ async def hand_image(view: TableView, *, background: bool = False,
                      slot: tuple[int, int] | None = None,
                      language: str = DEFAULT_LANGUAGE) -> discord.File:
     """``background`` for a DM edit nobody waits on: it queues with the table images, so the
-    hand worker stays free for the hands that answer a click. ``slot`` (table, seat) keeps
-    the seat's recent images, and a picture it already has is not drawn again (its key,
-    rendering.keys.hand_key, includes ``language``: a member who changes language gets a new
-    picture)."""
+    hand worker stays free for the hands that answer a click or start a turn. ``slot``
+    (table, seat) keeps the seat's recent images, and a picture it already has is not drawn
+    again (its key, rendering.keys.hand_key, includes ``language``: a member who changes
+    language gets a new picture)."""
     style = _style(language)
     key = hand_key(view, style)
     kept = slot is not None and view.stage is Stage.BIDDING

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import pytest
 
-from bot import images
+import rendering
+from bot import images, render_pool
 from bot.controls import button_id
 from game.players import RandomPlayer
 from rendering import render_hand
@@ -108,3 +110,36 @@ async def test_a_clicks_answer_shows_the_hand_drawn_while_its_card_was_logged(
     assert pictures >= 4  # the cards of the first trick at least
     assert taken.count(True) == pictures  # every picture an answer carried was drawn early
     assert not images._EARLY  # and none is left behind
+
+
+async def test_the_hand_of_the_player_to_act_is_drawn_with_the_answers_not_behind_tables(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DM edit that starts a person's turn is drawn by the worker that answers clicks; the
+    other hands' edits, which nobody waits for, queue with the table images."""
+    fake, bot = world.fake, world.bot
+    drawn: list[tuple[str, bool]] = []  # (pool, whether the hand was the one to act)
+
+    def to_act() -> int | None:  # at the one table of the test
+        return next((t.match.to_act for t in bot.service.live.values() if t.match), None)
+
+    def watch(pool: render_pool.Pool) -> None:
+        run = pool.run
+
+        async def watched(fn: Any, *args: Any) -> Any:
+            if fn is rendering.render_hand:
+                drawn.append((pool.name, args[0].viewer == to_act()))
+            return await run(fn, *args)
+
+        monkeypatch.setattr(pool, "run", watched)
+
+    watch(images.HANDS)
+    watch(images.OTHERS)
+    table_id, lobby = await open_table(world, world.members[0], variant="classic", target=1)
+    await seat_everyone(world, table_id, lobby, world.members)
+    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
+    live = bot.service.live[table_id]
+    rng = RandomPlayer(4)
+    while not live.match.deal.tricks:
+        await play_turn(world, table_id, rng)
+    assert ("belote-render", True) not in drawn  # no acting hand behind the tables
+    assert ("belote-render", False) in drawn and ("belote-hand", True) in drawn
