@@ -128,6 +128,7 @@ class Probe:
         self.logging: list[float] = []  # an action's write to the log (the database's queue too)
         self.lock_waits: list[float] = []  # every wait for the database's lock
         self.trips: Counter[str] = Counter()  # trips to the database's thread, by statement
+        self.hand_worker: list[float] = []  # a hand job from its pipe write to its answer read
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
         self._gc_started = 0.0
         self._unwatch: Callable[[], object] = lambda: None
@@ -204,6 +205,19 @@ class Probe:
                 return await queue(fn, *a, **kw)
             conn._execute = counted
 
+        # The hand worker's part of a hand image: from the job written to its pipe to its
+        # answer read by the event loop (the rest of a hand's wait is the pool's queue).
+        from bot import render_pool
+        self.hand_worker = in_worker = []
+        send = render_pool._Worker.send
+
+        def send_timed(worker: Any, job: Any) -> None:
+            send(worker, job)
+            if worker.pool is images.HANDS:
+                t = time.perf_counter()
+                job[3].add_done_callback(lambda _: in_worker.append(time.perf_counter() - t))
+
+        setattr(render_pool._Worker, "send", send_timed)  # noqa: B010
         service.act = timed(act, self.acting)
         setattr(images, "hand_image", timed(hand_image, self.hand_images, answering))  # noqa: B010
         repo.append = timed(append, self.logging)
@@ -213,6 +227,7 @@ class Probe:
                 db._lock = old_lock
             if queue is not None:
                 del conn._execute
+            setattr(render_pool._Worker, "send", send)  # noqa: B010
             del service.act
             del repo.append
             images.hand_image = hand_image
@@ -269,7 +284,7 @@ class Probe:
         return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
                 "logging": self.logging, "lock_waits": self.lock_waits,
-                "trips": dict(self.trips),
+                "trips": dict(self.trips), "hand_worker": self.hand_worker,
                 "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
                 "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
@@ -621,7 +636,11 @@ async def run(args: argparse.Namespace) -> None:
               f"{pct(probe['lock_waits'], .99) * 1000:.1f} ms, {len(probe['lock_waits'])} "
               f"calls); the new hand's image: p50 "
               f"{pct(probe['hand_images'], .5) * 1000:.1f} ms, p99 "
-              f"{pct(probe['hand_images'], .99) * 1000:.1f} ms")
+              f"{pct(probe['hand_images'], .99) * 1000:.1f} ms (of a hand job, in the hand "
+              f"worker's pipe and process until its answer is read: p50 "
+              f"{pct(probe['hand_worker'], .5) * 1000:.1f} ms, p99 "
+              f"{pct(probe['hand_worker'], .99) * 1000:.1f} ms, {len(probe['hand_worker'])} "
+              "jobs)")
     if probe["trips"]:
         trips = Counter(probe["trips"])
         print(f"trips to the database's thread: {trips.total() / max(1, actions):.2f} per "
