@@ -36,7 +36,7 @@ class LogEntry:
 # limits on a statement's parameters). An append is never split across statements.
 ROWS_PER_STATEMENT = 500
 
-_Append = tuple[int, list["LogEntry"], "asyncio.Future[None]"]
+_Append = tuple[int, list[LogEntry], asyncio.Future[None]]  # (table, its steps, their outcome)
 
 
 class ActionLog:

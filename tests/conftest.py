@@ -11,6 +11,9 @@
 - The bot's render workers are started, and have each made an image, before the first test:
   their start (an interpreter, Pillow, the palette) can take seconds on a busy machine, and
   paid on a test's first click it would miss Discord's 3 s answer deadline by chance.
+- A bot records what its messages show without its pause between writes (bot/shown.py: PAUSE):
+  the harness waits for every task a click starts, the writer's pause included.
+  tests/bot/test_shown.py tests the pause on a clock of its own.
 - ``database_target`` runs a test on each backend, SQLite and PostgreSQL (a throwaway server,
   tests/db/pgserver.py, started once per run; a fresh database per test).
 """
@@ -27,7 +30,7 @@ import pytest
 from hypothesis import settings
 
 from bench.bench_render import mid_deal_view
-from bot import images
+from bot import images, shown
 from bot.tables import clock as table_clocks
 from bot.tables import state as table_state
 from bot.tables.clock import FakeClock
@@ -45,6 +48,11 @@ TEST_TABLE_SEED = 20240601
 def _seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(table_state, "system_rng", lambda: random.Random(TEST_TABLE_SEED))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _shown_without_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shown, "PAUSE", 0.0)
 
 
 @pytest.fixture

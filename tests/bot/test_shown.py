@@ -5,7 +5,7 @@ tried again when the same digest is noted again, and a clean stop writes everyth
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -117,3 +117,50 @@ async def test_what_was_recorded_is_read_back_at_the_next_start(db: Database) ->
     assert [again.get((a, seat)) for seat in range(4)] == ["h0", "h1", "h2", "newer"]
     await again.flush()
 
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for the writer (whose writes go through the database's thread) to get there."""
+    async with asyncio.timeout(10):
+        while not condition():
+            await asyncio.sleep(0.001)
+
+
+class Sleeps:
+    """An injected sleep that ends only when the test says so."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self.wake = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        await self.wake.wait()
+
+
+async def test_the_writer_rests_between_writes_and_a_flush_cuts_the_rest_short(
+        db: Database) -> None:
+    a = await open_table(db)
+    gate = Gate(db.tables)
+    gate.opened.set()
+    sleeps = Sleeps()
+    shown = ShownRecords(lambda: db.tables, pause=1.0, sleep=sleeps)
+    shown.note(a, TABLE_SLOT, "t1")
+    await until(lambda: sleeps.asked == [1.0])  # written, then resting
+    shown.note(a, 0, "h1")
+    shown.note(a, 1, "h2")
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert len(gate.written) == 1  # the database is left to the moves meanwhile
+    sleeps.wake.set()  # the pause is over: what piled up goes in one statement
+    await until(lambda: len(sleeps.asked) == 2)
+    assert [[r.digest for r in rows] for rows in gate.written] == [["t1"], ["h1", "h2"]]
+    sleeps.wake.clear()
+    await until(lambda: shown._writer is not None and shown._writer.done())
+    shown.note(a, 2, "h3")
+    await until(lambda: len(sleeps.asked) == 3)
+    shown.note(a, 3, "h4")  # noted while the writer rests
+    await asyncio.wait_for(shown.flush(), 5)  # a clean stop does not wait out the pause
+    assert [[r.digest for r in rows] for rows in gate.written][-1] == ["h4"]
+    assert await db.tables.shown() == {(a, TABLE_SLOT): "t1", (a, 0): "h1", (a, 1): "h2",
+                                       (a, 2): "h3", (a, 3): "h4"}
