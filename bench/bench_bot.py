@@ -175,7 +175,7 @@ class Probe:
         self.acting, self.hand_images, self.logging = [], [], []
 
         def answering(kw: dict[str, Any]) -> bool:
-            return not kw.get("background")  # a DM edit's image: no answer waits on it
+            return kw.get("need", images.Need.ANSWER) is images.Need.ANSWER  # not a DM edit's
 
         # The wait for the database's lock (SQLite: one statement or transaction at a time),
         # apart from the trips themselves. Swapped in while nothing runs but the load.

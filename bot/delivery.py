@@ -84,11 +84,12 @@ def shown_turn(live: LiveTable) -> tuple[int, float] | None:
     return None if live.deadline is None else (live.seq, live.deadline)
 
 
-def unawaited(live: LiveTable, seat: int) -> bool:
-    """Whether a hand edit that answers no click is nobody's wait: its player is not the one
-    to act. Its picture is then drawn with the table images (bot/images.py); the acting
-    player's, which they wait for to play, is drawn with the answers to clicks."""
-    return live.match is None or live.match.to_act != seat
+def waiting_for(live: LiveTable, seat: int) -> images.Need:
+    """Who waits for a hand edit that answers no click: the player to act, to play (its
+    picture is drawn by the hand worker, after the answers to clicks), or nobody right now
+    (drawn with the table images)."""
+    acting = live.match is not None and live.match.to_act == seat
+    return images.Need.TURN if acting else images.Need.LATER
 
 
 class Delivery:
@@ -305,16 +306,19 @@ class Delivery:
             self.forget(live)
 
     # ---- hands ------------------------------------------------------------------------------
-    async def hand_payload(self, live: LiveTable, seat: int, *, background: bool = False,
+    async def hand_payload(self, live: LiveTable, seat: int, *,
+                           need: images.Need = images.Need.ANSWER,
                            keep: Hashable | None = None) -> dict[str, Any]:
-        """The hand message now; ``background`` for edits that answer no click. ``keep``: the
-        image the edited message shows (rendering.keys.hand_key), left alone if unchanged."""
+        """The hand message now; ``need``: who waits for it (``waiting_for`` for edits that
+        answer no click). ``keep``: the image the edited message shows
+        (rendering.keys.hand_key), left alone if unchanged."""
         view = live.view(seat)
         assert view is not None
-        return (await self._hand_payload(live, seat, view, background, keep))[0]
+        return (await self._hand_payload(live, seat, view, need, keep))[0]
 
-    async def _hand_payload(self, live: LiveTable, seat: int, view: TableView, background: bool,
-                            keep: Hashable | None) -> tuple[dict[str, Any], Hashable | None]:
+    async def _hand_payload(self, live: LiveTable, seat: int, view: TableView,
+                            need: images.Need, keep: Hashable | None
+                            ) -> tuple[dict[str, Any], Hashable | None]:
         """The payload and the key of the image it leaves on the message (None: no image)."""
         language = self.hand_language(live, seat)
         payload: dict[str, Any] = {"content": messages.hand_text(live, view, language),
@@ -324,7 +328,7 @@ class Delivery:
             return payload, None
         key = hand_image_key(view, language=language)
         if key != keep:  # otherwise no "attachments": Discord keeps the image it has
-            payload["attachments"] = [await images.hand_image(view, background=background,
+            payload["attachments"] = [await images.hand_image(view, need=need,
                                                               slot=(live.id, seat),
                                                               language=language)]
         return payload, key
@@ -337,18 +341,19 @@ class Delivery:
 
     async def edit_hand(self, live: LiveTable, seat: int, message_id: int | None,
                         send: Callable[[dict[str, Any]], Awaitable[Any]], *,
-                        background: bool = False) -> None:
+                        need: images.Need = images.Need.ANSWER) -> None:
         """Edit a hand message (``send`` does it: a DM edit, or the answer to a click on it)
-        to the hand now. Its image is uploaded only when it changed: what each DM shows is
-        remembered after each edit that went through, unless edits of it overlapped (then
-        their order on Discord's side is unknown and the next edit uploads the image)."""
+        to the hand now (``need``: who waits for it). Its image is uploaded only when it
+        changed: what each DM shows is remembered after each edit that went through, unless
+        edits of it overlapped (then their order on Discord's side is unknown and the next
+        edit uploads the image)."""
         slot = (live.id, seat)
         view = live.view(seat)
         assert view is not None
         on = self.images_on.get(slot)
         known = on[1] if on is not None and on[0] == message_id and \
             not self.editing[slot] else _UNKNOWN
-        payload, key = await self._hand_payload(live, seat, view, background, known)
+        payload, key = await self._hand_payload(live, seat, view, need, known)
         self.editing[slot] += 1
         if self.editing[slot] > 1:
             self.overlapped.add(slot)
@@ -480,7 +485,7 @@ class Delivery:
             try:
                 await self.edit_hand(live, seat, message.id,
                                      lambda payload: message.edit(**payload),
-                                     background=unawaited(live, seat))
+                                     need=waiting_for(live, seat))
                 return
             except discord.NotFound:
                 pass  # the player deleted it: send a new one
@@ -488,7 +493,7 @@ class Delivery:
             return
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            payload = await self.hand_payload(live, seat, background=unawaited(live, seat))
+            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
             files = payload.pop("attachments")
             sent = await channel.send(files=files or discord.utils.MISSING, **payload,
                                       nonce=nonce("hand", live.id, seat, user_id,
@@ -523,7 +528,7 @@ class Delivery:
         if await self._by_token(live, seat, "its DM is edited as a message", self.edit_hand(
                 live, seat, message_id,
                 lambda payload: interaction.edit_original_response(**payload),
-                background=unawaited(live, seat))):
+                need=waiting_for(live, seat))):
             return True
         self.dm_tokens.pop((live.id, seat), None)
         return False
@@ -558,7 +563,7 @@ class Delivery:
             view = now
         held = self.ephemeral.get((live.id, seat))
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
-            payload = await self.hand_payload(live, seat, background=unawaited(live, seat))
+            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
             try:
                 if await self._by_token(live, seat,
                                         "they are told in the thread when it is their turn",

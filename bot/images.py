@@ -15,6 +15,7 @@ reader's for what one member sees (their hand, /belote stats and leaderboard rep
 from __future__ import annotations
 
 import asyncio
+import enum
 import io
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -41,6 +42,14 @@ OTHERS = Pool("belote-render", 1, niceness=10)
 
 
 HAND_IMAGES = HandImages()
+
+
+class Need(enum.Enum):
+    """Who waits for a hand image, which says which worker draws it and when."""
+
+    ANSWER = "answer"  # the answer to a click: the hand worker, ahead of what it has queued
+    TURN = "turn"  # the player to act, to play: the hand worker, in turn
+    LATER = "later"  # nobody right now (a DM edit of a hand not to act): with the tables
 
 # Hand images started before anybody asked for them (draw_hand_early), by key, until the
 # answer that needs one takes it. One the answer never takes (its action could not be logged,
@@ -79,11 +88,12 @@ async def table_image(view: TableView, language: str = DEFAULT_LANGUAGE) -> disc
     return _file(await OTHERS.run(rendering.render_table, view, _style(language)), "table")
 
 
-async def hand_image(view: TableView, *, background: bool = False,
+async def hand_image(view: TableView, *, need: Need = Need.ANSWER,
                      slot: tuple[int, int] | None = None,
                      language: str = DEFAULT_LANGUAGE) -> discord.File:
-    """``background`` for a DM edit nobody waits on: it queues with the table images, so the
-    hand worker stays free for the hands that answer a click or start a turn. ``slot``
+    """``need``: who waits for it (Need). A DM edit nobody waits on queues with the table
+    images, so the hand worker stays free for the hands that answer a click or start a
+    turn, and a click's answer goes ahead of a turn's hand. ``slot``
     (table, seat) keeps the seat's recent images, and a picture it already has is not drawn
     again (its key, rendering.keys.hand_key, includes ``language``: a member who changes
     language gets a new picture)."""
@@ -94,7 +104,8 @@ async def hand_image(view: TableView, *, background: bool = False,
     if data is None:
         data = await _early(key)
     if data is None:
-        data = await (OTHERS if background else HANDS).run(rendering.render_hand, view, style)
+        data = await (OTHERS if need is Need.LATER else HANDS).run(
+            rendering.render_hand, view, style, first=need is Need.ANSWER)
     if slot is not None:
         if kept:
             HAND_IMAGES.put(slot, key, data)
@@ -112,7 +123,7 @@ def draw_hand_early(view: TableView, *, slot: tuple[int, int],
     if not view.hand or key in _EARLY or HAND_IMAGES.holds(slot, key):
         return
     task = asyncio.get_running_loop().create_task(
-        HANDS.run(rendering.render_hand, view, style), name="belote-hand-early")
+        HANDS.run(rendering.render_hand, view, style, first=True), name="belote-hand-early")
     task.add_done_callback(_seen)
     _EARLY[key] = task
     while len(_EARLY) > EARLY_KEPT:

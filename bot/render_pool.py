@@ -180,7 +180,8 @@ class Pool:
     No threads on the bot's side: a job is one pickle written to a worker's pipe, its answer
     is read when the event loop sees the pipe readable (a ProcessPoolExecutor's feeder and
     manager threads took the GIL from the event loop several times per image). Jobs wait
-    in a queue here, first come first served, while every worker has enough to do.
+    in a queue here, first come first served (the jobs someone waits on right now ahead of
+    the others), while every worker has enough to do.
 
     A watchdog kills a worker that works on one job longer than ``timeout`` (hung): its jobs
     are made in threads and a new worker is started, at once the first time, then after a
@@ -202,6 +203,7 @@ class Pool:
         self._next_start = 0.0  # no worker is started before this (clock)
         self._workers: list[_Worker] = []
         self._queue: deque[Job] = deque()
+        self._first: deque[Job] = deque()  # jobs asked ``first``: given out before the others
         self._loop: asyncio.AbstractEventLoop | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._numbers = itertools.count()
@@ -263,8 +265,7 @@ class Pool:
                       f"images in threads for {self._next_start - self.clock():.0f} s")
         self.start()
         if not self._workers:  # nobody to take the queued jobs: they are made in threads
-            queued, self._queue = self._queue, deque()
-            for *_, future in queued:
+            for *_, future in self._take_all():
                 if not future.done():
                     future.set_exception(WorkerDied("no render worker"))
 
@@ -296,19 +297,29 @@ class Pool:
             wait = max(min(due) - self.clock(), 0.0) + 0.01
             self._watchdog = self._loop.call_later(wait, self.watch)
 
+    def _take_all(self) -> list[Job]:
+        """Empty the queues; what they held, first jobs first."""
+        queued = [*self._first, *self._queue]
+        self._first.clear()
+        self._queue.clear()
+        return queued
+
     def _dispatch(self) -> None:
         """Hand queued jobs to the least busy workers that can take more."""
-        while self._queue:
+        while self._first or self._queue:
             ready = [w for w in self._workers if not w.dead and
                      len(w.pending) < _Worker.IN_FLIGHT]
             if not ready:
                 break
-            job = self._queue.popleft()
+            job = (self._first or self._queue).popleft()
             if not job[3].done() and not job[3].get_loop().is_closed():
                 min(ready, key=lambda w: len(w.pending)).send(job)
         self._arm()
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, first: bool = False) -> Any:
+        """``fn(*args)`` in a worker (in a thread while none can run). ``first``: someone
+        is waiting on it right now (a click's answer); it goes ahead of the jobs queued
+        without it, in the order such jobs came."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a bot on a new loop (tests run one loop after another)
             self._loop = loop
@@ -320,7 +331,8 @@ class Pool:
         self._replace_dead()
         if self._workers and not self.threads_only:
             future: asyncio.Future[Any] = loop.create_future()
-            self._queue.append((next(self._numbers), fn, args, future))
+            (self._first if first else self._queue).append(
+                (next(self._numbers), fn, args, future))
             self._dispatch()
             try:
                 return await future
@@ -340,8 +352,7 @@ class Pool:
             w.fail(WorkerDied("shut down"))
         self._workers = []
         self._loop = None
-        queued, self._queue = self._queue, deque()
-        for *_, future in queued:
+        for *_, future in self._take_all():
             if not future.done():
                 with contextlib.suppress(RuntimeError):
                     future.set_exception(WorkerDied("shut down"))

@@ -84,6 +84,27 @@ async def test_jobs_beyond_what_workers_take_at_once_wait_their_turn() -> None:
         pool.shutdown()
 
 
+async def test_a_job_asked_first_goes_ahead_of_the_jobs_queued_before_it() -> None:
+    """A click's answer is drawn before the hands queued without hurry, in the order the
+    answers came."""
+    pool = render_pool.Pool("belote-test", 1)
+    try:
+        assert await pool.run(abs, -1) == 1  # started and ready
+        done: list[int] = []
+
+        async def job(n: int, first: bool) -> None:
+            assert await pool.run(abs, -n, first=first) == n
+            done.append(n)
+
+        # 1-4 fill the worker (IN_FLIGHT); 5 and 6 wait; 7 and 8 are asked first.
+        jobs = [job(n, first=n > 6) for n in range(1, 9)]
+        assert render_pool._Worker.IN_FLIGHT == 4
+        await asyncio.gather(*jobs)
+        assert done == [1, 2, 3, 4, 7, 8, 5, 6]
+    finally:
+        pool.shutdown()
+
+
 async def test_a_seat_keeps_its_recent_hand_images_only() -> None:
     kept = HandImages()
     for n in range(5):

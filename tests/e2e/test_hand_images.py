@@ -114,10 +114,10 @@ async def test_a_clicks_answer_shows_the_hand_drawn_while_its_card_was_logged(
 
 async def test_the_hand_of_the_player_to_act_is_drawn_with_the_answers_not_behind_tables(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A DM edit that starts a person's turn is drawn by the worker that answers clicks; the
-    other hands' edits, which nobody waits for, queue with the table images."""
+    """A DM edit that starts a person's turn is drawn by the worker that answers clicks (after
+    the answers); the other hands' edits, which nobody waits for, queue with the tables."""
     fake, bot = world.fake, world.bot
-    drawn: list[tuple[str, bool]] = []  # (pool, whether the hand was the one to act)
+    drawn: list[tuple[str, bool, bool]] = []  # (pool, the hand to act?, asked first?)
 
     def to_act() -> int | None:  # at the one table of the test
         return next((t.match.to_act for t in bot.service.live.values() if t.match), None)
@@ -125,10 +125,10 @@ async def test_the_hand_of_the_player_to_act_is_drawn_with_the_answers_not_behin
     def watch(pool: render_pool.Pool) -> None:
         run = pool.run
 
-        async def watched(fn: Any, *args: Any) -> Any:
+        async def watched(fn: Any, *args: Any, first: bool = False) -> Any:
             if fn is rendering.render_hand:
-                drawn.append((pool.name, args[0].viewer == to_act()))
-            return await run(fn, *args)
+                drawn.append((pool.name, args[0].viewer == to_act(), first))
+            return await run(fn, *args, first=first)
 
         monkeypatch.setattr(pool, "run", watched)
 
@@ -141,5 +141,8 @@ async def test_the_hand_of_the_player_to_act_is_drawn_with_the_answers_not_behin
     rng = RandomPlayer(4)
     while not live.match.deal.tricks:
         await play_turn(world, table_id, rng)
-    assert ("belote-render", True) not in drawn  # no acting hand behind the tables
-    assert ("belote-render", False) in drawn and ("belote-hand", True) in drawn
+    assert not [d for d in drawn if d[:2] == ("belote-render", True)]  # none behind tables
+    assert ("belote-render", False, False) in drawn  # the other hands are
+    assert ("belote-hand", True, False) in drawn  # the turn's hand, in turn
+    assert ("belote-hand", False, True) in drawn  # a click's answer, ahead of it
+    assert ("belote-render", False, True) not in drawn
