@@ -12,12 +12,14 @@ use (db/dialect.py says which) before running it.
 SQLite: one aiosqlite connection serves the whole process. Its worker thread runs statements
 one at a time; the lock here also keeps a multi-statement transaction from interleaving with
 anything else on the connection, so every transaction is all-or-nothing and readers never see
-half of one.
+half of one. A second connection does nothing but checkpoint the write-ahead log, on a timer,
+so that no write of the bot's waits for the disk (CHECKPOINT_EVERY).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
@@ -39,6 +41,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+
+# SQLite copies its write-ahead log back into the database file (a checkpoint, with an fsync)
+# every 1,000 pages by default, inside whichever write crosses that mark: that write, and
+# every statement queued behind it on the one connection, then waits for the disk (10-25 ms
+# on a quiet development machine, bench/bench_db.py; far more on a busy cloud disk). Here a
+# second connection, in a thread of its own, checkpoints every CHECKPOINT_EVERY seconds
+# instead; the bot's connection checkpoints by itself only if the log grows past
+# SAFETY_CHECKPOINT_PAGES (about 40 MB: that second connection stopped keeping up).
+CHECKPOINT_EVERY = 1.0
+SAFETY_CHECKPOINT_PAGES = 10_000
+CHECKPOINT_TASK = "belote-db-checkpoints"  # the timer's task: it lives as long as the database
 
 # A row as either backend gives it (aiosqlite.Row or asyncpg.Record): both index by position
 # and by column name, and that is all the repositories use.
@@ -207,6 +220,8 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         self.path = path
         self._repositories()
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoints: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, path: str) -> SqliteDatabase:
@@ -214,6 +229,7 @@ class SqliteDatabase(Database):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; we open them explicitly.
         conn = await aiosqlite.connect(path, isolation_level=None)
+        db: SqliteDatabase | None = None
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -225,16 +241,58 @@ class SqliteDatabase(Database):
             db = cls(conn, path)
             async with db.transaction() as tx:
                 applied = await apply_migrations(tx, cls.dialect)
+            if path != ":memory:":
+                await db._checkpoint_apart()
         except BaseException:
             # aiosqlite's worker is no daemon thread: a connection left open on a failed
             # migration would keep the process from ever exiting.
+            if db is not None:
+                await db._stop_checkpoints()
             await conn.close()
             raise
         if applied:
             log.info("database %s: applied migrations %s", path, ", ".join(applied))
         return db
 
+    async def _checkpoint_apart(self) -> None:
+        """Checkpoint from a second connection, on a timer (see CHECKPOINT_EVERY)."""
+        await self._conn.execute(f"PRAGMA wal_autocheckpoint={SAFETY_CHECKPOINT_PAGES}")
+        self._checkpointer = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._checkpointer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self._checkpoints = asyncio.create_task(self._checkpoint_every(),
+                                                name=CHECKPOINT_TASK)
+
+    async def _checkpoint_every(self) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_EVERY)
+            try:
+                await self.checkpoint()
+            except sqlite3.Error as e:  # the next one tries again; the safety mark holds
+                log.warning("database %s: checkpoint failed (%s)", self.path, e)
+
+    async def checkpoint(self) -> tuple[int, int] | None:
+        """Copy the write-ahead log into the database file now, without waiting for (or
+        holding up) the bot's connection: (pages in the log, pages copied), or None for a
+        database with no second connection (``:memory:``)."""
+        if self._checkpointer is None:
+            return None
+        rows = list(await self._checkpointer.execute_fetchall(
+            "PRAGMA wal_checkpoint(PASSIVE)"))
+        _, in_log, copied = rows[0]
+        return in_log, copied
+
+    async def _stop_checkpoints(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoints
+            self._checkpoints = None
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
+            self._checkpointer = None
+
     async def close(self) -> None:
+        await self._stop_checkpoints()
         async with self._lock:
             await self._conn.close()
 

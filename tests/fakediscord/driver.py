@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from db.connection import CHECKPOINT_TASK
+
 from .models import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, snowflake
 from .recording import InteractionRecord
 
@@ -295,6 +297,8 @@ class Driver:
         code = getattr(coro, "cr_code", None)
         # discord.py's own timers (view timeouts, delete_after, ready) are not the bot's work.
         if code is not None and code.co_filename.startswith(_DISCORD_DIR):
+            return True
+        if name == CHECKPOINT_TASK:  # the database's checkpoint timer: it never ends
             return True
         return any(ignore(task) for ignore in self.settle_ignores)
 
