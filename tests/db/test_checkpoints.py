@@ -13,6 +13,8 @@ from db import Database, LogEntry
 from db import connection as db_connection
 from db.connection import SqliteDatabase
 
+from .test_db import new_table
+
 BIG = {"seat": 0, "action": "pass", "note": "x" * 3000}  # about a page a step
 
 
@@ -21,17 +23,12 @@ async def fill(db: Database, table_id: int, steps: int, start: int = 0) -> None:
         await db.log.append(table_id, [LogEntry(s, "action", BIG) for s in range(seq, seq + 50)])
 
 
-async def new_table(db: Database) -> int:
-    return (await db.tables.create(guild_id=1, channel_id=2, host_id=3, variant="classic",
-                                   options={}, private=False, seed=4)).id
-
-
 async def test_the_bots_writes_leave_the_log_to_the_checkpointer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(db_connection, "CHECKPOINT_EVERY", 3600.0)  # only when asked, here
     db = await Database.open(tmp_path / "b.sqlite3")
     try:
-        t = await new_table(db)
+        t = (await new_table(db)).id
         await fill(db, t, 1500)  # past SQLite's own mark (1,000 pages)
         checkpointed = await db.checkpoint()
         assert checkpointed is not None
@@ -54,7 +51,7 @@ async def test_the_checkpointer_runs_on_its_timer_and_stops_with_the_database(
     db = await Database.open(path)
     try:
         before = path.stat().st_size
-        await fill(db, await new_table(db), 300)
+        await fill(db, (await new_table(db)).id, 300)
         for _ in range(500):  # the database file grows once the log is copied into it
             if path.stat().st_size > before + 300 * 3000:
                 break

@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,6 @@ import pytest
 from db import ChoiceRow, Database, LogEntry, MatchPlayer, SeatRow, TableRow, TableStatus, to_record
 from db.migrate import migration_files
 from game.record import replay
-
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    """A new database, once on SQLite and once on PostgreSQL."""
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
 
 
 async def new_table(db: Database, *, private: bool = False,

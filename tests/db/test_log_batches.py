@@ -4,7 +4,6 @@ statement, and each move still stands or falls alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,18 +11,11 @@ import pytest
 from db import Database, LogEntry
 from db import log as action_log
 
-
-@pytest.fixture
-async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
+from .test_db import new_table
 
 
 async def new_tables(db: Database, n: int) -> list[int]:
-    return [(await db.tables.create(guild_id=10, channel_id=20, host_id=1, variant="classic",
-                                    options={"target": 1}, private=False, seed=7)).id
-            for _ in range(n)]
+    return [(await new_table(db)).id for _ in range(n)]
 
 
 def count_statements(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
