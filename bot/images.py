@@ -51,6 +51,7 @@ class Need(enum.Enum):
     TURN = "turn"  # the player to act, to play: the hand worker, in turn
     LATER = "later"  # nobody right now (a DM edit of a hand not to act): with the tables
 
+
 # Hand images started before anybody asked for them (draw_hand_early), by key, until the
 # answer that needs one takes it. One the answer never takes (its action could not be logged,
 # or the hand changed again meanwhile) is dropped once EARLY_KEPT newer ones were started.
@@ -93,10 +94,10 @@ async def hand_image(view: TableView, *, need: Need = Need.ANSWER,
                      language: str = DEFAULT_LANGUAGE) -> discord.File:
     """``need``: who waits for it (Need). A DM edit nobody waits on queues with the table
     images, so the hand worker stays free for the hands that answer a click or start a
-    turn, and a click's answer goes ahead of a turn's hand. ``slot``
-    (table, seat) keeps the seat's recent images, and a picture it already has is not drawn
-    again (its key, rendering.keys.hand_key, includes ``language``: a member who changes
-    language gets a new picture)."""
+    turn, and a click's answer goes ahead of a turn's hand. ``slot`` (table, seat) keeps the
+    seat's recent images, and a picture it already has is not drawn again (its key,
+    rendering.keys.hand_key, includes ``language``: a member who changes language gets a new
+    picture)."""
     style = _style(language)
     key = hand_key(view, style)
     kept = slot is not None and view.stage is Stage.BIDDING
