@@ -5,6 +5,10 @@ interaction failed"). Most answers are ready within tens of milliseconds and go 
 One that is not ready within BUDGET seconds of the interaction's creation is deferred first (the
 clicked message stays as it is, or a new reply shows "thinking…"), then completed through the
 interaction's token when ready: two requests, only when the bot is slow.
+
+A control whose answer edits the message clicked arms its SlowAnswer as the click arrives
+(``SlowAnswer.armed``), not once the action is done: the action itself (the table's lock, the
+database) may be what is slow, and the click is acknowledged in time all the same.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ log = logging.getLogger(__name__)
 # answer before deferring: the last second of Discord's 3 is for the defer's way there, on a
 # busy loop. Shorter, and a busy bot would pay two requests for more of its clicks.
 BUDGET = 2.0
+
+# Where a SlowAnswer armed on a click's arrival waits for the handler (interaction.extras).
+ARMED = "belote.slow_answer"
 
 
 class SlowAnswer:
@@ -43,15 +50,47 @@ class SlowAnswer:
         self._timer: asyncio.TimerHandle | None = None
         self._deferring: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> SlowAnswer:
+    @classmethod
+    def armed(cls, interaction: discord.Interaction[Any]) -> SlowAnswer:
+        """The answer to a click that edits the message clicked, its timer running from now
+        on; the handler's ``SlowAnswer.of`` gets this one. ``close`` it when the handler ends."""
+        answer = cls(interaction, update=True)
+        answer._arm()
+        interaction.extras[ARMED] = answer
+        return answer
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], *, update: bool,
+           ephemeral: bool = False) -> SlowAnswer:
+        """The answer to make: the one armed when the click arrived if it is of this kind
+        (an edit of the message clicked), else a new one."""
+        early = interaction.extras.get(ARMED)
+        if update and isinstance(early, SlowAnswer) and not early._sending:
+            return early
+        return cls(interaction, update=update, ephemeral=ephemeral)
+
+    def _arm(self) -> None:
         self._timer = asyncio.get_running_loop().call_later(self._budget_left(), self._late)
+
+    async def __aenter__(self) -> SlowAnswer:
+        if self._timer is None:  # not armed already when the click arrived
+            self._arm()
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """No defer from now on; one on its way lands before anyone else answers (a refusal
+        then goes as a follow-up)."""
         self._stop()
+        # The interaction and its armed answer refer to each other: unlinked, both are
+        # freed at once rather than by the garbage collector (tests/e2e/test_freed_at_once).
+        if self.interaction.extras.get(ARMED) is self:
+            del self.interaction.extras[ARMED]
         if self._deferring is not None:
-            await self._deferring  # a defer on its way lands before anyone else answers
+            await self._deferring
 
     def _budget_left(self) -> float:
         # Counted from the interaction's creation (Discord's clock), and never longer than

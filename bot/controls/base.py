@@ -25,6 +25,7 @@ import discord
 
 from i18n import DEFAULT_LANGUAGE, words
 
+from ..answers import SlowAnswer
 from ..errors import answer_error, language, tell
 from ..outbox import is_transient
 
@@ -96,6 +97,9 @@ class Control:
     fields, :meth:`read` and :meth:`run`; see the module's docstring."""
 
     kind: ClassVar[str]
+    # Its answer edits the message clicked (the lobby, a hand): the click is deferred if the
+    # action is still not done near Discord's 3 s, as the answer's image would be.
+    edits_clicked: ClassVar[bool] = False
     table_id: int
 
     @classmethod
@@ -126,8 +130,13 @@ class Control:
         bot = bot_of(interaction)
         bot.readers.note(interaction.user.id, interaction.locale)
         live = bot.service.live.get(self.table_id) or bot.delivery.over.get(self.table_id)
+        early = SlowAnswer.armed(interaction) if self.edits_clicked else None
         try:
-            await self.run(interaction)
+            try:
+                await self.run(interaction)
+            finally:
+                if early is not None:
+                    await early.close()  # a defer on its way lands before a refusal goes
         except BadControl as e:
             log.info("malformed control %s (%s)", custom_id, e)
             try:

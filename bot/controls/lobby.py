@@ -23,6 +23,7 @@ class SitButton(ButtonControl, template=rf"bt:sit:{TABLE}:(?P<seat>{PART})"):
     another table is refused."""
 
     kind = "sit"
+    edits_clicked = True
 
     def __init__(self, table_id: int, seat: int, look: Look = PLAIN) -> None:
         self.seat = seat
@@ -44,6 +45,7 @@ class ComputerButton(ButtonControl,
     Only the host may press it."""
 
     kind = "cpu"
+    edits_clicked = True
 
     def __init__(self, table_id: int, seat: int, level: str | None = None,
                  look: Look = PLAIN) -> None:
@@ -64,6 +66,7 @@ class StartButton(TableButton, template=rf"bt:start:{TABLE}"):
     """``bt:start:<table>``. Only the host may press it, once all four seats are taken."""
 
     kind = "start"
+    edits_clicked = True
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.start(self.table_id, interaction.user.id)

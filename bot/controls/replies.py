@@ -24,7 +24,7 @@ async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> 
     deliver = bot_of(interaction).delivery
     shown = deliver.table_key(live)
     # This answer is the table message's edit.
-    async with deliver.table_reply(live), SlowAnswer(interaction, update=True) as answer:
+    async with deliver.table_reply(live), SlowAnswer.of(interaction, update=True) as answer:
         await answer.send({"allowed_mentions": discord.AllowedMentions.none(),
                            **await deliver.table_payload(live)})
     if deliver.table_key(live) != shown:
@@ -45,7 +45,7 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
         return
     deliver = bot_of(interaction).delivery
     async with deliver.hand_reply(live, seat, interaction, new_reply=True), \
-            SlowAnswer(interaction, update=False, ephemeral=True) as answer:
+            SlowAnswer.of(interaction, update=False, ephemeral=True) as answer:
         payload = await deliver.hand_payload(live, seat)
         try:
             await answer.send(payload)
@@ -66,7 +66,7 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     message_id = interaction.message.id if interaction.message is not None else None
     try:
         async with deliver.hand_reply(live, seat, interaction), \
-                SlowAnswer(interaction, update=True) as answer:  # this answer is the hand's edit
+                SlowAnswer.of(interaction, update=True) as answer:  # this answer is the hand's edit
             await deliver.edit_hand(live, seat, message_id, answer.send)
     except discord.HTTPException as e:
         # Too late (10062), refused, or Discord failed: the action stands (it is logged);
