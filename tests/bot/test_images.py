@@ -45,6 +45,27 @@ async def test_images_come_from_worker_processes_and_survive_a_dead_worker() -> 
         pool.shutdown()
 
 
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="SCHED_BATCH is Linux's")
+async def test_workers_run_as_batch_processes_that_do_not_preempt_the_bot() -> None:
+    """A job written to a worker must not hand the bot's core to the worker there and then:
+    workers are batch processes (the kernel lets them run at the next turn, not on waking),
+    with their niceness as asked; the bot itself is left as it was."""
+    public, _ = mid_deal_view()
+    hands, others = render_pool.Pool("belote-test", 1), render_pool.Pool("belote-bg", 1,
+                                                                             niceness=10)
+    try:
+        await asyncio.gather(hands.run(render_table, public), others.run(render_table, public))
+        for pool, niceness in ((hands, 0), (others, 10)):
+            (pid,) = pool.pids()
+            assert os.sched_getscheduler(pid) == os.SCHED_BATCH
+            assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(
+                os.PRIO_PROCESS, 0) + niceness
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER
+    finally:
+        hands.shutdown()
+        others.shutdown()
+
+
 def _hang_in_a_worker(parent_pid: int) -> str:
     """A job that never ends in a worker process (a hung render) but returns in the bot's."""
     if os.getpid() != parent_pid:
