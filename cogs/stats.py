@@ -8,7 +8,6 @@ board or a replay posted before a restart still turns its pages.
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import re
@@ -140,7 +139,7 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
 # ---- the replay ----------------------------------------------------------------------------
 def record_file(rp: Replay) -> discord.File:
     data = json.dumps(rp.record, indent=1).encode()
-    return discord.File(io.BytesIO(data), filename=f"belote-{rp.row.table_id}.json")
+    return images.BufferFile(data, f"belote-{rp.row.table_id}.json")
 
 
 async def replay_message(rp: Replay, deal: int, w: Words
