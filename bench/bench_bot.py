@@ -34,7 +34,10 @@ Reports, over the measured period:
   answers, and the bot's global budget (bot/budget.py): how many calls waited for their turn;
 - from a click to the table message showing a change (the players' process watches it every
   20 ms), and to the next person's hand showing their controls (tables of four people only:
-  elsewhere the next person comes after computers), p50/p99.
+  elsewhere the next person comes after computers), p50/p99;
+- with --slow-callbacks MS: how busy the bot's event loop was (every callback timed), and the
+  callbacks that held it longer than MS milliseconds, by coroutine (wall and CPU time);
+- the longest garbage collection: its generation, wall and CPU time, and what it freed.
 A click deferred by the bot (interaction callback type 6: acknowledged, its answer completed
 through the token) counts as answered, not refused.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
@@ -108,11 +111,71 @@ def timed(call: Callable[..., Awaitable[Any]], into: list[float],
     return timed_call
 
 
+class CallbackClock:
+    """Times every callback the bot's event loop runs (asyncio's Handle._run), and names the
+    ones that held the loop longer than a threshold: what the loop's lag is made of."""
+
+    def __init__(self, threshold_ms: float) -> None:
+        self.threshold = threshold_ms / 1000
+        self.count = 0
+        self.busy = 0.0  # seconds of callbacks, wall
+        self.slow: dict[str, list[float]] = {}  # name -> [count, wall, cpu, longest]
+        self._run: Any = None
+
+    @staticmethod
+    def name(handle: Any) -> str:
+        """A task step is named by its coroutine and where it stopped; others by function."""
+        cb = handle._callback
+        task = getattr(cb, "__self__", None)
+        if not isinstance(task, asyncio.Task):
+            task = next((r for r in gc.get_referents(cb) if isinstance(r, asyncio.Task)), None)
+        if task is None:
+            return getattr(cb, "__qualname__", type(cb).__name__)
+        coro: Any = task.get_coro()
+        name = getattr(coro, "__qualname__", "?")
+        frame = getattr(coro, "cr_frame", None)
+        inner = coro
+        while getattr(inner, "cr_await", None) is not None and \
+                getattr(inner.cr_await, "cr_frame", None) is not None:
+            inner = inner.cr_await
+            frame = inner.cr_frame
+        where = f" (waits in {frame.f_code.co_qualname}:{frame.f_lineno})" if frame else " (done)"
+        return f"task {name}{where}"
+
+    def install(self) -> None:
+        from asyncio import events
+        self._run = run = events.Handle._run
+        clock, perf, cpu = self, time.perf_counter, time.thread_time
+
+        def timed_run(handle: Any) -> None:
+            w, c = perf(), cpu()
+            run(handle)
+            w = perf() - w
+            clock.count += 1
+            clock.busy += w
+            if w > clock.threshold:
+                c = cpu() - c
+                entry = clock.slow.setdefault(clock.name(handle), [0, 0.0, 0.0, 0.0])
+                entry[0] += 1
+                entry[1] += w
+                entry[2] += c
+                entry[3] = max(entry[3], w)
+
+        setattr(events.Handle, "_run", timed_run)  # noqa: B010
+
+    def uninstall(self) -> dict[str, Any]:
+        from asyncio import events
+        setattr(events.Handle, "_run", self._run)  # noqa: B010
+        return {"count": self.count, "busy": self.busy, "threshold": self.threshold,
+                "slow": self.slow}
+
+
 class Probe:
     """What the bot's process measures about itself: loop lag, CPU time, a profile."""
 
-    def __init__(self, profile: str | None) -> None:
+    def __init__(self, profile: str | None, slow_callbacks: float | None = None) -> None:
         self.lag: list[float] = []
+        self.callbacks = CallbackClock(slow_callbacks) if slow_callbacks is not None else None
         self.sent: list[float] = []
         self.stop = asyncio.Event()
         self.cpu = 0.0
@@ -129,8 +192,9 @@ class Probe:
         self.lock_waits: list[float] = []  # every wait for the database's lock
         self.trips: Counter[str] = Counter()  # trips to the database's thread, by statement
         self.hand_worker: list[float] = []  # a hand job from its pipe write to its answer read
-        self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) per collection
-        self._gc_started = 0.0
+        # (generation, seconds, CPU seconds, objects collected) per collection
+        self.gc_pauses: list[tuple[int, float, float, int]] = []
+        self._gc_started = (0.0, 0.0)
         self._unwatch: Callable[[], object] = lambda: None
 
     async def sample(self) -> None:
@@ -239,9 +303,11 @@ class Probe:
 
     def _gc_timed(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started = (time.perf_counter(), time.thread_time())
         else:
-            self.gc_pauses.append((info["generation"], time.perf_counter() - self._gc_started))
+            wall, cpu = self._gc_started
+            self.gc_pauses.append((info["generation"], time.perf_counter() - wall,
+                                   time.thread_time() - cpu, info["collected"]))
 
     async def start(self, bot: Any) -> None:
         self.watch_answers(bot)
@@ -263,6 +329,8 @@ class Probe:
         self.cpu, self.wall = time.process_time(), time.perf_counter()
         self.workers = worker_cpu()
         self.task = asyncio.create_task(self.sample(), name="fakediscord-lag")
+        if self.callbacks is not None:
+            self.callbacks.install()
         if self.profile_path:
             self.profiler = cProfile.Profile()
             self.profiler.enable()
@@ -277,6 +345,7 @@ class Probe:
         self.stop.set()
         if self.task is not None:
             await self.task
+        slow = self.callbacks.uninstall() if self.callbacks is not None else {}
         budget = bot.delivery.jobs.budget
         del budget._take_now  # the class's own again
         self._unwatch()
@@ -285,13 +354,16 @@ class Probe:
                 "acting": self.acting, "hand_images": self.hand_images,
                 "logging": self.logging, "lock_waits": self.lock_waits,
                 "trips": dict(self.trips), "hand_worker": self.hand_worker,
-                "gc_by_generation": [sum(1 for g, _ in self.gc_pauses if g == n) for n in range(3)],
-                "gc_max_by_generation": [max((t for g, t in self.gc_pauses if g == n),
+                "gc_by_generation": [sum(1 for g, *_ in self.gc_pauses if g == n)
+                                     for n in range(3)],
+                "gc_longest": max(self.gc_pauses, key=lambda p: p[1], default=None),
+                "gc_max_by_generation": [max((t for g, t, *_ in self.gc_pauses if g == n),
                                              default=0.0) for n in range(3)],
                 "lag_p50": pct(self.lag, .5), "lag_p99": pct(self.lag, .99),
                 "lag_max": max(self.lag, default=0.0), "cpu": cpu, "wall": wall,
                 "workers": workers, "budget_taken": budget.taken,
-                "budget_waited": budget.waited, "budget_held": budget.held}
+                "budget_waited": budget.waited, "budget_held": budget.held,
+                "slow_callbacks": slow}
 
 
 def process_cpu(pid: int) -> float:
@@ -340,7 +412,7 @@ async def memory_per_table(bot: Any) -> dict[str, float]:
 
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
-    probe = Probe(args.profile)
+    probe = Probe(args.profile, args.slow_callbacks)
     handlers: dict[str, Callable[..., Awaitable[Any]]] = {
         "start": probe.start, "finish": probe.finish, "cards": count_cards,
         "memory": memory_per_table}
@@ -542,6 +614,8 @@ async def run(args: argparse.Namespace) -> None:
             "--computer-delay", str(args.computer_delay)]
     if args.profile:
         argv += ["--profile", args.profile]
+    if args.slow_callbacks is not None:
+        argv += ["--slow-callbacks", str(args.slow_callbacks)]
     remote = await RemoteBot.spawn(fake, argv)
     t0 = time.perf_counter()
     tables = await open_tables(fake, remote, guild, channels, args.computers, args.mixed)
@@ -681,6 +755,20 @@ async def run(args: argparse.Namespace) -> None:
           f"and oldest (full) generations: {'/'.join(map(str, probe['gc_by_generation']))}, "
           f"the longest pause of each "
           f"{'/'.join(f'{t * 1000:.0f}' for t in probe['gc_max_by_generation'])} ms")
+    if probe["gc_longest"]:
+        generation, wall, cpu, collected = probe["gc_longest"]
+        print(f"  the longest collection: generation {generation}, {wall * 1000:.0f} ms "
+              f"({cpu * 1000:.0f} ms of it on the processor), {collected} objects freed")
+    if probe["slow_callbacks"]:
+        clock = probe["slow_callbacks"]
+        slow = sorted(clock["slow"].items(), key=lambda kv: -kv[1][1])
+        print(f"bot event loop: {clock['count']} callbacks, {clock['busy']:.1f} s of them "
+              f"({clock['busy'] / probe['wall'] * 100:.0f}% of the time); over "
+              f"{clock['threshold'] * 1000:g} ms: {sum(v[0] for _, v in slow)} callbacks, "
+              f"{sum(v[1] for _, v in slow):.2f} s (CPU {sum(v[2] for _, v in slow):.2f} s)")
+        for key, (n, w, c, longest) in slow[:25]:
+            print(f"    {int(n):5d} x, {w * 1000:7.0f} ms (CPU {c * 1000:6.0f} ms), longest "
+                  f"{longest * 1000:4.0f} ms  {key}")
     memory = await remote.call("memory")
     print(f"memory per live table: {(memory['per_table'] + memory['images_per_table']) / 1024:.1f}"
           f" KB: {memory['per_table'] / 1024:.1f} KB of table state ({memory['restored']} "
@@ -714,6 +802,9 @@ def main() -> None:
     parser.add_argument("--rate-limits", action="store_true",
                         help="apply Discord's rate limits in the fake")
     parser.add_argument("--profile", help="cProfile the bot process into this file")
+    parser.add_argument("--slow-callbacks", type=float, metavar="MS",
+                        help="time every callback of the bot's event loop and list those "
+                             "longer than MS milliseconds")
     parser.add_argument("--fake-gc", action="store_true",
                         help="let the fake Discord's process collect garbage while measuring "
                              "(its pauses then count as the bot's latency)")
