@@ -1,6 +1,6 @@
-"""Every interaction is answered in Discord's 3 s, even when its image is slow to draw: the bot
-acknowledges first, then shows the right message. Renders here wait on an event the test
-opens, so "slow" costs no real time."""
+"""Every interaction is answered in Discord's 3 s, even when its image is slow to draw or its
+action slow to do: the bot acknowledges first, then shows the right message. Renders and
+actions here wait on an event the test opens, so "slow" costs no real time."""
 
 from __future__ import annotations
 
