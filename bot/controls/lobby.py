@@ -104,6 +104,7 @@ class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
     who left or ran out of time may press it; on the table message or on their hand."""
 
     kind = "back"
+    edits_clicked = True
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)

@@ -272,3 +272,28 @@ async def test_a_slow_click_refused_after_its_defer_is_told_why(
     assert [(m.ephemeral, "out of date" in m.content) for m in r.followups] == [(True, True)]
     assert (live.seq, live.match.to_act) == (seq, to_act)
     assert not r.rejected
+
+
+async def test_taking_a_seat_back_slowly_is_acknowledged_before_it_is_done(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake, bot = world.fake, world.bot
+    table_id, live, _ = await started(world)
+    bo = world.members[1]
+    seat = live.seat_of(bo.id)
+    await fake.slash(bot, bo, world.channel, "belote leave")
+    await fake.settle()
+    assert live.seats[seat].departed == "left"
+    reclaim = HeldCalls(bot.service.reclaim)
+    monkeypatch.setattr(bot.service, "reclaim", reclaim)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    dm = fake.message(live.seats[seat].dm_message_id)
+    r = await fake.click(bot, bo, dm, button_id("back", table_id), wait=False)
+    try:
+        await until(lambda: reclaim.held > 0, "the seat's taking back started")
+        await until(lambda: r.callback_type is not None, "the click was acknowledged")
+        assert r.callback_type == 6 and live.seats[seat].departed == "left"
+    finally:
+        reclaim.go.set()
+    await fake.settle()
+    assert live.seats[seat].departed is None and live.seat_of(bo.id) == seat
+    assert not r.rejected and not r.followups
