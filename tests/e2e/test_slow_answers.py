@@ -18,12 +18,13 @@ from game.view import table_view
 from rendering import render_hand, render_table
 from tests.fakediscord import InteractionResult
 
-from .table_helpers import World, member_of, open_table, seat_everyone
+from .table_helpers import World, member_of, open_table, seat_everyone, start_table
 from .test_delivery_hands import enabled_actions
 
 
 class Gate:
-    """An image render that waits until the test opens the gate (``held``: which calls)."""
+    """A call (an image render, an action) that waits until the test opens the gate
+    (``held``: which calls)."""
 
     def __init__(self, render: Any, held: Any = lambda *a, **k: True) -> None:
         self.render, self.held = render, held
@@ -190,51 +191,29 @@ async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was
     assert pings(world, lobby.channel_id) == pinged  # no new "your turn" ping
 
 
-class HeldCalls:
-    """Calls of an async function held until the test lets them go (a slow database, a
-    table's lock held by another click), at no cost in real time."""
-
-    def __init__(self, call: Any) -> None:
-        self.call, self.held = call, 0
-        self.go = asyncio.Event()
-
-    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.held += 1
-        await self.go.wait()
-        return await self.call(*args, **kwargs)
-
-
-async def started(world: World) -> tuple[int, Any, Any]:
-    """A classic table of four people, started: its id, its LiveTable and its message."""
-    fake, bot = world.fake, world.bot
-    table_id, lobby = await open_table(world, world.members[0], variant="classic")
-    await seat_everyone(world, table_id, lobby, world.members)
-    await fake.click(bot, world.members[0], lobby, button_id("start", table_id))
-    return table_id, bot.service.live[table_id], lobby
-
-
 async def test_a_card_whose_action_is_slow_is_acknowledged_before_the_action_is_done(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """The action itself (here its write to the database) is what is slow: the click is
     deferred in time all the same, and the hand shows the action once it is done."""
     fake, bot = world.fake, world.bot
-    table_id, live, _ = await started(world)
+    table_id, _ = await start_table(world)
+    live = bot.service.live[table_id]
     seat = live.match.to_act
     s = live.seats[seat]
     action = RandomPlayer(1).choose(table_view(live.match, seat))
     seq = live.seq
     log = bot.service.db.log
-    write = HeldCalls(log.append)
+    write = Gate(log.append)
     monkeypatch.setattr(log, "append", write)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, member_of(world, s.user_id), fake.message(s.dm_message_id),
                          button_id("act", table_id, seq, encode_action(action)), wait=False)
     try:
-        await until(lambda: write.held > 0, "the action's write to the database started")
+        await until(lambda: write.waiting > 0, "the action's write to the database started")
         await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 6 and write.held == 1 and not write.go.is_set()
+        assert r.callback_type == 6 and write.waiting == 1 and not write.opened.is_set()
     finally:
-        write.go.set()
+        write.opened.set()
     await fake.settle()
     dm = fake.message(s.dm_message_id)
     view = live.view(seat)
@@ -249,7 +228,8 @@ async def test_a_slow_click_refused_after_its_defer_is_told_why(
     """A stale card, held behind the table's lock long enough to be deferred, is refused in
     a private follow-up: the defer and the refusal never cross, and nothing changes."""
     fake, bot = world.fake, world.bot
-    table_id, live, lobby = await started(world)
+    table_id, lobby = await start_table(world)
+    live = bot.service.live[table_id]
     s = live.seats[live.match.to_act]
     member = member_of(world, s.user_id)
     mine = await fake.click(bot, member, lobby, button_id("hand", table_id))  # a private hand
@@ -258,16 +238,16 @@ async def test_a_slow_click_refused_after_its_defer_is_told_why(
     # Played through the DM: the same button on the private hand is out of date now.
     await fake.click(bot, member, fake.message(s.dm_message_id), custom_id)
     seq, to_act = live.seq, live.match.to_act
-    acting = HeldCalls(bot.service.act)
+    acting = Gate(bot.service.act)
     monkeypatch.setattr(bot.service, "act", acting)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, member, mine.message, custom_id, wait=False)
     try:
-        await until(lambda: acting.held > 0, "the action reached the table service")
+        await until(lambda: acting.waiting > 0, "the action reached the table service")
         await until(lambda: r.callback_type is not None, "the click was acknowledged")
         assert r.callback_type == 6
     finally:
-        acting.go.set()
+        acting.opened.set()
     await fake.settle()
     assert [(m.ephemeral, "out of date" in m.content) for m in r.followups] == [(True, True)]
     assert (live.seq, live.match.to_act) == (seq, to_act)
@@ -277,23 +257,24 @@ async def test_a_slow_click_refused_after_its_defer_is_told_why(
 async def test_taking_a_seat_back_slowly_is_acknowledged_before_it_is_done(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot = world.fake, world.bot
-    table_id, live, _ = await started(world)
+    table_id, _ = await start_table(world)
+    live = bot.service.live[table_id]
     bo = world.members[1]
     seat = live.seat_of(bo.id)
     await fake.slash(bot, bo, world.channel, "belote leave")
     await fake.settle()
     assert live.seats[seat].departed == "left"
-    reclaim = HeldCalls(bot.service.reclaim)
+    reclaim = Gate(bot.service.reclaim)
     monkeypatch.setattr(bot.service, "reclaim", reclaim)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     dm = fake.message(live.seats[seat].dm_message_id)
     r = await fake.click(bot, bo, dm, button_id("back", table_id), wait=False)
     try:
-        await until(lambda: reclaim.held > 0, "the seat's taking back started")
+        await until(lambda: reclaim.waiting > 0, "the seat's taking back started")
         await until(lambda: r.callback_type is not None, "the click was acknowledged")
         assert r.callback_type == 6 and live.seats[seat].departed == "left"
     finally:
-        reclaim.go.set()
+        reclaim.opened.set()
     await fake.settle()
     assert live.seats[seat].departed is None and live.seat_of(bo.id) == seat
     assert not r.rejected and not r.followups
