@@ -355,10 +355,7 @@ class SqliteDatabase(Database):
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
         args = tuple(params)
-
-        async def run() -> None:
-            await self._conn.execute(sql, args)
-        await self._alone(run)
+        await self._alone(lambda: self._conn.execute(sql, args))
 
     async def reset_sequences(self) -> None:
         return None  # a new rowid is always above the largest one present
