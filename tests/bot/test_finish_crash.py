@@ -15,6 +15,7 @@ import pytest
 
 from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
+from db.connection import SqliteDatabase
 from game.actions import Play
 from game.players import RandomPlayer
 from game.record import action_to_json
@@ -60,6 +61,14 @@ class CutConnection:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.conn, name)
+
+
+async def process_gone(db: SqliteDatabase, real: aiosqlite.Connection) -> None:
+    """The end of the process that held ``db``, cut or not: its connection closes (which rolls
+    back a transaction left open) and so does its checkpointer, whose thread would otherwise
+    outlive the test (aiosqlite's threads are no daemons: the interpreter could not exit)."""
+    db._conn = real
+    await db.close()
 
 
 async def to_the_last_card(service: TableService, table_id: int) -> tuple[int, Play]:
@@ -141,7 +150,7 @@ async def test_the_winning_click_is_all_or_nothing(tmp_path: Path, mode: str) ->
             db._conn = real
             live = service.live[table_id]
             await service.act(table_id, user, live.seq, card)
-        await real.close()  # a killed process's open transaction is rolled back
+        await process_gone(db, real)
         db = await Database.open(path)
         try:
             outcomes.append(await check_whole(db, table_id, user, card))

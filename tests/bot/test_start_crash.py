@@ -16,7 +16,7 @@ from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
 from tests.bot.helpers import status_of
 
-from .test_finish_crash import CutConnection
+from .test_finish_crash import CutConnection, process_gone
 from .test_service import CHANNEL, GUILD, play_random
 
 HOST = 1
@@ -67,7 +67,7 @@ async def test_start_is_all_or_nothing(tmp_path: Path, mode: str) -> None:
         if mode == "error":  # the same process goes on
             db._conn = real
             await check_playable(service, table_id)
-        await real.close()  # a killed process's open transaction is rolled back
+        await process_gone(db, real)
         db = await Database.open(path)
         try:
             again = TableService(db)
