@@ -6,9 +6,11 @@ One that is not ready within BUDGET seconds of the interaction's creation is def
 clicked message stays as it is, or a new reply shows "thinking…"), then completed through the
 interaction's token when ready: two requests, only when the bot is slow.
 
-A control whose answer edits the message clicked arms its SlowAnswer as the click arrives
-(``SlowAnswer.armed``), not once the action is done: the action itself (the table's lock, the
-database) may be what is slow, and the click is acknowledged in time all the same.
+A control arms its SlowAnswer as the click arrives (``SlowAnswer.armed``), not once the action
+is done: the action itself (the table's lock, the database) may be what is slow, and the click
+is acknowledged in time all the same. The answer then edits the message clicked, or is a new
+private reply (``tell`` sends its words through the armed answer, so a defer and the reply
+never cross).
 """
 
 from __future__ import annotations
@@ -51,23 +53,32 @@ class SlowAnswer:
         self._deferring: asyncio.Task[None] | None = None
 
     @classmethod
-    def armed(cls, interaction: discord.Interaction[Any]) -> SlowAnswer:
-        """The answer to a click that edits the message clicked, its timer running from now
-        on; the handler's ``SlowAnswer.of`` gets this one. ``close`` it when the handler ends."""
-        answer = cls(interaction, update=True)
+    def armed(cls, interaction: discord.Interaction[Any], *, update: bool = True) -> SlowAnswer:
+        """The answer to a click, its timer running from now on: an edit of the message
+        clicked (``update``), else a private reply. The handler's ``SlowAnswer.of`` (or
+        ``waiting``) gets this one. ``close`` it when the handler ends."""
+        answer = cls(interaction, update=update, ephemeral=not update)
         answer._arm()
         interaction.extras[ARMED] = answer
         return answer
 
     @classmethod
+    def waiting(cls, interaction: discord.Interaction[Any], *, update: bool,
+                ephemeral: bool = False) -> SlowAnswer | None:
+        """The answer armed when the click arrived, if it is of this kind and not sent yet."""
+        early = interaction.extras.get(ARMED)
+        if isinstance(early, SlowAnswer) and not early._sending and early.update == update \
+                and early.ephemeral == ephemeral:
+            return early
+        return None
+
+    @classmethod
     def of(cls, interaction: discord.Interaction[Any], *, update: bool,
            ephemeral: bool = False) -> SlowAnswer:
-        """The answer to make: the one armed when the click arrived if it is of this kind
-        (an edit of the message clicked), else a new one."""
-        early = interaction.extras.get(ARMED)
-        if update and isinstance(early, SlowAnswer) and not early._sending:
-            return early
-        return cls(interaction, update=update, ephemeral=ephemeral)
+        """The answer to make: the one armed when the click arrived if it is of this kind,
+        else a new one."""
+        early = cls.waiting(interaction, update=update, ephemeral=ephemeral)
+        return early or cls(interaction, update=update, ephemeral=ephemeral)
 
     def _arm(self) -> None:
         self._timer = asyncio.get_running_loop().call_later(self._budget_left(), self._late)

@@ -15,6 +15,7 @@ import discord
 
 from i18n import DEFAULT_LANGUAGE, words
 
+from .answers import SlowAnswer
 from .tables import Refusal
 from .translator import language_of
 
@@ -38,8 +39,12 @@ def apology(interaction: discord.Interaction[Any]) -> str:
 
 async def tell(interaction: discord.Interaction[Any], text: str) -> None:
     """Say ``text`` to the user alone: the interaction's answer, or a follow-up once it has one
-    (a deferred "thinking…" answer is replaced by it)."""
-    if interaction.response.is_done():
+    (a deferred "thinking…" answer is replaced by it). A private answer armed as the click
+    arrived sends it, so that its defer, if one is on its way, lands first."""
+    early = SlowAnswer.waiting(interaction, update=False, ephemeral=True)
+    if early is not None:
+        await early.send({"content": text, "allowed_mentions": NO_PINGS})
+    elif interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast
 
 import discord
 
@@ -97,9 +97,10 @@ class Control:
     fields, :meth:`read` and :meth:`run`; see the module's docstring."""
 
     kind: ClassVar[str]
-    # Its answer edits the message clicked (the lobby, a hand): the click is deferred if the
-    # action is still not done near Discord's 3 s, as the answer's image would be.
-    edits_clicked: ClassVar[bool] = False
+    # How it answers: "edit" (the message clicked: the lobby, a hand) or "reply" (a new
+    # private reply). Either way the answer is armed as the click arrives, and the click is
+    # deferred if the action is still not done near Discord's 3 s (bot/answers.py).
+    answers_by: ClassVar[Literal["edit", "reply"]]
     table_id: int
 
     @classmethod
@@ -130,13 +131,12 @@ class Control:
         bot = bot_of(interaction)
         bot.readers.note(interaction.user.id, interaction.locale)
         live = bot.service.live.get(self.table_id) or bot.delivery.over.get(self.table_id)
-        early = SlowAnswer.armed(interaction) if self.edits_clicked else None
+        early = SlowAnswer.armed(interaction, update=self.answers_by == "edit")
         try:
             try:
                 await self.run(interaction)
             finally:
-                if early is not None:
-                    await early.close()  # a defer on its way lands before a refusal goes
+                await early.close()  # a defer on its way lands before a refusal goes
         except BadControl as e:
             log.info("malformed control %s (%s)", custom_id, e)
             try:
@@ -217,6 +217,7 @@ class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template
     first, so an old control of a closed table says so."""
 
     kind = "?"
+    answers_by = "reply"
 
     def __init__(self, item: discord.ui.Item[Any], match: re.Match[str],
                  fault: BadControl) -> None:

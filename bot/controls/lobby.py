@@ -23,7 +23,7 @@ class SitButton(ButtonControl, template=rf"bt:sit:{TABLE}:(?P<seat>{PART})"):
     another table is refused."""
 
     kind = "sit"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, seat: int, look: Look = PLAIN) -> None:
         self.seat = seat
@@ -45,7 +45,7 @@ class ComputerButton(ButtonControl,
     Only the host may press it."""
 
     kind = "cpu"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, seat: int, level: str | None = None,
                  look: Look = PLAIN) -> None:
@@ -66,7 +66,7 @@ class StartButton(TableButton, template=rf"bt:start:{TABLE}"):
     """``bt:start:<table>``. Only the host may press it, once all four seats are taken."""
 
     kind = "start"
-    edits_clicked = True
+    answers_by = "edit"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.start(self.table_id, interaction.user.id)
@@ -78,6 +78,7 @@ class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
     anyone else is told they do not sit there. Answered privately."""
 
     kind = "leave"
+    answers_by = "reply"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = bot_of(interaction).service
@@ -91,6 +92,7 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
     """``bt:rules:<table>``. Anyone may press it: the table's rules card, privately."""
 
     kind = "rules"
+    answers_by = "reply"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         from ..messages import rules_card  # here: messages lays out the controls
@@ -104,7 +106,7 @@ class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
     who left or ran out of time may press it; on the table message or on their hand."""
 
     kind = "back"
-    edits_clicked = True
+    answers_by = "edit"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)

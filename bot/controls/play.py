@@ -54,7 +54,7 @@ class ActButton(ButtonControl, template=rf"bt:act:{TABLE}:(?P<seq>{PART}):(?P<co
     """``bt:act:<table>:<seq>:<action code>``: a bid or a card (codes: bot/controls/codes.py)."""
 
     kind = "act"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, seq: int, code: str, look: Look = PLAIN) -> None:
         self.seq, self.code = seq, code
@@ -73,7 +73,7 @@ class BidSelect(SelectControl, template=rf"bs:bid:{TABLE}:(?P<seq>{PART}):(?P<su
     action code."""
 
     kind = "bid"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, seq: int, suit: int, *, placeholder: str | None = None,
                  options: list[discord.SelectOption] | None = None,
@@ -95,6 +95,7 @@ class HandButton(TableButton, template=rf"bt:hand:{TABLE}"):
     press it; a watcher is told they do not play."""
 
     kind = "hand"
+    answers_by = "reply"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await send_hand(interaction, bot_of(interaction).service.get(self.table_id))
@@ -105,7 +106,7 @@ class AnnounceSelect(SelectControl, template=rf"bs:ann:{TABLE}:(?P<deal>{PART})"
     value chosen is a choice code (game/choices.py)."""
 
     kind = "ann"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, deal: int, *, placeholder: str | None = None,
                  options: list[discord.SelectOption] | None = None,
@@ -129,7 +130,7 @@ class BeloteButton(ButtonControl, template=rf"bt:blt:{TABLE}:(?P<deal>{PART}):(?
     not (the button says what a press turns it to)."""
 
     kind = "blt"
-    edits_clicked = True
+    answers_by = "edit"
 
     def __init__(self, table_id: int, deal: int, on: bool, look: Look = PLAIN) -> None:
         self.deal, self.on = deal, on

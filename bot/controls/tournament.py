@@ -15,7 +15,7 @@ import discord
 from game.tournament import TournamentError
 from i18n import DEFAULT_LANGUAGE, words
 
-from ..errors import language
+from ..errors import language, tell
 from ..tables import Refusal
 from .base import Control, bot_of, number
 from .replies import display_name
@@ -45,6 +45,7 @@ class TournamentButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[0-9]+)"):
     kind = "join"
+    answers_by = "reply"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
@@ -53,13 +54,13 @@ class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[
                                        display_name(interaction.user))
         except TournamentError as e:
             raise refusal(e) from None
-        await interaction.response.send_message(
-            await _reader_words(interaction, self.tournament_id, "tournaments.joined"),
-            ephemeral=True)
+        await tell(interaction,
+                   await _reader_words(interaction, self.tournament_id, "tournaments.joined"))
 
 
 class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament>[0-9]+)"):
     kind = "leave"
+    answers_by = "reply"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
@@ -67,9 +68,8 @@ class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament
             await bot.tournaments.leave(self.tournament_id, interaction.user.id)
         except TournamentError as e:
             raise refusal(e) from None
-        await interaction.response.send_message(
-            await _reader_words(interaction, self.tournament_id, "tournaments.left"),
-            ephemeral=True)
+        await tell(interaction,
+                   await _reader_words(interaction, self.tournament_id, "tournaments.left"))
 
 
 TOURNAMENT_CONTROLS = (JoinTournamentButton, LeaveTournamentButton)

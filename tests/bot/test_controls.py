@@ -29,6 +29,7 @@ from bot.controls import (
     TakeBackButton,
     is_ours,
 )
+from bot.controls.base import Unreadable
 from bot.tables import NewTable, TableService
 from db import Database
 from i18n import texts, words
@@ -89,6 +90,13 @@ def test_a_part_that_cannot_be_read_is_a_bad_control(custom_id: str) -> None:
     ((control, match),) = matching(custom_id)
     with pytest.raises(BadControl):
         control.read(match)
+
+
+@pytest.mark.parametrize("control", [*CONTROLS, Unreadable], ids=lambda c: c.__name__)
+def test_every_control_says_how_it_answers(control: type[Any]) -> None:
+    """Its answer is armed as the click arrives (bot/answers.py): without a kind, every
+    click on it would fail with an apology."""
+    assert control.answers_by in ("edit", "reply")
 
 
 def test_the_unknown_control_answer_is_the_catalogues() -> None:

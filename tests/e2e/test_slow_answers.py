@@ -15,6 +15,7 @@ from bot import answers, images, messages
 from bot.controls import button_id, encode_action
 from game.players import RandomPlayer
 from game.view import table_view
+from i18n import words
 from rendering import render_hand, render_table
 from tests.fakediscord import InteractionResult
 
@@ -278,3 +279,53 @@ async def test_taking_a_seat_back_slowly_is_acknowledged_before_it_is_done(
     await fake.settle()
     assert live.seats[seat].departed is None and live.seat_of(bo.id) == seat
     assert not r.rejected and not r.followups
+
+
+async def test_leaving_slowly_is_acknowledged_privately_then_told(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A control answered with a private reply (Leave) and slow to act is deferred as
+    "thinking…" for the clicker alone, and its words then replace it: one answer, no cross."""
+    fake, bot = world.fake, world.bot
+    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    live = bot.service.live[table_id]
+    bo = world.members[1]
+    leaving = Gate(bot.service.leave)
+    monkeypatch.setattr(bot.service, "leave", leaving)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.click(bot, bo, fake.message(lobby.id), button_id("leave", table_id),
+                         wait=False)
+    try:
+        await until(lambda: leaving.waiting > 0, "the leave reached the table service")
+        await until(lambda: r.callback_type is not None, "the click was acknowledged")
+        assert r.callback_type == 5 and r.ephemeral  # "thinking…", for bo alone
+        assert live.seat_of(bo.id) is not None
+    finally:
+        leaving.opened.set()
+    await fake.settle()
+    assert live.seat_of(bo.id) is None
+    assert r.ephemeral and r.content == words("en")("tables.left")
+    assert not r.answer.flags & 128 and not r.followups and not r.rejected
+
+
+async def test_joining_a_tournament_slowly_is_acknowledged_privately_then_told(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    mod = world.guild.add_member("mod", manage_guild=True)
+    signup = (await fake.slash(bot, mod, world.channel, "belote tournament new",
+                               format="quick")).answer
+    joining = Gate(bot.tournaments.join)
+    monkeypatch.setattr(bot.tournaments, "join", joining)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.click(bot, ana, signup, "tn:join:1", wait=False)
+    try:
+        await until(lambda: joining.waiting > 0, "the join reached the tournaments")
+        await until(lambda: r.callback_type is not None, "the click was acknowledged")
+        assert r.callback_type == 5 and r.ephemeral
+    finally:
+        joining.opened.set()
+    await fake.settle()
+    _, tournament = await bot.tournaments.load(1)
+    assert ana.id in tournament.entrants
+    assert r.ephemeral and "signed up" in r.text and not r.answer.flags & 128
+    assert not r.followups and not r.rejected
