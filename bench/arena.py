@@ -10,6 +10,7 @@ made the contracts it took.
         --out bench/results/arena_classic_hard_easy.jsonl
     python bench/arena.py --report bench/results/arena_classic_hard_easy.jsonl
     python bench/arena.py --variant coinche --a hard --b hard_v1 --deals 200 --out d.jsonl
+    python bench/arena.py --paired new.jsonl old.jsonl   # two builds of A, deck by deck
 """
 
 from __future__ import annotations
@@ -166,6 +167,27 @@ def report_deals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def report_paired(new: list[dict[str, Any]], old: list[dict[str, Any]]) -> dict[str, Any]:
+    """Two builds of level A against the same B on the same decks (two deal files, e.g. a
+    change and the code before it): A's points per deal, new minus old, paired by deck. Most
+    decks play the same in both, so this is far tighter than comparing each run's interval."""
+    def per_seed(rows: list[dict[str, Any]]) -> dict[int, float]:
+        seats: dict[int, list[int]] = {}
+        for r in rows:
+            seats.setdefault(r["seed"], []).append(r["a_minus_b"])
+        return {seed: sum(v) / 2 for seed, v in seats.items() if len(v) == 2}
+
+    a, b = per_seed(new), per_seed(old)
+    seeds = sorted(a.keys() & b.keys())
+    if not seeds:
+        return {"pairs": 0}
+    m, lo, hi = mean_ci([a[s] - b[s] for s in seeds])
+    return {"pairs": len(seeds), "played_differently": sum(1 for s in seeds if a[s] != b[s]),
+            "new_minus_old_per_deal": round(m, 2), "ci95": [round(lo, 2), round(hi, 2)],
+            "new": report_deals([r for r in new if r["seed"] in a.keys() & b.keys()]),
+            "old": report_deals([r for r in old if r["seed"] in a.keys() & b.keys()])}
+
+
 def play_match(job: tuple[str, str, str, int, int, int | None]) -> dict[str, Any]:
     """One match; ``a_team`` is the team (0: seats 0 and 2) that level A plays."""
     variant, a, b, seed, a_team, target = job
@@ -237,7 +259,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", help="append one JSON line per match to this file")
     ap.add_argument("--report", nargs="*", metavar="FILE", help="summarise result files")
+    ap.add_argument("--paired", nargs=2, metavar=("NEW", "OLD"),
+                    help="two deal files of two builds of A against the same B on the same "
+                         "seeds: the difference, deck by deck")
     args = ap.parse_args(argv)
+    if args.paired is not None:
+        new_rows, old_rows = ([json.loads(line) for line in Path(f).read_text().splitlines()
+                               if line.strip()] for f in args.paired)
+        print(json.dumps(report_paired(new_rows, old_rows), indent=1))
+        return 0
     if args.report is not None:
         rows = [json.loads(line) for f in args.report for line in Path(f).read_text().splitlines()
                 if line.strip()]
