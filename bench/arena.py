@@ -182,10 +182,17 @@ def report_paired(new: list[dict[str, Any]], old: list[dict[str, Any]]) -> dict[
     if not seeds:
         return {"pairs": 0}
     m, lo, hi = mean_ci([a[s] - b[s] for s in seeds])
+    both = set(seeds)
     return {"pairs": len(seeds), "played_differently": sum(1 for s in seeds if a[s] != b[s]),
             "new_minus_old_per_deal": round(m, 2), "ci95": [round(lo, 2), round(hi, 2)],
-            "new": report_deals([r for r in new if r["seed"] in a.keys() & b.keys()]),
-            "old": report_deals([r for r in old if r["seed"] in a.keys() & b.keys()])}
+            "new": report_deals([r for r in new if r["seed"] in both]),
+            "old": report_deals([r for r in old if r["seed"] in both])}
+
+
+def read_rows(files: Iterable[str]) -> list[dict[str, Any]]:
+    """The result lines of ``files`` (one JSON object a line), in order."""
+    return [json.loads(line) for f in files for line in Path(f).read_text().splitlines()
+            if line.strip()]
 
 
 def play_match(job: tuple[str, str, str, int, int, int | None]) -> dict[str, Any]:
@@ -264,14 +271,11 @@ def main(argv: list[str] | None = None) -> int:
                          "seeds: the difference, deck by deck")
     args = ap.parse_args(argv)
     if args.paired is not None:
-        new_rows, old_rows = ([json.loads(line) for line in Path(f).read_text().splitlines()
-                               if line.strip()] for f in args.paired)
-        print(json.dumps(report_paired(new_rows, old_rows), indent=1))
+        new, old = args.paired
+        print(json.dumps(report_paired(read_rows([new]), read_rows([old])), indent=1))
         return 0
     if args.report is not None:
-        rows = [json.loads(line) for f in args.report for line in Path(f).read_text().splitlines()
-                if line.strip()]
-        print(json.dumps(report(rows), indent=1))
+        print(json.dumps(report(read_rows(args.report)), indent=1))
         return 0
     if not args.variant:
         ap.error("--variant is required to play")
