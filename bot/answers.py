@@ -11,6 +11,9 @@ is done: the action itself (the table's lock, the database) may be what is slow,
 is acknowledged in time all the same. The answer then edits the message clicked, or is a new
 private reply (``tell`` sends its words through the armed answer, so a defer and the reply
 never cross).
+
+A slash command says how it answers in its ``extras[ANSWERS]`` (PRIVATE or PUBLIC), and the
+command tree arms its answer as the command arrives, the same way (bot/bot.py).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from types import TracebackType
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -32,6 +35,15 @@ BUDGET = 2.0
 
 # Where a SlowAnswer armed on a click's arrival waits for the handler (interaction.extras).
 ARMED = "belote.slow_answer"
+# Set in interaction.extras once a public reply was deferred: the "thinking…" everybody sees
+# stands for the answer, so words for the user alone cannot replace it (bot/errors.py: reply).
+THINKING_PUBLICLY = "belote.thinking_publicly"
+
+# A slash command's ``extras`` key saying how it answers: a reply for the user alone
+# (PRIVATE) or one for the channel (PUBLIC). A refusal is private either way.
+ANSWERS = "belote.answers"
+PRIVATE: Final = "private"
+PUBLIC: Final = "public"
 
 
 class SlowAnswer:
@@ -53,14 +65,24 @@ class SlowAnswer:
         self._deferring: asyncio.Task[None] | None = None
 
     @classmethod
-    def armed(cls, interaction: discord.Interaction[Any], *, update: bool = True) -> SlowAnswer:
-        """The answer to a click, its timer running from now on: an edit of the message
-        clicked (``update``), else a private reply. The handler's ``SlowAnswer.of`` (or
-        ``waiting``) gets this one. ``close`` it when the handler ends."""
-        answer = cls(interaction, update=update, ephemeral=not update)
+    def armed(cls, interaction: discord.Interaction[Any], *, update: bool = True,
+              ephemeral: bool | None = None) -> SlowAnswer:
+        """The answer to a click or a command, its timer running from now on: an edit of the
+        message clicked (``update``), else a reply, private unless ``ephemeral`` is False. The
+        handler's ``SlowAnswer.of`` (or ``waiting``) gets this one. ``close`` it when the
+        handler ends (``closing`` finds it)."""
+        answer = cls(interaction, update=update,
+                     ephemeral=not update if ephemeral is None else ephemeral)
         answer._arm()
         interaction.extras[ARMED] = answer
         return answer
+
+    @classmethod
+    async def closing(cls, interaction: discord.Interaction[Any]) -> None:
+        """Close the answer armed for ``interaction``, if one is."""
+        early = interaction.extras.get(ARMED)
+        if isinstance(early, SlowAnswer):
+            await early.close()
 
     @classmethod
     def waiting(cls, interaction: discord.Interaction[Any], *, update: bool,
@@ -119,18 +141,26 @@ class SlowAnswer:
             self._deferring = asyncio.get_running_loop().create_task(
                 self._defer(), name=f"belote-defer-{self.interaction.id}")
 
-    async def _defer(self) -> None:
+    async def _defer(self, *, now: bool = False) -> None:
         async with self._lock:
             response = self.interaction.response
-            if self._sending or response.is_done():
+            if (self._sending and not now) or response.is_done():
                 return
             try:
                 if self.update:
                     await response.defer()
                 else:
                     await response.defer(ephemeral=self.ephemeral, thinking=True)
+                    if not self.ephemeral:
+                        self.interaction.extras[THINKING_PUBLICLY] = True
             except discord.HTTPException as e:  # too late already: the answer will say so
                 log.info("interaction %s not deferred (%s)", self.interaction.id, e)
+
+    async def defer_now(self) -> None:
+        """Defer at once, whatever the time (a command about to do slow work whose answer
+        goes later through the interaction's follow-up); nothing if deferred already."""
+        self._stop()
+        await self._defer(now=True)
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Answer with ``payload`` (the keywords of a message edit: content, view,
@@ -148,6 +178,19 @@ class SlowAnswer:
                 if reply.get("view") is None:
                     reply.pop("view", None)
                 await interaction.response.send_message(ephemeral=self.ephemeral, **reply)
+
+
+async def defer_reply(interaction: discord.Interaction[Any], *, ephemeral: bool) -> None:
+    """Show "thinking…" now (for the user alone if ``ephemeral``): a command about to do slow
+    work whose answer goes later as the interaction's follow-up. Through the answer armed as
+    the command arrived, so that two defers never cross."""
+    early = SlowAnswer.waiting(interaction, update=False, ephemeral=ephemeral)
+    if early is not None:
+        await early.defer_now()
+        return
+    await SlowAnswer.closing(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
 def kept_for_token(interaction: discord.Interaction[Any]) -> discord.Interaction[Any]:

@@ -22,6 +22,7 @@ from db.routing import ClickRoutes
 from i18n import words
 
 from . import images
+from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .audit import AuditLog
 from .budget import meter
 from .controls import CONTROLS
@@ -73,10 +74,17 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
             raise app_commands.CheckFailure(
                 words(language(interaction))("admin.limit.commands",
                                              when=f"<t:{math.ceil(again)}:R>"))
+        # Its answer armed now, like a click's: a command slow to act (a table's lock, the
+        # database) is deferred in time, and answers through it (bot/answers.py).
+        command = interaction.command
+        answers = command.extras.get(ANSWERS) if command is not None else None
+        if answers in (PRIVATE, PUBLIC):
+            SlowAnswer.armed(interaction, update=False, ephemeral=answers == PRIVATE)
         return True
 
     async def on_error(self, interaction: discord.Interaction[BeloteBot],
                        error: app_commands.AppCommandError, /) -> None:
+        await SlowAnswer.closing(interaction)  # a defer on its way lands before the answer
         where = f"/{interaction.command.qualified_name}" if interaction.command else "a command"
         if isinstance(error, app_commands.CommandInvokeError):
             await answer_error(interaction, error.original, where)
@@ -241,6 +249,12 @@ class BeloteBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any],
+                                        command: app_commands.Command[Any, ..., Any] |
+                                        app_commands.ContextMenu) -> None:
+        """A command done: its armed answer, if it has not answered (a bug), defers no more."""
+        await SlowAnswer.closing(interaction)
 
     async def close(self) -> None:
         if getattr(self, "service", None) is not None:

@@ -8,14 +8,16 @@ the answer works whether or not the interaction was already answered or deferred
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any, Final
 
 import discord
 
 from i18n import DEFAULT_LANGUAGE, words
 
-from .answers import SlowAnswer
+from .answers import THINKING_PUBLICLY, SlowAnswer
 from .tables import Refusal
 from .translator import language_of
 
@@ -41,13 +43,36 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
     """Say ``text`` to the user alone: the interaction's answer, or a follow-up once it has one
     (a deferred "thinking…" answer is replaced by it). A private answer armed as the click
     arrived sends it, so that its defer, if one is on its way, lands first."""
-    early = SlowAnswer.waiting(interaction, update=False, ephemeral=True)
+    await reply(interaction, text, ephemeral=True)
+
+
+async def reply(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool,
+                files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+                allowed_mentions: discord.AllowedMentions = NO_PINGS) -> None:
+    """Answer with a new message, for the user alone (``ephemeral``) or for the channel:
+    through the answer armed as the command or click arrived if it is of this kind (its
+    defer, if one is on its way, lands first), else as the interaction's answer, else as a
+    follow-up. Words for the user alone after a public "thinking…" replace it privately: the
+    public placeholder is deleted, and they go as a private follow-up."""
+    early = SlowAnswer.waiting(interaction, update=False, ephemeral=ephemeral)
     if early is not None:
-        await early.send({"content": text, "allowed_mentions": NO_PINGS})
-    elif interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await early.send({"content": text, "attachments": list(files), "view": view,
+                          "allowed_mentions": allowed_mentions})
+        return
+    # An answer of the other kind armed: closed first, so that a defer on its way lands.
+    await SlowAnswer.closing(interaction)
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(text, ephemeral=ephemeral, files=list(files),
+                                    view=view or discord.utils.MISSING,
+                                    allowed_mentions=allowed_mentions)
+        return
+    if ephemeral and interaction.extras.pop(THINKING_PUBLICLY, False):
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
+    await interaction.followup.send(text, ephemeral=ephemeral, files=list(files),
+                                    view=view or discord.utils.MISSING,
+                                    allowed_mentions=allowed_mentions)
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException,

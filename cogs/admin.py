@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot import audit
+from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
 from bot.errors import language as reader_language
 from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
@@ -151,7 +152,8 @@ class Admin(BeloteSubcommands):
 
     # ---- /belote config --------------------------------------------------------------------
     @app_commands.command(name=text("commands.config.name"),
-                          description=text("commands.config.description"))
+                          description=text("commands.config.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("config", CONFIG_OPTIONS))
     @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
     @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS,
@@ -223,7 +225,8 @@ class Admin(BeloteSubcommands):
 
     # ---- /belote help ---------------------------------------------------------------------
     @app_commands.command(name=text("commands.help.name"),
-                          description=text("commands.help.description"))
+                          description=text("commands.help.description"),
+                          extras={ANSWERS: PRIVATE})
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         settings = await self.bot.guild_settings.get(interaction.guild_id)
@@ -248,7 +251,8 @@ class Admin(BeloteSubcommands):
 
     # ---- /belote tables -------------------------------------------------------------------
     @app_commands.command(name=text("commands.tables.name"),
-                          description=text("commands.tables.description"))
+                          description=text("commands.tables.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("tables", ("end",)))
     @app_commands.describe(**ids("tables", "end"))
     async def tables(self, interaction: discord.Interaction[Any],

@@ -12,8 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import audit, messages
+from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
+from bot.errors import reply
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import LiveTable, NewTable, Refusal
@@ -110,7 +112,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
 
     # ---- /belote new -----------------------------------------------------------------------
     @app_commands.command(name=text("commands.new.name"),
-                          description=text("commands.new.description"))
+                          description=text("commands.new.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("new", NEW_OPTIONS))
     @app_commands.describe(**_descriptions("new", NEW_OPTIONS),
                            target=text("commands.new.target.description", max=MAX_TARGET))
@@ -181,7 +184,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         except Refusal:
             self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
             raise
-        await interaction.response.defer(thinking=True)
+        await defer_reply(interaction, ephemeral=False)
         public = words(live.language)  # the thread and its posts speak the table's language
         thread: discord.Thread | None = None
         opened = "commands.new.opened_here"
@@ -238,7 +241,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
 
     # ---- the rest ---------------------------------------------------------------------------
     @app_commands.command(name=text("commands.invite.name"),
-                          description=text("commands.invite.description"))
+                          description=text("commands.invite.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("invite", ("player",)))
     @app_commands.describe(**_descriptions("invite", ("player",)))
     async def invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
@@ -257,7 +261,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                        host=f"<@{interaction.user.id}>"), mention=user.id)
 
     @app_commands.command(name=text("commands.hand.name"),
-                          description=text("commands.hand.description"))
+                          description=text("commands.hand.description"),
+                          extras={ANSWERS: PRIVATE})
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
@@ -266,7 +271,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         await send_hand(interaction, live)
 
     @app_commands.command(name=text("commands.leave.name"),
-                          description=text("commands.leave.description"))
+                          description=text("commands.leave.description"),
+                          extras={ANSWERS: PRIVATE})
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
@@ -276,7 +282,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         await reply_privately(interaction, member_words(interaction, live.language)(said))
 
     @app_commands.command(name=text("commands.show.name"),
-                          description=text("commands.show.description"))
+                          description=text("commands.show.description"),
+                          extras={ANSWERS: PRIVATE})
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
@@ -295,7 +302,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 "commands.show.missing_permissions", permissions=Permissions(missing))
                 if missing else say("commands.show.not_here"))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_reply(interaction, ephemeral=True)
         channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
@@ -305,7 +312,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                         ephemeral=True)
 
     @app_commands.command(name=text("commands.rules.name"),
-                          description=text("commands.rules.description"))
+                          description=text("commands.rules.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("rules", ("variant",)))
     @app_commands.describe(**_descriptions("rules", ("variant",)))
     @app_commands.choices(variant=VARIANTS)
@@ -322,7 +330,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         await reply_privately(interaction, text)
 
     @app_commands.command(name=text("commands.end.name"),
-                          description=text("commands.end.description"))
+                          description=text("commands.end.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("end", ("table",)))
     @app_commands.describe(**_descriptions("end", ("table",)))
     async def end(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
@@ -339,14 +348,14 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         if interaction.user.id != live.row.host_id:  # a moderator's action: in the audit log
             await self.bot.audit.record(live.row.guild_id, audit.END,
                                         actor_id=interaction.user.id, table_id=live.id)
-        await interaction.response.send_message(
-            words(live.language)("commands.end.done", table=live.id,
-                                 user=interaction.user.mention),
-            allowed_mentions=messages.NO_MENTIONS)
+        await reply(interaction, words(live.language)("commands.end.done", table=live.id,
+                                                      user=interaction.user.mention),
+                    ephemeral=False, allowed_mentions=messages.NO_MENTIONS)
 
 
     @app_commands.command(name=text("commands.kick.name"),
-                          description=text("commands.kick.description"))
+                          description=text("commands.kick.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("kick", ("player",)))
     @app_commands.describe(**_descriptions("kick", ("player",)))
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:

@@ -11,7 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.answers import ANSWERS, PRIVATE, PUBLIC
 from bot.bot import BeloteBot
+from bot.errors import reply
 from bot.messages import NO_MENTIONS
 from bot.translator import text
 from i18n import Number, Words
@@ -51,7 +53,8 @@ class Credits(BeloteSubcommands):
         return member_words(interaction, table_language(settings, interaction.guild))
 
     @app_commands.command(name=text("commands.wallet.name"),
-                          description=text("commands.wallet.description"))
+                          description=text("commands.wallet.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.rename(**option_names("wallet", ("member",)))
     @app_commands.describe(member=text("commands.wallet.member.description"))
     @app_commands.guild_only()
@@ -63,22 +66,23 @@ class Credits(BeloteSubcommands):
         mine = who.id == interaction.user.id
         # Looking at one's own wallet gives the starting grant; another's shows what is there.
         wallet = await self.bot.credits.wallet(interaction.guild_id, who.id, grant=mine)
-        await interaction.response.send_message(wallet_text(who.id, wallet, w), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, wallet_text(who.id, wallet, w), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name=text("commands.daily.name"),
-                          description=text("commands.daily.description"))
+                          description=text("commands.daily.description"),
+                          extras={ANSWERS: PRIVATE})
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         w = await self._words(interaction)
         bonus, balance = await self.bot.credits.daily(interaction.guild_id, interaction.user.id)
-        await interaction.response.send_message(
-            w("credits.daily.given", bonus=amount(bonus, w), balance=amount(balance, w)),
-            ephemeral=True)
+        await reply(interaction, w("credits.daily.given", bonus=amount(bonus, w),
+                                   balance=amount(balance, w)), ephemeral=True)
 
     @app_commands.command(name=text("commands.credits.name"),
-                          description=text("commands.credits.description"))
+                          description=text("commands.credits.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.guild_only()
     async def credits(self, interaction: discord.Interaction[Any]) -> None:
         """The credits leaderboard: posted for everybody, in the server's language."""
@@ -94,8 +98,7 @@ class Credits(BeloteSubcommands):
         if rank is not None and rank > RICHEST:
             lines.append(w("credits.board.you", rank=rank))
         lines.append(w("credits.not_money"))
-        await interaction.response.send_message("\n".join(lines),
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: BeloteBot) -> None:

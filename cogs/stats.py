@@ -18,7 +18,9 @@ import discord
 from discord import app_commands
 
 from bot import images, messages
+from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
+from bot.errors import reply, tell
 from bot.records import Replay
 from bot.translator import text
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
@@ -252,7 +254,8 @@ class Stats(BeloteSubcommands):
     """/belote leaderboard, stats, history and replay, with the page buttons they post."""
 
     @app_commands.command(name=text("commands.leaderboard.name"),
-                          description=text("commands.leaderboard.description"))
+                          description=text("commands.leaderboard.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("leaderboard", ("variant", "period", "pairs")))
     @app_commands.describe(variant=text("commands.leaderboard.variant"),
                            period=text("commands.leaderboard.period"),
@@ -271,16 +274,17 @@ class Stats(BeloteSubcommands):
                                          board.period, board.pairs)
         w = await public_words(interaction)
         if not rows:
-            await interaction.response.send_message(board.empty(w))
+            await reply(interaction, board.empty(w), ephemeral=False)
             return
-        await interaction.response.defer(thinking=True)
+        # Deferred by the armed answer only if the board's image is slow to draw.
         content, files, view = await board_message(bot, interaction.guild_id,
                                                    interaction.user.id, board, w)
-        await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING,
-                                        allowed_mentions=messages.NO_MENTIONS)
+        await reply(interaction, content, ephemeral=False, files=files, view=view,
+                    allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.stats.name"),
-                          description=text("commands.stats.description"))
+                          description=text("commands.stats.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("stats", ("member", "variant")))
     @app_commands.describe(member=text("commands.stats.member"),
                            variant=text("commands.stats.variant"))
@@ -295,7 +299,6 @@ class Stats(BeloteSubcommands):
         results = bot.records
         s = await results.stats(interaction.guild_id, user.id, v)
         w = await public_words(interaction)
-        await interaction.response.defer(thinking=True)
         lines = [w("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v, w)),
                  w("stats.stats.matches", matches=Number(s.matches), wins=Number(s.wins),
                    rate=_percent(s.wins, s.matches)),
@@ -321,11 +324,12 @@ class Stats(BeloteSubcommands):
                     w.language))
             except Exception:
                 log.exception("rating chart failed; sending the text alone")
-        await interaction.followup.send("\n".join(lines), files=files,
-                                        allowed_mentions=messages.NO_MENTIONS)
+        await reply(interaction, "\n".join(lines), ephemeral=False, files=files,
+                    allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.history.name"),
-                          description=text("commands.history.description"))
+                          description=text("commands.history.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("history", ("member",)))
     @app_commands.describe(member=text("commands.history.member"))
     async def history(self, interaction: discord.Interaction[Any],
@@ -336,9 +340,8 @@ class Stats(BeloteSubcommands):
         rows = await bot.records.history(interaction.guild_id, user.id, PAGE)
         w = await public_words(interaction)
         if not rows:
-            await interaction.response.send_message(
-                w("stats.history.none", who=f"<@{user.id}>"),
-                allowed_mentions=messages.NO_MENTIONS)
+            await reply(interaction, w("stats.history.none", who=f"<@{user.id}>"),
+                        ephemeral=False, allowed_mentions=messages.NO_MENTIONS)
             return
         ids = sorted({p.user_id for r in rows for p in r.players if p.user_id is not None})
         names = await bot.records.names(ids)
@@ -348,11 +351,12 @@ class Stats(BeloteSubcommands):
         for r in rows:
             view.add_item(StatsButton(f"{PREFIX}:rp:{r.table_id}:0",
                                       w("stats.button.open", table=r.table_id)))
-        await interaction.response.send_message("\n".join(lines), view=view,
-                                                allowed_mentions=messages.NO_MENTIONS)
+        await reply(interaction, "\n".join(lines), ephemeral=False, view=view,
+                    allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.replay.name"),
-                          description=text("commands.replay.description"))
+                          description=text("commands.replay.description"),
+                          extras={ANSWERS: PUBLIC})
     @app_commands.rename(**option_names("replay", ("match",)))
     @app_commands.describe(match=text("commands.replay.match"))
     async def replay_cmd(self, interaction: discord.Interaction[Any],
@@ -361,14 +365,12 @@ class Stats(BeloteSubcommands):
         assert interaction.guild_id is not None
         rp = await bot.records.replay(interaction.guild_id, match)
         if rp is None:
-            await interaction.response.send_message(member_words(interaction)("stats.replay.none",
-                                                                         table=match),
-                                                    ephemeral=True)
+            await tell(interaction, member_words(interaction)("stats.replay.none", table=match))
             return
         w = await public_words(interaction)
-        await interaction.response.defer(thinking=True)
         content, files, view = await replay_message(rp, 1, w)
-        await interaction.followup.send(content, files=files, view=view or discord.utils.MISSING)
+        await reply(interaction, content, ephemeral=False, files=files, view=view,
+                    allowed_mentions=messages.NO_MENTIONS)
 
     async def cog_load(self) -> None:
         await super().cog_load()

@@ -17,8 +17,10 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot import images
+from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.controls.tournament import refusal, signup_view
+from bot.errors import reply
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
 from bot.tables import LiveTable
@@ -96,7 +98,8 @@ class Tournaments(BeloteSubcommands):
         await self.bot.wait_until_ready()
 
     @tournament.command(name=text("commands.tournament.new.name"),
-                        description=text("commands.tournament.new.description"))
+                        description=text("commands.tournament.new.description"),
+                        extras={ANSWERS: PUBLIC})
     @app_commands.rename(format_=text("commands.tournament.new.format"),
                          variant=text("commands.tournament.new.variant"),
                          starts_in=text("commands.tournament.new.starts_in"),
@@ -132,9 +135,8 @@ class Tournaments(BeloteSubcommands):
         except TournamentError as e:
             raise refusal(e) from None
         _, t = await runner.load(row.id)
-        await interaction.response.send_message(signup_text(row, t),
-                                                view=signup_view(row.id, row.language),
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, signup_text(row, t), ephemeral=False,
+                    view=signup_view(row.id, row.language), allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response()
         await runner.set_message(row.id, message.id)
 

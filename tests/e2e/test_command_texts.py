@@ -8,6 +8,8 @@ from typing import Any
 
 from discord import app_commands
 
+from bot.answers import ANSWERS, PRIVATE, PUBLIC
+
 from .table_helpers import World
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule for command and option names
@@ -81,3 +83,12 @@ async def test_every_name_option_and_choice_is_worded_in_french_and_bulgarian(
     for command in tree.get_commands():
         check(await command.get_translated_payload(tree, translator), command.name)
     assert not missing, "\n".join(missing)
+
+
+async def test_every_command_says_how_it_answers(world: World) -> None:
+    """Its answer is armed as it arrives, and deferred in time if the command is slow
+    (bot/answers.py): a command without a kind would fail after 3 s of a slow database."""
+    commands = [c for c in world.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+    assert len(commands) > 15
+    assert {c.qualified_name: c.extras.get(ANSWERS) for c in commands
+            if c.extras.get(ANSWERS) not in (PRIVATE, PUBLIC)} == {}

@@ -15,8 +15,10 @@ from bot.controls import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
 from bot.tables import Refusal
 from db.results import RatingRow
+from tests.fakediscord import InteractionResult
 
 from .table_helpers import World, open_table, seat_everyone
+from .test_slow_answers import until
 
 
 class Boom(RuntimeError):
@@ -45,15 +47,46 @@ async def test_a_failing_slash_command_apologises_privately_and_logs_one_traceba
 
 async def test_a_slash_command_failing_after_its_defer_still_gets_its_apology(
         world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Slow enough to be deferred ("thinking…" for the channel), then failing: the apology
+    goes to its user alone, and the public placeholder does not stay."""
     boom = Boom("names lost")
     ana = world.members[0]
+    started: list[InteractionResult] = []
 
     async def one_row(*args: Any) -> list[RatingRow]:
         return [RatingRow(ana.id, 1500.0, 1, 1)]
+
+    async def lost_once_deferred(*args: Any) -> Any:
+        await until(lambda: bool(started) and started[0].responded, "the command was deferred")
+        raise boom
     monkeypatch.setattr(world.bot.service.db.results, "leaderboard", one_row)
-    monkeypatch.setattr(world.bot.service.db.tables, "names", raising(boom))
-    r = await world.fake.slash(world.bot, ana, world.channel, "belote leaderboard")
+    monkeypatch.setattr(world.bot.service.db.tables, "names", lost_once_deferred)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await world.fake.slash(world.bot, ana, world.channel, "belote leaderboard", wait=False)
+    started.append(r)
+    await world.fake.settle()
     assert r.callback_type == 5  # it had deferred ("thinking...") before it failed
+    assert r.answer.deleted and [m.content for m in r.followups] == [APOLOGY]
+    assert r.followups[0].ephemeral
+    assert not r.rejected
+    assert tracebacks(caplog) == [boom]
+
+
+async def test_a_private_command_failing_after_its_defer_still_gets_its_apology(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    boom = Boom("the database went away")
+    started: list[InteractionResult] = []
+
+    async def lost_once_deferred(*args: Any, **kwargs: Any) -> Any:
+        await until(lambda: bool(started) and started[0].responded, "the command was deferred")
+        raise boom
+    monkeypatch.setattr(world.bot.credits, "wallet", lost_once_deferred)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await world.fake.slash(world.bot, world.members[0], world.channel, "belote wallet",
+                               wait=False)
+    started.append(r)
+    await world.fake.settle()
+    assert r.callback_type == 5 and r.ephemeral  # "thinking…" for its user alone
     assert r.text == APOLOGY and not r.answer.flags & 128  # no longer "thinking"
     assert not r.rejected
     assert tracebacks(caplog) == [boom]

@@ -21,6 +21,7 @@ from tests.fakediscord import InteractionResult
 
 from .table_helpers import World, member_of, open_table, seat_everyone, start_table
 from .test_delivery_hands import enabled_actions
+from .test_stats import played
 
 
 class Gate:
@@ -329,3 +330,90 @@ async def test_joining_a_tournament_slowly_is_acknowledged_privately_then_told(
     assert ana.id in tournament.entrants
     assert r.ephemeral and "signed up" in r.text and not r.answer.flags & 128
     assert not r.followups and not r.rejected
+
+
+async def test_a_slow_leave_command_is_acknowledged_privately_then_told(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slash command is armed as it arrives, like a click: slow behind the table's lock, it
+    shows "thinking…" to its user alone, and its words then replace it."""
+    fake, bot = world.fake, world.bot
+    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    await seat_everyone(world, table_id, lobby, world.members)
+    live = bot.service.live[table_id]
+    bo = world.members[1]
+    leaving = Gate(bot.service.leave)
+    monkeypatch.setattr(bot.service, "leave", leaving)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.slash(bot, bo, world.channel, "belote leave", wait=False)
+    try:
+        await until(lambda: leaving.waiting > 0, "the leave reached the table service")
+        await until(lambda: r.callback_type is not None, "the command was acknowledged")
+        assert r.callback_type == 5 and r.ephemeral
+        assert live.seat_of(bo.id) is not None
+    finally:
+        leaving.opened.set()
+    await fake.settle()
+    assert live.seat_of(bo.id) is None
+    assert r.ephemeral and r.content == words("en")("tables.left")
+    assert not r.answer.flags & 128 and not r.followups and not r.rejected
+
+
+async def test_a_slow_end_command_is_acknowledged_publicly_then_told(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    table_id, lobby = await open_table(world, ana, variant="classic")
+    ending = Gate(bot.service.end)
+    monkeypatch.setattr(bot.service, "end", ending)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.slash(bot, ana, world.channel, "belote end", table=table_id, wait=False)
+    try:
+        await until(lambda: ending.waiting > 0, "the end reached the table service")
+        await until(lambda: r.callback_type is not None, "the command was acknowledged")
+        assert r.callback_type == 5 and not r.ephemeral and table_id in bot.service.live
+    finally:
+        ending.opened.set()
+    await fake.settle()
+    assert table_id not in bot.service.live
+    assert not r.ephemeral and r.content == words("en")(
+        "commands.end.done", table=table_id, user=f"<@{ana.id}>")
+    assert not r.answer.flags & 128 and not r.followups and not r.rejected
+
+
+async def test_a_slow_public_command_refused_tells_its_user_alone(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/belote end deferred publicly, then refused (not the host, not a moderator): the
+    channel's "thinking…" goes away and the refusal is private. Nothing changes."""
+    fake, bot = world.fake, world.bot
+    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    ending = Gate(bot.service.end)
+    monkeypatch.setattr(bot.service, "end", ending)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.slash(bot, world.members[2], world.channel, "belote end", table=table_id,
+                         wait=False)
+    try:
+        await until(lambda: ending.waiting > 0, "the end reached the table service")
+        await until(lambda: r.callback_type is not None, "the command was acknowledged")
+        assert r.callback_type == 5 and not r.ephemeral
+    finally:
+        ending.opened.set()
+    await fake.settle()
+    assert table_id in bot.service.live
+    assert r.answer.deleted  # no public "thinking…" left hanging
+    assert [(m.ephemeral, "host" in m.content) for m in r.followups] == [(True, True)]
+    assert not r.rejected
+
+
+async def test_a_fast_command_is_answered_in_one_request(world: World) -> None:
+    """Commands no longer defer before a quick answer (the leaderboard and stats with their
+    images, a wallet): one request each, not a defer and a follow-up."""
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    await played(world, target=1)
+    for command, image in (("belote leaderboard", "leaderboard"), ("belote stats", "rating"),
+                           ("belote history", None), ("belote wallet", None),
+                           ("belote help", None)):
+        mark = fake.mark()
+        r = await fake.slash(bot, ana, world.channel, command)
+        assert r.callback_type == 4 and not r.rejected, command
+        assert len(fake.requests_to(route=r"/(interactions|webhooks)/.*", since=mark)) == 1
+        assert [a.filename.split(".")[0] for a in r.answer.attachments] == (
+            [image] if image else []), command
