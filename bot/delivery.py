@@ -492,12 +492,7 @@ class Delivery:
         if view.stage is Stage.OVER:
             return
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
-            files = payload.pop("attachments")
-            sent = await channel.send(files=files or discord.utils.MISSING, **payload,
-                                      nonce=nonce("hand", live.id, seat, user_id,
-                                                  hand_key(live, view)))
+            sent = await self._new_dm_hand(live, seat, user_id, view)
         except discord.Forbidden as e:
             if e.code != DMS_CLOSED:
                 raise
@@ -511,6 +506,29 @@ class Delivery:
             return
         await self.note_seat(live, seat, user_id, dm_channel_id=sent.channel.id,
                              dm_message_id=sent.id)
+
+    async def _new_dm_hand(self, live: LiveTable, seat: int, user_id: int,
+                           view: TableView) -> discord.Message:
+        """Send the hand as a new DM, in the DM channel the player's hands went to before, at
+        this table or another (a user's DM channel with the bot keeps its id, across restarts
+        too): no request to open it, and opening DM channels has a tight limit of its own.
+        Only a player never sent a hand before, or whose channel Discord no longer knows, has
+        one opened."""
+        known = await self.service.db.tables.dm_channel_of(user_id)
+        while True:
+            channel: discord.abc.Messageable = self.bot.get_partial_messageable(
+                known, type=discord.ChannelType.private) if known is not None else \
+                await self.bot.create_dm(discord.Object(user_id))
+            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
+            files = payload.pop("attachments")
+            try:
+                return await channel.send(files=files or discord.utils.MISSING, **payload,
+                                          nonce=nonce("hand", live.id, seat, user_id,
+                                                      hand_key(live, view)))
+            except discord.NotFound:
+                if known is None:
+                    raise
+                known = None  # not there any more: open it anew
 
     async def _edit_by_token(self, live: LiveTable, seat: int, message_id: int) -> bool:
         """Edit the DM hand through the token of the player's last click on it, while the

@@ -294,6 +294,14 @@ class TableRepo:
              seat.dm_channel_id, seat.dm_message_id, int(seat.dm_closed), int(seat.timed_out),
              seat.departed, seat.missed))
 
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel a hand of this player's was last sent to, at any table (a user's DM
+        channel with the bot keeps its id): None if none ever was."""
+        row = await self.db.fetchone(
+            "SELECT dm_channel_id FROM seats WHERE user_id = ? AND dm_channel_id IS NOT NULL"
+            " ORDER BY table_id DESC LIMIT 1", (user_id,))
+        return None if row is None else int(row[0])
+
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.db.write("DELETE FROM seats WHERE table_id = ? AND seat = ?",
                               (table_id, seat))

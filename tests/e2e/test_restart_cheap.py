@@ -128,3 +128,52 @@ async def test_an_old_database_upgraded_mid_game_shows_every_table_once(fake_dis
     # And the next restart, with what they show now stored, sends nothing.
     mark = await restart(w, database_path)
     assert sends(w, mark) == []
+
+
+async def test_players_known_before_a_restart_get_their_hands_without_opening_a_dm(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
+    """A player's DM channel keeps its id: after a restart, a new table's hands go to the
+    channels the players' hands went to before, with no request to open a DM channel (a
+    busy bot's new tables would otherwise wait on that route's tight limit)."""
+    w = await make_world(fake_discord, database_path, names=EIGHT)
+    first, _ = await two_tables(w)
+    dm_of = {s.user_id: s.dm_channel_id for s in w.bot.service.live[first].seats.values()}
+    assert None not in dm_of.values()
+    await w.fake.slash(w.bot, w.members[0], w.channel, "belote end", table=first)
+    mark = await restart(w, database_path)
+    table_id = await new_table(w, w.members[:4])
+    live = w.bot.service.live[table_id]
+    assert {s.user_id: s.dm_channel_id for s in live.seats.values()} == dm_of
+    assert all(w.fake.message(s.dm_message_id).attachments for s in live.seats.values()
+               if s.dm_message_id is not None)
+    assert sum(s.dm_message_id is not None for s in live.seats.values()) == 4
+    assert w.fake.requests_to(route=r"/users/@me/channels", since=mark) == []
+
+
+async def new_table(w: World, group: Any) -> int:
+    table_id, lobby = await open_table(w, group[0], variant="classic")
+    await seat_everyone(w, table_id, lobby, group)
+    await w.fake.click(w.bot, group[0], lobby, button_id("start", table_id))
+    await w.fake.settle()
+    return table_id
+
+
+async def test_a_dm_channel_discord_no_longer_knows_is_opened_anew(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+) -> None:
+    w = await make_world(fake_discord, database_path)
+    first = await new_table(w, w.members)
+    await w.fake.slash(w.bot, w.members[0], w.channel, "belote end", table=first)
+    with sqlite3.connect(database_path) as db:  # as if Discord had lost those channels
+        db.execute("UPDATE seats SET dm_channel_id = 1 WHERE table_id = ?", (first,))
+    mark = w.fake.mark()
+    table_id = await new_table(w, w.members)
+    live = w.bot.service.live[table_id]
+    assert all(s.dm_channel_id not in (None, 1) and s.dm_message_id is not None
+               for s in live.seats.values())
+    tried = [r.error_code for r in w.fake.requests_to(since=mark)
+             if r.method == "POST" and r.path == "/channels/1/messages"]
+    assert tried == [10003] * 4  # each hand tried the lost channel once, then went anew
