@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 
 from bot import images, messages
-from bot.answers import ANSWERS, PUBLIC
+from bot.answers import ANSWERS, PUBLIC, SlowAnswer
 from bot.bot import BeloteBot
-from bot.errors import reply, tell
+from bot.controls.base import unknown_control
+from bot.errors import answer_error, reply, tell
 from bot.records import Replay
 from bot.translator import text
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
@@ -182,42 +183,63 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
                              ) -> StatsButton:
         return cls(match.group(0))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = bot_of(interaction)
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            return
+    def target(self) -> Board | tuple[int, int]:
+        """The board page, or the (table, deal) of a replay, the button names; ValueError if
+        its parts are wrong (a forged click: the template only checks the characters)."""
         if self.kind == "lb":
-            try:
-                board = Board.parse(self.args)
-            except ValueError:
-                return
-            await interaction.response.defer()
-            content, files, view = await board_message(bot, guild_id, interaction.user.id,
-                                                       board, await public_words(interaction))
-            await interaction.edit_original_response(
-                content=content, attachments=files, view=view,
-                allowed_mentions=messages.NO_MENTIONS)
-            return
+            return Board.parse(self.args)
         table, deal = (int(x) for x in self.args.split(":"))
+        return table, deal
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Edit the board or replay clicked to the page asked for (a history's "open" posts
+        the replay as a new message). The answer is armed as the click arrives, like every
+        control's (bot/answers.py): one request when the page is ready in time, a defer first
+        when the database or the image is slow. A malformed button is answered as unknown."""
+        try:
+            target = self.target()
+        except ValueError:
+            target = None
+        if target is None or interaction.guild_id is None:
+            try:
+                await tell(interaction, unknown_control(interaction))
+            except discord.HTTPException as e:
+                log.info("stats button %s: not answered (%s)", self.kind, e)
+            return
+        opens = isinstance(target, tuple) and target[1] == 0
+        early = SlowAnswer.armed(interaction, update=not opens, ephemeral=False)
+        try:
+            try:
+                await self.show(interaction, interaction.guild_id, target)
+            finally:
+                await early.close()
+        except Exception as e:
+            await answer_error(interaction, e, f"stats button {self.kind}:{self.args}")
+
+    async def show(self, interaction: discord.Interaction[Any], guild_id: int,
+                   target: Board | tuple[int, int]) -> None:
+        bot = bot_of(interaction)
+        w = await public_words(interaction)
+        if isinstance(target, Board):
+            content, files, view = await board_message(bot, guild_id, interaction.user.id,
+                                                       target, w)
+            await SlowAnswer.of(interaction, update=True).send(
+                {"content": content, "attachments": files, "view": view,
+                 "allowed_mentions": messages.NO_MENTIONS})
+            return
+        table, deal = target
         rp = await bot.records.replay(guild_id, table)
         if rp is None:
-            await interaction.response.send_message(member_words(interaction)("stats.replay.gone"),
-                                                    ephemeral=True)
+            await tell(interaction, member_words(interaction)("stats.replay.gone"))
             return
-        opened = deal == 0  # a history's "open": a new message, the history stays
-        if opened:
-            await interaction.response.defer(thinking=True)
+        content, files, view = await replay_message(rp, max(deal, 1), w)
+        if deal == 0:  # a history's "open": a new message, the history stays
+            await reply(interaction, content, ephemeral=False, files=files, view=view,
+                        allowed_mentions=messages.NO_MENTIONS)
         else:
-            await interaction.response.defer()
-        content, files, view = await replay_message(rp, max(deal, 1),
-                                                    await public_words(interaction))
-        if opened:
-            await interaction.followup.send(content, files=files,
-                                            view=view or discord.utils.MISSING)
-        else:
-            await interaction.edit_original_response(content=content, attachments=files,
-                                                     view=view)
+            await SlowAnswer.of(interaction, update=True).send(
+                {"content": content, "attachments": files, "view": view,
+                 "allowed_mentions": messages.NO_MENTIONS})
 
 
 # ---- the commands --------------------------------------------------------------------------

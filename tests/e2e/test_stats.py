@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from belote_cli.cli import main as belote_main
-from bot import create_bot
+from bot import answers, create_bot
+from bot.controls import UNKNOWN_CONTROL
 from db import MatchPlayer
 from tests.fakediscord import FakeDiscord
 
@@ -73,7 +75,8 @@ async def test_a_match_played_to_the_end_moves_the_board_and_the_stats(world: Wo
     history = await fake.slash(bot, ana, world.channel, "belote history")
     assert f"#{table_id} · " in history.text and ("· won" in history.text) == (winner == 0)
     opened = await fake.click(bot, world.members[1], history.message, f"rk:rp:{table_id}:0")
-    assert opened.callback_type == 5 and f"**Match #{table_id}**" in opened.text
+    assert opened.callback_type == 4 and not opened.ephemeral  # one request: no defer first
+    assert f"**Match #{table_id}**" in opened.text
 
 
 async def test_computers_count_in_stats_but_do_not_rate(world: World) -> None:
@@ -112,7 +115,7 @@ async def test_pages_turn_by_buttons_and_my_rank_shows_off_the_page(
     assert "Page 1 of 2" in text and "10. " in text and "11. " not in text
     assert f"<@{loser.id}>: #16 — " in text  # off the page, shown below it
     nxt = await fake.click(bot, loser, first.messages[-1], label="Next")
-    assert nxt.callback_type == 6
+    assert nxt.callback_type == 7  # one request: no defer first
     page2 = fake.message(first.messages[-1].id).content
     assert "Page 2 of 2" in page2 and "11. " in page2 and "16. " in page2
     assert f"<@{loser.id}>: #16" not in page2  # on the page now
@@ -120,7 +123,7 @@ async def test_pages_turn_by_buttons_and_my_rank_shows_off_the_page(
     world.bot = bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
     restarted = fake.message(first.messages[-1].id)
     back = await fake.click(bot, loser, restarted, label="Previous")
-    assert back.callback_type == 6 and "Page 1 of 2" in fake.message(restarted.id).content
+    assert back.callback_type == 7 and "Page 1 of 2" in fake.message(restarted.id).content
 
 
 async def test_periods_count_this_week_and_month(world: World) -> None:
@@ -184,8 +187,43 @@ async def test_a_french_server_reads_its_leaderboard_and_stats_in_french(
     text = board.messages[-1].content
     assert "Classement" in text and "Page 1 sur 2" in text, text
     nxt = await fake.click(bot, p00, board.messages[-1], label="Suivant")
-    assert nxt.callback_type == 6 and "Page 2 sur 2" in fake.message(board.messages[-1].id).content
+    assert nxt.callback_type == 7 and "Page 2 sur 2" in fake.message(board.messages[-1].id).content
     stats = await fake.slash(bot, p00, world.channel, "belote stats")
     assert "Parties" in stats.text and "gagnées" in stats.text, stats.text
     history = await fake.slash(bot, p00, world.channel, "belote history")
     assert "Dernières parties de" in history.text and "gagnée" in history.text, history.text
+
+
+async def test_forged_stats_buttons_are_answered_as_unknown(world: World) -> None:
+    """The template checks only the characters: wrong parts get the unknown-control answer,
+    privately, and nothing else happens."""
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    forged = ("rk:lb:nope:all:0:0", "rk:lb:classic:all:0", "rk:rp:abc", "rk:rp:1:2:3")
+    view = discord.ui.View(timeout=None)  # as a modified client could send them
+    for custom_id in forged:
+        view.add_item(discord.ui.Button(label=custom_id, custom_id=custom_id))
+    old = await bot.get_partial_messageable(world.channel.id).send("old", view=view)
+    for custom_id in forged:
+        mark = fake.mark()
+        r = await fake.click(bot, ana, old.id, custom_id)
+        assert r.callback_type == 4 and r.ephemeral, custom_id
+        assert r.content == UNKNOWN_CONTROL and not r.rejected, custom_id
+        assert len(fake.requests_to(since=mark)) == 1, custom_id
+
+
+async def test_a_slow_page_is_acknowledged_then_shown(
+        fake_discord: FakeDiscord, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page button's answer is armed as the click arrives: a page slow to make (the
+    database, the image) is deferred first, then the same message shows it."""
+    world = await make_world(fake_discord, database_path,
+                             tuple(f"p{i:02d}" for i in range(16)))
+    ids = [m.id for m in world.members]
+    for i in range(0, 16, 4):
+        await record(world, (ids[i], ids[i + 1], ids[i + 2], ids[i + 3]), 0)
+    fake, bot, someone = world.fake, world.bot, world.members[3]
+    board = (await fake.slash(bot, someone, world.channel, "belote leaderboard")).answer
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    nxt = await fake.click(bot, someone, board, label="Next")
+    assert nxt.callback_type == 6  # deferred, then edited
+    assert "Page 2 of 2" in fake.message(board.id).content
+    assert not nxt.rejected and not nxt.followups
