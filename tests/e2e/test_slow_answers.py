@@ -361,7 +361,7 @@ async def test_a_slow_leave_command_is_acknowledged_privately_then_told(
 async def test_a_slow_end_command_is_acknowledged_publicly_then_told(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, bot, ana = world.fake, world.bot, world.members[0]
-    table_id, lobby = await open_table(world, ana, variant="classic")
+    table_id, _ = await open_table(world, ana, variant="classic")
     ending = Gate(bot.service.end)
     monkeypatch.setattr(bot.service, "end", ending)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
@@ -384,7 +384,7 @@ async def test_a_slow_public_command_refused_tells_its_user_alone(
     """/belote end deferred publicly, then refused (not the host, not a moderator): the
     channel's "thinking…" goes away and the refusal is private. Nothing changes."""
     fake, bot = world.fake, world.bot
-    table_id, lobby = await open_table(world, world.members[0], variant="classic")
+    table_id, _ = await open_table(world, world.members[0], variant="classic")
     ending = Gate(bot.service.end)
     monkeypatch.setattr(bot.service, "end", ending)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
@@ -417,3 +417,25 @@ async def test_a_fast_command_is_answered_in_one_request(world: World) -> None:
         assert len(fake.requests_to(route=r"/(interactions|webhooks)/.*", since=mark)) == 1
         assert [a.filename.split(".")[0] for a in r.answer.attachments] == (
             [image] if image else []), command
+
+
+async def test_a_slow_new_table_is_acknowledged_publicly_then_announced(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/belote new slow to open the table (the database): the channel sees "thinking…" in
+    time, then the announcement of the table in its place; a refusal would be private."""
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    creating = Gate(bot.service.create)
+    monkeypatch.setattr(bot.service, "create", creating)
+    monkeypatch.setattr(answers, "BUDGET", 0.0)
+    r = await fake.slash(bot, ana, world.channel, "belote new", variant="classic", wait=False)
+    try:
+        await until(lambda: creating.waiting > 0, "the table's creation started")
+        await until(lambda: r.callback_type is not None, "the command was acknowledged")
+        assert r.callback_type == 5 and not r.ephemeral
+    finally:
+        creating.opened.set()
+    await fake.settle()
+    live = bot.service.table_of(world.guild.id, ana.id)
+    assert live is not None and live.row.message_id is not None
+    assert f"#{live.id}" in r.text and not r.ephemeral
+    assert not r.answer.flags & 128 and not r.followups and not r.rejected
