@@ -16,6 +16,13 @@ the playouts undervalue a taker by about 2 points a deal. Shifting the bid margi
 contracts instead of 38, but the extra ones lost (-0.07 +- 1.46 per deal against the margin
 of 1). The bias is not uniform: the search ranks the contracts near the margin poorly.
 
+Nor is it the same for every kind of contract (printed by kind). Bulgarian, 2026-11-28, 2,000
+deals against the arena files of that day (hard against hard_v1, seeds 30,000-31,999): suits
+model +0.40 (1,325), arena +0.74 (2,727), bias -0.34; no trumps -0.25 (69) against +4.31
+(351), bias -4.56; all trumps -4.46 (216) against +0.30 (1,293), bias -4.76. The playouts judge
+suit contracts about right and undervalue the taker of no trumps and all trumps by some 5
+points a deal.
+
     python bench/bid_bias.py --variant bulgarian --deals 300 --arena bulgarian.jsonl
 """
 
@@ -36,13 +43,19 @@ from game.ai.auction import choose_bid
 from game.cards import Suit
 from game.contract import Contract
 from game.match import Match
-from game.rules import Variant
+from game.rules import Trump, Variant
 from game.view import table_view
 
 
-def model_values(variant: Variant, deals: int, start: int) -> list[float]:
-    """The search's value of each contract the easy rule opens with, first seat to speak."""
-    values: list[float] = []
+def kind_of(trump: Trump) -> str:
+    """A contract's kind as the arena's result files name it."""
+    return {Trump.NO_TRUMPS: "no trumps", Trump.ALL_TRUMPS: "all trumps"}.get(trump, "suit")
+
+
+def model_values(variant: Variant, deals: int, start: int) -> list[tuple[str, float]]:
+    """The search's value of each contract the easy rule opens with, first seat to speak,
+    with the contract's kind."""
+    values: list[tuple[str, float]] = []
     for seed in range(start, start + deals):
         match = Match(variant, first_dealer=0)
         match.start_deal(match.new_deck(seed))
@@ -55,21 +68,29 @@ def model_values(variant: Variant, deals: int, start: int) -> list[float]:
         value = action.value if isinstance(action, CoincheBid) else None
         search = bidsearch.BidSearch(view, random.Random(seed), bidsearch.BidBudget())
         outcomes = search.outcomes([(1, trump)])
-        values.append(search.value(Contract(1, trump, value), outcomes[(1, trump)]))
+        values.append((kind_of(trump),
+                       search.value(Contract(1, trump, value), outcomes[(1, trump)])))
     return values
 
 
-def arena_values(files: list[str]) -> list[float]:
-    """Per deal that ``hard_v1`` took in the arena: its team's points over the other's."""
-    out: list[float] = []
+def arena_values(files: list[str]) -> list[tuple[str, float]]:
+    """Per deal that ``hard_v1`` took in the arena: the contract's kind and its team's points
+    over the other's."""
+    out: list[tuple[str, float]] = []
     for name in files:
         for line in Path(name).read_text().splitlines():
             row = json.loads(line)
             if row.get("taker") != "hard_v1":
                 continue
             sign = 1 if row["a"] == "hard_v1" else -1
-            out.append(sign * row["a_minus_b"])
+            out.append((row["contract"], sign * row["a_minus_b"]))
     return out
+
+
+def mean(values: list[tuple[str, float]], kind: str | None = None) -> tuple[int, float]:
+    """How many values (of this kind, or all) and their mean (0 if none)."""
+    picked = [v for k, v in values if kind is None or k == kind]
+    return len(picked), statistics.mean(picked) if picked else 0.0
 
 
 def main() -> None:
@@ -80,14 +101,18 @@ def main() -> None:
     p.add_argument("--arena", nargs="*", default=[], help="arena result files with hard_v1")
     args = p.parse_args()
     model = model_values(Variant(args.variant), args.deals, args.start)
-    print(f"model: {len(model)} contracts of {args.deals} deals, mean value "
-          f"{statistics.mean(model):+.2f}")
-    if args.arena:
-        real = arena_values(args.arena)
-        bias = statistics.mean(model) - statistics.mean(real)
-        print(f"arena: {len(real)} contracts taken by hard_v1, mean {statistics.mean(real):+.2f}"
-              f" per deal; the model's bias for a taker {bias:+.2f}, margin about {bias:+.1f}")
-
+    n, m = mean(model)
+    print(f"model: {n} contracts of {args.deals} deals, mean value {m:+.2f}")
+    if not args.arena:
+        return
+    real = arena_values(args.arena)
+    n, r = mean(real)
+    print(f"arena: {n} contracts taken by hard_v1, mean {r:+.2f} per deal; the model's bias "
+          f"for a taker {m - r:+.2f}, margin about {m - r:+.1f}")
+    # The bias is not the same for every kind of contract: by kind, where both sides have some.
+    for kind in sorted({k for k, _ in model} & {k for k, _ in real}):
+        (nm, km), (nr, kr) = mean(model, kind), mean(real, kind)
+        print(f"  {kind}: model {km:+.2f} ({nm}), arena {kr:+.2f} ({nr}), bias {km - kr:+.2f}")
 
 if __name__ == "__main__":
     main()
