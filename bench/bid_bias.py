@@ -17,11 +17,15 @@ contracts instead of 38, but the extra ones lost (-0.07 +- 1.46 per deal against
 of 1). The bias is not uniform: the search ranks the contracts near the margin poorly.
 
 Nor is it the same for every kind of contract (printed by kind). Bulgarian, 2026-11-28, 2,000
-deals against the arena files of that day (hard against hard_v1, seeds 30,000-31,999): suits
+deals against the arena files of that day (hard against hard_v1, 1,300 pairs of seeds from
+30,000): suits
 model +0.40 (1,325), arena +0.74 (2,727), bias -0.34; no trumps -0.25 (69) against +4.31
 (351), bias -4.56; all trumps -4.46 (216) against +0.30 (1,293), bias -4.76. The playouts judge
 suit contracts about right and undervalue the taker of no trumps and all trumps by some 5
-points a deal.
+points a deal. Lowering those two margins by that much made hard worse in the arena (-1.18
+[-2.19, -0.16] per deal over 353 pairs): the contracts the search picks as its best are the
+ones its playouts overrate, so this bias, measured over a simple rule's openings, is no
+correction for the search's own choices (README).
 
     python bench/bid_bias.py --variant bulgarian --deals 300 --arena bulgarian.jsonl
 """
