@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -53,12 +54,16 @@ async def until(condition: Any, what: str) -> None:
     raise AssertionError(f"never happened: {what}")
 
 
-async def acknowledged_while_drawing(r: InteractionResult, gate: Gate) -> int | None:
-    """The interaction's acknowledgement, which must come while its image is being drawn."""
+async def acknowledged_while_held(r: InteractionResult, gate: Gate,
+                                  what: str = "the image render started",
+                                  meanwhile: Callable[[], bool] = lambda: True) -> int | None:
+    """The interaction's acknowledgement, which must come while the gated call (an image's
+    render, an action) is held; ``meanwhile`` must hold then too (nothing done yet). The gate
+    is opened once it came, or if it never does."""
     try:
-        await until(lambda: gate.waiting > 0, "the image render started")
+        await until(lambda: gate.waiting > 0, what)
         await until(lambda: r.callback_type is not None, "the interaction was acknowledged")
-        assert not gate.opened.is_set()
+        assert not gate.opened.is_set() and meanwhile()
         return r.callback_type
     finally:
         gate.opened.set()
@@ -73,7 +78,7 @@ async def test_start_is_acknowledged_before_the_table_image_is_drawn(
     monkeypatch.setattr(images, "table_image", gate)
     monkeypatch.setattr(answers, "BUDGET", 0.0)  # an image not ready at once is late
     r = await fake.click(bot, ana, lobby, button_id("start", table_id), wait=False)
-    assert await acknowledged_while_drawing(r, gate) == 6  # "deferred update": no message yet
+    assert await acknowledged_while_held(r, gate) == 6  # "deferred update": no message yet
     await fake.settle()
     live = bot.service.live[table_id]
     table = fake.message(lobby.id)
@@ -114,7 +119,7 @@ async def test_a_click_in_a_dm_is_acknowledged_before_the_hand_image_is_drawn(
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, member_of(world, s.user_id), fake.message(s.dm_message_id),
                          button_id("act", table_id, live.seq, encode_action(action)), wait=False)
-    assert await acknowledged_while_drawing(r, gate) == 6
+    assert await acknowledged_while_held(r, gate) == 6
     await fake.settle()
     dm = fake.message(s.dm_message_id)
     view = live.view(seat)
@@ -133,7 +138,7 @@ async def test_my_hand_is_acknowledged_before_its_image_is_drawn(
     monkeypatch.setattr(images, "hand_image", gate)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.slash(bot, bo, world.channel, "belote hand", wait=False)
-    assert await acknowledged_while_drawing(r, gate) == 5  # "thinking…", for bo alone
+    assert await acknowledged_while_held(r, gate) == 5  # "thinking…", for bo alone
     await fake.settle()
     live = bot.service.live[table_id]
     view = live.view(live.seat_of(bo.id))
@@ -210,12 +215,9 @@ async def test_a_card_whose_action_is_slow_is_acknowledged_before_the_action_is_
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, member_of(world, s.user_id), fake.message(s.dm_message_id),
                          button_id("act", table_id, seq, encode_action(action)), wait=False)
-    try:
-        await until(lambda: write.waiting > 0, "the action's write to the database started")
-        await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 6 and write.waiting == 1 and not write.opened.is_set()
-    finally:
-        write.opened.set()
+    assert await acknowledged_while_held(
+        r, write, "the action's write to the database started",
+        meanwhile=lambda: write.waiting == 1) == 6
     await fake.settle()
     dm = fake.message(s.dm_message_id)
     view = live.view(seat)
@@ -244,12 +246,8 @@ async def test_a_slow_click_refused_after_its_defer_is_told_why(
     monkeypatch.setattr(bot.service, "act", acting)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, member, mine.message, custom_id, wait=False)
-    try:
-        await until(lambda: acting.waiting > 0, "the action reached the table service")
-        await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 6
-    finally:
-        acting.opened.set()
+    assert await acknowledged_while_held(
+        r, acting, "the action reached the table service") == 6
     await fake.settle()
     assert [(m.ephemeral, "out of date" in m.content) for m in r.followups] == [(True, True)]
     assert (live.seq, live.match.to_act) == (seq, to_act)
@@ -271,12 +269,9 @@ async def test_taking_a_seat_back_slowly_is_acknowledged_before_it_is_done(
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     dm = fake.message(live.seats[seat].dm_message_id)
     r = await fake.click(bot, bo, dm, button_id("back", table_id), wait=False)
-    try:
-        await until(lambda: reclaim.waiting > 0, "the seat's taking back started")
-        await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 6 and live.seats[seat].departed == "left"
-    finally:
-        reclaim.opened.set()
+    assert await acknowledged_while_held(
+        r, reclaim, "the seat's taking back started",
+        meanwhile=lambda: live.seats[seat].departed == "left") == 6
     await fake.settle()
     assert live.seats[seat].departed is None and live.seat_of(bo.id) == seat
     assert not r.rejected and not r.followups
@@ -296,13 +291,9 @@ async def test_leaving_slowly_is_acknowledged_privately_then_told(
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, bo, fake.message(lobby.id), button_id("leave", table_id),
                          wait=False)
-    try:
-        await until(lambda: leaving.waiting > 0, "the leave reached the table service")
-        await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 5 and r.ephemeral  # "thinking…", for bo alone
-        assert live.seat_of(bo.id) is not None
-    finally:
-        leaving.opened.set()
+    assert await acknowledged_while_held(  # "thinking…", for bo alone
+        r, leaving, "the leave reached the table service",
+        meanwhile=lambda: r.ephemeral and live.seat_of(bo.id) is not None) == 5
     await fake.settle()
     assert live.seat_of(bo.id) is None
     assert r.ephemeral and r.content == words("en")("tables.left")
@@ -319,12 +310,9 @@ async def test_joining_a_tournament_slowly_is_acknowledged_privately_then_told(
     monkeypatch.setattr(bot.tournaments, "join", joining)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.click(bot, ana, signup, "tn:join:1", wait=False)
-    try:
-        await until(lambda: joining.waiting > 0, "the join reached the tournaments")
-        await until(lambda: r.callback_type is not None, "the click was acknowledged")
-        assert r.callback_type == 5 and r.ephemeral
-    finally:
-        joining.opened.set()
+    assert await acknowledged_while_held(
+        r, joining, "the join reached the tournaments",
+        meanwhile=lambda: r.ephemeral) == 5
     await fake.settle()
     _, tournament = await bot.tournaments.load(1)
     assert ana.id in tournament.entrants
@@ -345,13 +333,9 @@ async def test_a_slow_leave_command_is_acknowledged_privately_then_told(
     monkeypatch.setattr(bot.service, "leave", leaving)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.slash(bot, bo, world.channel, "belote leave", wait=False)
-    try:
-        await until(lambda: leaving.waiting > 0, "the leave reached the table service")
-        await until(lambda: r.callback_type is not None, "the command was acknowledged")
-        assert r.callback_type == 5 and r.ephemeral
-        assert live.seat_of(bo.id) is not None
-    finally:
-        leaving.opened.set()
+    assert await acknowledged_while_held(
+        r, leaving, "the leave reached the table service",
+        meanwhile=lambda: r.ephemeral and live.seat_of(bo.id) is not None) == 5
     await fake.settle()
     assert live.seat_of(bo.id) is None
     assert r.ephemeral and r.content == words("en")("tables.left")
@@ -366,12 +350,9 @@ async def test_a_slow_end_command_is_acknowledged_publicly_then_told(
     monkeypatch.setattr(bot.service, "end", ending)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.slash(bot, ana, world.channel, "belote end", table=table_id, wait=False)
-    try:
-        await until(lambda: ending.waiting > 0, "the end reached the table service")
-        await until(lambda: r.callback_type is not None, "the command was acknowledged")
-        assert r.callback_type == 5 and not r.ephemeral and table_id in bot.service.live
-    finally:
-        ending.opened.set()
+    assert await acknowledged_while_held(
+        r, ending, "the end reached the table service",
+        meanwhile=lambda: not r.ephemeral and table_id in bot.service.live) == 5
     await fake.settle()
     assert table_id not in bot.service.live
     assert not r.ephemeral and r.content == words("en")(
@@ -390,12 +371,8 @@ async def test_a_slow_public_command_refused_tells_its_user_alone(
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.slash(bot, world.members[2], world.channel, "belote end", table=table_id,
                          wait=False)
-    try:
-        await until(lambda: ending.waiting > 0, "the end reached the table service")
-        await until(lambda: r.callback_type is not None, "the command was acknowledged")
-        assert r.callback_type == 5 and not r.ephemeral
-    finally:
-        ending.opened.set()
+    assert await acknowledged_while_held(r, ending, "the end reached the table service",
+                                         meanwhile=lambda: not r.ephemeral) == 5
     await fake.settle()
     assert table_id in bot.service.live
     assert r.answer.deleted  # no public "thinking…" left hanging
@@ -428,12 +405,9 @@ async def test_a_slow_new_table_is_acknowledged_publicly_then_announced(
     monkeypatch.setattr(bot.service, "create", creating)
     monkeypatch.setattr(answers, "BUDGET", 0.0)
     r = await fake.slash(bot, ana, world.channel, "belote new", variant="classic", wait=False)
-    try:
-        await until(lambda: creating.waiting > 0, "the table's creation started")
-        await until(lambda: r.callback_type is not None, "the command was acknowledged")
-        assert r.callback_type == 5 and not r.ephemeral
-    finally:
-        creating.opened.set()
+    assert await acknowledged_while_held(
+        r, creating, "the table's creation started",
+        meanwhile=lambda: not r.ephemeral) == 5
     await fake.settle()
     live = bot.service.table_of(world.guild.id, ana.id)
     assert live is not None and live.row.message_id is not None
