@@ -221,11 +221,8 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         bot = bot_of(interaction)
         w = await public_words(interaction)
         if isinstance(target, Board):
-            content, files, view = await board_message(bot, guild_id, interaction.user.id,
-                                                       target, w)
-            await SlowAnswer.of(interaction, update=True).send(
-                {"content": content, "attachments": files, "view": view,
-                 "allowed_mentions": messages.NO_MENTIONS})
+            await edit_clicked(interaction, *await board_message(
+                bot, guild_id, interaction.user.id, target, w))
             return
         table, deal = target
         rp = await bot.records.replay(guild_id, table)
@@ -237,9 +234,15 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
             await reply(interaction, content, ephemeral=False, files=files, view=view,
                         allowed_mentions=messages.NO_MENTIONS)
         else:
-            await SlowAnswer.of(interaction, update=True).send(
-                {"content": content, "attachments": files, "view": view,
-                 "allowed_mentions": messages.NO_MENTIONS})
+            await edit_clicked(interaction, content, files, view)
+
+
+async def edit_clicked(interaction: discord.Interaction[Any], content: str,
+                       files: list[discord.File], view: discord.ui.View | None) -> None:
+    """Show a page in the message whose button was clicked, through its armed answer."""
+    await SlowAnswer.of(interaction, update=True).send(
+        {"content": content, "attachments": files, "view": view,
+         "allowed_mentions": messages.NO_MENTIONS})
 
 
 # ---- the commands --------------------------------------------------------------------------
