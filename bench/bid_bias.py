@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root
 from game.actions import CoincheBid
 from game.ai import bidsearch
 from game.ai.auction import choose_bid
+from game.ai.inference import bid_trump
 from game.cards import Suit
 from game.contract import Contract
 from game.match import Match
@@ -66,7 +67,7 @@ def model_values(variant: Variant, deals: int, start: int) -> list[tuple[str, fl
         view = table_view(match, 1)
         action = choose_bid(view)
         turned = Suit(view.turned_card >> 3) if view.turned_card is not None else None
-        trump = bidsearch._bid_trump(action, turned)  # the search's own reading of a call
+        trump = bid_trump(action, turned)  # the search's own reading of a call
         if trump is None:
             continue  # a pass
         value = action.value if isinstance(action, CoincheBid) else None

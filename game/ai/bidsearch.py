@@ -1,9 +1,9 @@
 """Bidding by search, for the hard level: the same determinized playouts it plays with.
 
 The seat deals the cards it cannot see many times, each deal chosen (among a few drawn) to fit
-the bidding so far as well as possible (a seat that bid a suit holds cards for it, a seat that
-opened with a pass holds no strong hand, a seat that doubled holds cards against the contract,
-judged by the hand evaluator of game/ai/evaluate.py).
+the bidding so far as well as possible (game/ai/inference.py: a seat that bid a suit holds
+cards for it, a seat that opened with a pass holds no strong hand, a seat that doubled holds
+cards against the contract).
 On every such deal it plays out each contract worth considering (its own possible contracts,
 and the contract standing) with the rules of thumb for all four seats, and keeps the points,
 with the belote and the announcements each team holds in that deal (every seat declaring its
@@ -24,14 +24,12 @@ from dataclasses import dataclass
 from ..actions import (
     BidAction,
     CoincheBid,
-    ContractBid,
     Contre,
     Double,
     Pass,
     Play,
     Redouble,
     Surcontre,
-    Take,
 )
 from ..announcements import Announcement, best_announcements, bulgarian_winners, classic_winner
 from ..cards import FULL_DECK, CardSet, Suit, to_set
@@ -40,6 +38,7 @@ from ..deal import held_belote_points, sweep_of
 from ..rules import Trump, Variant
 from ..view import TableView
 from .evaluate import MEAN_POINTS, expected_points, margin
+from .inference import BiddingFit, bid_trump
 from .policy import position_card
 from .position import DealValue, PlayRules, Position
 
@@ -100,72 +99,6 @@ def announced_points(view: TableView, hands: list[CardSet], trump: Trump) -> tup
 
 
 
-def _bid_trump(action: BidAction, turned: Suit | None) -> Trump | None:
-    if isinstance(action, CoincheBid):
-        return Trump(action.suit)
-    if isinstance(action, ContractBid):
-        return action.contract
-    if isinstance(action, Take):
-        suit = action.suit if action.suit is not None else turned
-        return Trump(suit) if suit is not None else None
-    return None
-
-
-class _Fit:
-    """How far a sampled bidding hand is from the calls its seat made (0: it fits)."""
-
-    def __init__(self, view: TableView) -> None:
-        self.variant = view.variant
-        self.turned = view.turned_card
-        self.turned_suit = Suit(view.turned_card >> 3) if view.turned_card is not None else None
-        # Per seat: contracts it bid (with the coinche value) and whether it opened with a pass.
-        self.bids: dict[int, list[tuple[Trump, int]]] = {}
-        self.opening_pass: set[int] = set()
-        # Per seat: the trump of the contract it contred or doubled (it holds cards against it).
-        self.doubled: dict[int, Trump] = {}
-        standing: Trump | None = None
-        for seat, action in view.bids:
-            trump = _bid_trump(action, self.turned_suit)
-            if trump is not None:
-                value = action.value if isinstance(action, CoincheBid) else 0
-                self.bids.setdefault(seat, []).append((trump, value))
-                standing = trump
-            elif isinstance(action, Pass) and standing is None:
-                self.opening_pass.add(seat)
-            elif isinstance(action, Contre | Double) and standing is not None:
-                self.doubled[seat] = standing
-
-    def miss(self, seat: int, hand: CardSet) -> float:
-        out = 0.0
-        for trump, value in self.bids.get(seat, ()):
-            if self.variant is Variant.COINCHE:
-                out += max(0.0, value - 10 - expected_points(hand, trump))
-            elif self.variant is Variant.BULGARIAN:
-                out += max(0.0, -margin(hand, trump)) * 100
-        against = self.doubled.get(seat)
-        if against is not None:
-            # A contre says the seat's cards beat the contract: strong in its trump.
-            if self.variant is Variant.COINCHE:
-                out += max(0.0, 100 - expected_points(hand, against))
-            else:
-                out += max(0.0, 0.05 - margin(hand, against)) * 100
-        if seat in self.opening_pass:
-            if self.variant is Variant.COINCHE:
-                best = max(expected_points(hand, Trump(s)) for s in range(4))
-                out += max(0.0, best - 95)
-            elif self.variant is Variant.BULGARIAN:
-                best = max(margin(hand, Trump(t)) for t in Trump)
-                out += max(0.0, best - 0.1) * 100
-            elif self.turned is not None and self.turned_suit is not None:
-                e = expected_points(hand | 1 << self.turned, Trump(self.turned_suit))
-                out += max(0.0, e - 100)
-        return out
-
-    @property
-    def informative(self) -> bool:
-        return bool(self.bids or self.opening_pass or self.doubled)
-
-
 class BidSearch:
     """One bidding decision of the hard level (see the module doc)."""
 
@@ -179,7 +112,7 @@ class BidSearch:
         self.hand = to_set(view.hand)
         self.turned = view.turned_card
         self.unseen = FULL_DECK ^ self.hand ^ (1 << self.turned if self.turned is not None else 0)
-        self.fit = _Fit(view)
+        self.fit = BiddingFit(view)
         self.leader = (view.dealer + 1) & 3
         self.samples = 0
         self.playouts = 0
@@ -271,7 +204,7 @@ def _sane(view: TableView, action: BidAction) -> bool:
     if high is None:
         return True
     hand = to_set(view.hand)
-    if _bid_trump(action, None) is not None and not (high.seat ^ seat) & 1:
+    if bid_trump(action, None) is not None and not (high.seat ^ seat) & 1:
         return not any(s == seat and not isinstance(a, Pass) for s, a in view.bids)
     if isinstance(action, Contre):
         assert high.value is not None
@@ -292,7 +225,7 @@ def choose_bid_by_search(view: TableView, rng: random.Random,
     legal = [a for a in legal if _sane(view, a)]
     turned_suit = Suit(view.turned_card >> 3) if view.turned_card is not None else None
     high = view.high_bid
-    mine = sorted({t for a in legal if (t := _bid_trump(a, turned_suit)) is not None})
+    mine = sorted({t for a in legal if (t := bid_trump(a, turned_suit)) is not None})
     contracts = [(seat, t) for t in mine]
     if high is not None and (high.seat, high.trump) not in contracts:
         contracts.append((high.seat, high.trump))
@@ -304,7 +237,7 @@ def choose_bid_by_search(view: TableView, rng: random.Random,
     best: BidAction = Pass()
     best_v = pass_value
     for a in legal:
-        trump = _bid_trump(a, turned_suit)
+        trump = bid_trump(a, turned_suit)
         if trump is not None:
             value = a.value if isinstance(a, CoincheBid) else None
             if value is not None and value > 160:
