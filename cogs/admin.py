@@ -17,6 +17,7 @@ from bot import audit
 from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
 from bot.errors import language as reader_language
+from bot.errors import tell
 from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
@@ -31,7 +32,6 @@ from .common import (
     TIMERS,
     BeloteSubcommands,
     option_names,
-    reply_privately,
     table_language,
 )
 
@@ -147,7 +147,7 @@ class Admin(BeloteSubcommands):
         if is_moderator(interaction.user, settings):
             return settings
         w = reader_words(interaction, settings)
-        await reply_privately(interaction, w("admin.not_moderator"))
+        await tell(interaction, w("admin.not_moderator"))
         return None
 
     # ---- /belote config --------------------------------------------------------------------
@@ -208,7 +208,7 @@ class Admin(BeloteSubcommands):
             values["channels"] = channels
         resets = [reset.value] if reset is not None else []
         if not values and not resets:
-            await reply_privately(interaction, settings_text(settings, w))
+            await tell(interaction, settings_text(settings, w))
             return
         # Refused as a whole when one value is wrong: nothing is written then.
         after, changes = await self.bot.guild_settings.change(
@@ -220,7 +220,7 @@ class Admin(BeloteSubcommands):
                                      for c in changes}})
         w = reader_words(interaction, after)
         done = w("admin.config.done") if changes else w("admin.config.unchanged")
-        await reply_privately(interaction, done + "\n" + settings_text(
+        await tell(interaction, done + "\n" + settings_text(
             after, w, frozenset(c.key for c in changes)))
 
     # ---- /belote help ---------------------------------------------------------------------
@@ -247,7 +247,7 @@ class Admin(BeloteSubcommands):
             parts.append(w("admin.help.moderator") + "\n" + "\n".join(theirs))
         parts.append(w("admin.help.rules"))
         parts.append(w("credits.not_money"))
-        await reply_privately(interaction, "\n\n".join(parts))
+        await tell(interaction, "\n\n".join(parts))
 
     # ---- /belote tables -------------------------------------------------------------------
     @app_commands.command(name=text("commands.tables.name"),
@@ -267,15 +267,15 @@ class Admin(BeloteSubcommands):
         if end is not None:
             live = next((t for t in here if t.id == end), None)
             if live is None:
-                await reply_privately(interaction, w("admin.tables.no_such", table=end))
+                await tell(interaction, w("admin.tables.no_such", table=end))
                 return
             await self.bot.service.end(live.id, interaction.user.id, can_manage=True)
             await self.bot.audit.record(interaction.guild_id, audit.END,
                                         actor_id=interaction.user.id, table_id=live.id)
-            await reply_privately(interaction, w("admin.tables.ended", table=live.id))
+            await tell(interaction, w("admin.tables.ended", table=live.id))
             return
         if not here:
-            await reply_privately(interaction, w("admin.tables.none"))
+            await tell(interaction, w("admin.tables.none"))
             return
         lines = [w.plural("admin.tables.title", len(here))]
         last = await self.bot.service.last_actions(t.id for t in here[:20])
@@ -291,7 +291,7 @@ class Admin(BeloteSubcommands):
         if len(here) > 20:
             lines.append(w("admin.tables.more", n=len(here) - 20))
         lines.append(w("admin.tables.hint"))
-        await reply_privately(interaction, "\n".join(lines))
+        await tell(interaction, "\n".join(lines))
 
 
 def _plain(value: Any) -> Any:

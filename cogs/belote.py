@@ -15,7 +15,7 @@ from bot import audit, messages
 from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
-from bot.errors import reply
+from bot.errors import reply, tell
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import LiveTable, NewTable, Refusal
@@ -31,7 +31,6 @@ from .common import (
     display_name,
     member_words,
     option_names,
-    reply_privately,
     table_language,
 )
 
@@ -144,7 +143,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             if value is None:
                 del given[key]
             elif key not in OPTION_NAMES[v]:
-                await reply_privately(interaction, say("commands.new.no_option",
+                await tell(interaction, say("commands.new.no_option",
                                                        variant=messages.variant_title(
                                                            v, say.language),
                                                        option=say(f"commands.new.{key}.name")))
@@ -152,7 +151,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         perms = interaction.app_permissions
         missing = [p for p in REQUIRED if not getattr(perms, p)]
         if missing:
-            await reply_privately(interaction, say("commands.new.missing_permissions",
+            await tell(interaction, say("commands.new.missing_permissions",
                                                    permissions=Permissions(missing)))
             return
         channel = interaction.channel
@@ -162,12 +161,12 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
             w=say)
         if refused is not None:
-            await reply_privately(interaction, refused)
+            await tell(interaction, refused)
             return
         limit_key = (interaction.guild_id, interaction.user.id)
         again = self.bot.limits.tables.take(limit_key)
         if again is not None:
-            await reply_privately(interaction, say(
+            await tell(interaction, say(
                 "admin.limit.tables", when=f"<t:{math.ceil(again)}:R>"))
             return
         in_thread = isinstance(channel, discord.Thread)
@@ -249,12 +248,12 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
-            await reply_privately(interaction,
+            await tell(interaction,
                                   member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
-        await reply_privately(interaction, member_words(interaction, live.language)(
+        await tell(interaction, member_words(interaction, live.language)(
             "commands.invite.done", player=user.mention, table=live.id))
         await self.bot.delivery.notice(
             live, words(live.language)("commands.invite.notice", player=f"<@{user.id}>",
@@ -266,7 +265,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
+            await tell(interaction, member_words(interaction)("commands.not_playing"))
             return
         await send_hand(interaction, live)
 
@@ -276,10 +275,10 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction, held=False)
         if live is None:
-            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
+            await tell(interaction, member_words(interaction)("commands.not_playing"))
             return
         said = await self.bot.service.leave(live.id, interaction.user.id)
-        await reply_privately(interaction, member_words(interaction, live.language)(said))
+        await tell(interaction, member_words(interaction, live.language)(said))
 
     @app_commands.command(name=text("commands.show.name"),
                           description=text("commands.show.description"),
@@ -287,18 +286,18 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         live = self.my_table(interaction)
         if live is None:
-            await reply_privately(interaction, member_words(interaction)("commands.not_playing"))
+            await tell(interaction, member_words(interaction)("commands.not_playing"))
             return
         say = member_words(interaction, live.language)
         if live.lost is None and live.row.message_id is not None:
-            await reply_privately(interaction, say("commands.show.elsewhere", table=live.id,
+            await tell(interaction, say("commands.show.elsewhere", table=live.id,
                                                    channel=f"<#{live.row.home_id}>"))
             return
         perms = interaction.app_permissions
         missing = [p for p in REQUIRED if not getattr(perms, p)]
         if missing or isinstance(interaction.channel, discord.Thread) or \
                 interaction.channel is None:
-            await reply_privately(interaction, say(
+            await tell(interaction, say(
                 "commands.show.missing_permissions", permissions=Permissions(missing))
                 if missing else say("commands.show.not_here"))
             return
@@ -327,7 +326,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         else:
             text = messages.rules_card(live, language) if live else \
                 "\n\n".join(messages.variant_rules(v, language) for v in Variant)
-        await reply_privately(interaction, text)
+        await tell(interaction, text)
 
     @app_commands.command(name=text("commands.end.name"),
                           description=text("commands.end.description"),
@@ -338,7 +337,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
-            await reply_privately(interaction,
+            await tell(interaction,
                                   member_words(interaction)("commands.end.no_table"))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
@@ -362,7 +361,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         assert interaction.guild_id is not None
         live = self.bot.service.table_of(interaction.guild_id, player.id, held=True)
         if live is None:
-            await reply_privately(interaction, member_words(interaction)(
+            await tell(interaction, member_words(interaction)(
                 "sweeper.kick.no_table", player=player.mention))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
@@ -373,7 +372,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                     can_manage=moderator)
         await self.bot.audit.record(live.row.guild_id, audit.KICK, actor_id=interaction.user.id,
                                     table_id=live.id, details={"user": player.id})
-        await reply_privately(interaction, member_words(interaction)(
+        await tell(interaction, member_words(interaction)(
             "sweeper.kick.done", player=player.mention, table=live.id))
         await self.bot.delivery.notice(live, words(live.language)(
             "sweeper.kick.notice_lobby" if lobby else "sweeper.kick.notice",

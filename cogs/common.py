@@ -1,4 +1,4 @@
-"""Small helpers the cogs share: the bot's parts, private answers, and the one way a cog's
+"""Small helpers the cogs share: the bot's parts, the member's words, and the one way a cog's
 commands join the /belote group."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.bot import BeloteBot
 from bot.computers import available_levels
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
-from bot.errors import language, tell
+from bot.errors import language
 from bot.guild_settings import AUTO_LANGUAGE, GuildSettings
 from bot.tables import TURN_TIMERS
 from bot.translator import language_of, text
@@ -31,13 +31,7 @@ def member_words(interaction: discord.Interaction[Any],
     return words(language(interaction, otherwise))
 
 
-__all__ = ["PUBLIC", "BeloteSubcommands", "bot_of", "display_name", "member_words",
-           "reply_privately"]
-
-
-async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer the user alone: why nothing happened, or what did (a success is private too)."""
-    await tell(interaction, text)
+__all__ = ["PUBLIC", "BeloteSubcommands", "bot_of", "display_name", "member_words"]
 
 
 class BeloteSubcommands(commands.Cog):

@@ -9,8 +9,8 @@ from discord.ext import commands
 
 from bot.bot import BeloteBot
 from bot.controls import is_ours, unknown_control
+from bot.errors import tell
 
-from .common import reply_privately
 from .stats import StatsButton
 
 
@@ -28,7 +28,7 @@ class Fallback(commands.Cog):
         custom_id = data.get("custom_id", "")
         if not is_ours(str(custom_id)) and \
                 not StatsButton.__discord_ui_compiled_template__.fullmatch(str(custom_id)):
-            await reply_privately(interaction, unknown_control(interaction))
+            await tell(interaction, unknown_control(interaction))
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -20,7 +20,7 @@ from bot import images
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.controls.tournament import refusal, signup_view
-from bot.errors import reply
+from bot.errors import reply, tell
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
 from bot.tables import LiveTable
@@ -31,7 +31,7 @@ from game.tournament import Format, Stage, Tournament, TournamentError
 from i18n import Words, words
 from rendering import BracketRound, BracketTable
 
-from .common import BeloteSubcommands, member_words, reply_privately, table_language
+from .common import BeloteSubcommands, member_words, table_language
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +115,12 @@ class Tournaments(BeloteSubcommands):
                   starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None,
                   entry_fee: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await reply_privately(interaction, member_words(interaction)("tournaments.server_only"))
+            await tell(interaction, member_words(interaction)("tournaments.server_only"))
             return
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         spoken = table_language(settings, interaction.guild)
         if not is_moderator(interaction.user, settings):
-            await reply_privately(interaction,
+            await tell(interaction,
                                   member_words(interaction, spoken)("tournaments.moderators_only"))
             return
         runner = self.bot.tournaments
