@@ -6,12 +6,6 @@ the taking team's points (card points, last trick, belote) on the features of th
 taker knew. Prints WEIGHTS ready to paste, and the error of the fit.
 
     python bench/calibrate_ai.py --deals 20000
-
-With ``--play-fit`` it measures instead the margins of eight Bulgarian cards that the hard
-level's play reads the auction by (game/ai/inference.py: PLAY_BID_MARGIN, PLAY_PASS_MARGIN):
-random hands of eight, the first five of them the cards the seat bid on by the easy rule.
-
-    python bench/calibrate_ai.py --play-fit --deals 60000
 """
 
 from __future__ import annotations
@@ -19,8 +13,9 @@ from __future__ import annotations
 import argparse
 import random
 
-from game.ai.auction import BULGARIAN_BID
-from game.ai.evaluate import features, kind_of, margin
+import numpy as np
+
+from game.ai.evaluate import features, kind_of
 from game.ai.policy import position_card
 from game.ai.position import PlayRules, Position
 from game.cards import Rank
@@ -60,40 +55,12 @@ def sample(kind: str, known: int, variant: Variant, rng: random.Random) -> tuple
     return features(seen, trump), float(pts)
 
 
-def play_fit(deals: int, rng: random.Random) -> None:
-    """Of the hands the easy rule bids a contract on with five cards (margin BULGARIAN_BID or
-    more), the margin of the eight they grow into that nine in ten reach; of the hands it
-    passes with, the best contract's margin of eight that nine in ten stay below."""
-    kinds = {"suit": Trump.CLUBS, "nt": Trump.NO_TRUMPS, "at": Trump.ALL_TRUMPS}
-    bid: dict[str, list[float]] = {k: [] for k in kinds}
-    passed: list[float] = []
-    for _ in range(deals):
-        cards = rng.sample(range(32), 8)
-        five = sum(1 << c for c in cards[:5])
-        eight = sum(1 << c for c in cards)
-        for kind, trump in kinds.items():
-            if margin(five, trump) >= BULGARIAN_BID:
-                bid[kind].append(margin(eight, trump))
-        if max(margin(five, t) for t in Trump) < BULGARIAN_BID:
-            passed.append(max(margin(eight, t) for t in Trump))
-    low = {k: sorted(v)[len(v) // 10] for k, v in bid.items()}
-    print("PLAY_BID_MARGIN = {" + ", ".join(f'"{k}": {v:.3f}' for k, v in low.items()) + "}")
-    print(f"PLAY_PASS_MARGIN = {sorted(passed)[len(passed) * 9 // 10]:.2f}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--play-fit", action="store_true",
-                    help="the margins the hard level's play reads a Bulgarian auction by")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    if args.play_fit:
-        play_fit(args.deals, rng)
-        return
-    import numpy as np  # only the least-squares fit needs it
-
     for kind, known, variant in CASES:
         xs, ys = [], []
         for _ in range(args.deals):

@@ -1,8 +1,7 @@
 """The hard computer player: determinized search.
 
 For a card to play it deals the unseen cards many times, consistently with everything its seat
-has seen (game/ai/knowledge.py) and as well as it can with the calls of the auction
-(game/ai/inference.py), and scores each legal card on every such deal: by a playout with
+has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout with
 the rules of thumb while many cards are left, by exact alpha-beta when few are. The card with
 the best mean deal score wins. The bidding searches too: game/ai/bidsearch.py plays each
 contract worth considering out on deals that fit the bidding, and makes the call with the best
@@ -27,11 +26,10 @@ from ..rules import Trump
 from ..view import Stage, TableView
 from .bidsearch import BidBudget, choose_bid_by_search
 from .easy import EasyPlayer, play_rules, view_voids
-from .inference import BiddingFit
 from .knowledge import Knowledge, read_knowledge
 from .policy import position_card
 from .position import SWEEP_0, SWEEP_1, DealValue, PlayRules, Position, key_value
-from .sampling import sample_fitting
+from .sampling import sample_hands
 from .search import Solver
 
 
@@ -41,7 +39,6 @@ class Budget:
     max_samples: int = 120
     min_samples: int = 6
     exact_cards: int = 12  # cards left in all hands at or below which the search is exact
-    fit_tries: int = 4  # deals drawn per sample: the one that fits the bidding best is kept
 
 
 @dataclass(slots=True)
@@ -110,12 +107,11 @@ class HardPlayer:
         team = seat & 1
         voids = view_voids(view)
         solver = Solver()
-        fit = BiddingFit(view)
         budget = self.budget
         stats = self.stats
         while stats.samples < budget.max_samples and (
                 stats.samples < budget.min_samples or stats.work < budget.work):
-            hands, consistent = sample_fitting(k, rng, fit, budget.fit_tries)
+            hands, consistent = sample_hands(k, rng)
             stats.samples += 1
             stats.consistent += consistent
             belote = _belote(rules, hands, k)

@@ -2,10 +2,8 @@
 
 A seat that bid a contract holds cards for it, a seat that opened with a pass holds no strong
 hand, a seat that doubled holds cards in the contract's trump: judged by the hand evaluator of
-game/ai/evaluate.py. The hard level uses this twice. Its bid search keeps, among a few deals
-drawn, the one whose hands fit the calls best (``BiddingFit.miss``); its play does the same
-with the hands as they were when the play began (``BiddingFit.miss_in_play``), so a seat that
-bid no trumps is dealt aces in its samples more often than chance would.
+game/ai/evaluate.py. The hard level's bid search keeps, among a few deals drawn, the one whose
+hands fit the calls best.
 """
 
 from __future__ import annotations
@@ -14,15 +12,7 @@ from ..actions import BidAction, CoincheBid, ContractBid, Contre, Double, Pass, 
 from ..cards import CardSet, Suit
 from ..rules import Trump, Variant
 from ..view import TableView
-from .evaluate import expected_points, kind_of, margin
-
-# Bulgarian hands are bid on their first five cards and played with eight, and no seat knows
-# which five a player saw. These are margins of eight cards (evaluate.margin): nine in ten of
-# the five-card hands the easy rule bids a contract on (margin 0.06 or more) reach the first
-# once dealt three more cards, and nine in ten of the hands it opens with a pass (no contract
-# at 0.06) stay below the second. `python bench/calibrate_ai.py --play-fit` measures them.
-PLAY_BID_MARGIN = {"suit": 0.017, "nt": 0.072, "at": 0.088}
-PLAY_PASS_MARGIN = 0.19
+from .evaluate import expected_points, margin
 
 
 def bid_trump(action: BidAction, turned: Suit | None) -> Trump | None:
@@ -90,17 +80,4 @@ class BiddingFit:
             elif self.turned is not None and self.turned_suit is not None:
                 e = expected_points(hand | 1 << self.turned, Trump(self.turned_suit))
                 out += max(0.0, e - 100)
-        return out
-
-    def miss_in_play(self, seat: int, hand: CardSet) -> float:
-        """For the eight cards ``seat`` held when the play began. In coinche those are the
-        cards it bid with; in Bulgarian it bid with five of them (see PLAY_BID_MARGIN); in
-        classic the hand that took or passed is lost among the cards dealt after."""
-        if self.variant is Variant.COINCHE:
-            return self.miss(seat, hand)
-        if self.variant is not Variant.BULGARIAN:
-            return 0.0
-        out = 0.0
-        for trump, _value in self.bids.get(seat, ()):
-            out += max(0.0, PLAY_BID_MARGIN[kind_of(trump)] - margin(hand, trump)) * 100
         return out

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from ..cards import CardSet, cards_of
-from .inference import BiddingFit
 from .knowledge import Knowledge
 
 
@@ -51,24 +50,3 @@ def sample_hands(k: Knowledge, rng: random.Random,
             return hands, not relaxed or all(
                 not hands[s] & k.excluded[s] for s in others)
     raise AssertionError("unreachable: the relaxed attempt always completes")
-
-
-def sample_fitting(k: Knowledge, rng: random.Random, fit: BiddingFit,
-                   tries: int) -> tuple[list[CardSet], bool]:
-    """``sample_hands``, drawn up to ``tries`` times: the hands that fit the bidding best
-    (as held when the play began, the cards played put back) are kept, the first that fits
-    at once."""
-    hands, consistent = sample_hands(k, rng)
-    if tries <= 1 or not fit.informative:
-        return hands, consistent
-    others = [s for s in range(4) if s != k.seat]
-    played_by = k.played_by
-    miss = sum(fit.miss_in_play(s, hands[s] | played_by[s]) for s in others)
-    for _ in range(tries - 1):
-        if miss == 0:
-            break
-        drawn, drawn_consistent = sample_hands(k, rng)
-        drawn_miss = sum(fit.miss_in_play(s, drawn[s] | played_by[s]) for s in others)
-        if drawn_miss < miss:
-            hands, consistent, miss = drawn, drawn_consistent, drawn_miss
-    return hands, consistent
