@@ -97,8 +97,6 @@ def announced_points(view: TableView, hands: list[CardSet], trump: Trump) -> tup
     return (pts[0], pts[1])
 
 
-
-
 class BidSearch:
     """One bidding decision of the hard level (see the module doc)."""
 

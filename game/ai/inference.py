@@ -56,7 +56,7 @@ class BiddingFit:
         return bool(self.bids or self.opening_pass or self.doubled)
 
     def miss(self, seat: int, hand: CardSet) -> float:
-        """For the cards ``seat`` holds while the auction goes on."""
+        """How far ``hand``, the cards ``seat`` bid with, is from its calls (0: it fits)."""
         out = 0.0
         for trump, value in self.bids.get(seat, ()):
             if self.variant is Variant.COINCHE:
