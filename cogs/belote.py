@@ -144,15 +144,15 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 del given[key]
             elif key not in OPTION_NAMES[v]:
                 await tell(interaction, say("commands.new.no_option",
-                                                       variant=messages.variant_title(
-                                                           v, say.language),
-                                                       option=say(f"commands.new.{key}.name")))
+                                            variant=messages.variant_title(
+                                                v, say.language),
+                                            option=say(f"commands.new.{key}.name")))
                 return
         perms = interaction.app_permissions
         missing = [p for p in REQUIRED if not getattr(perms, p)]
         if missing:
             await tell(interaction, say("commands.new.missing_permissions",
-                                                   permissions=Permissions(missing)))
+                                        permissions=Permissions(missing)))
             return
         channel = interaction.channel
         refused = table_refusal(
@@ -249,7 +249,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
             await tell(interaction,
-                                  member_words(interaction)("commands.invite.no_table"))
+                       member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
@@ -291,7 +291,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         say = member_words(interaction, live.language)
         if live.lost is None and live.row.message_id is not None:
             await tell(interaction, say("commands.show.elsewhere", table=live.id,
-                                                   channel=f"<#{live.row.home_id}>"))
+                                        channel=f"<#{live.row.home_id}>"))
             return
         perms = interaction.app_permissions
         missing = [p for p in REQUIRED if not getattr(perms, p)]
@@ -338,7 +338,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
             await tell(interaction,
-                                  member_words(interaction)("commands.end.no_table"))
+                       member_words(interaction)("commands.end.no_table"))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         settings = await self.bot.guild_settings.get(live.row.guild_id)

@@ -121,7 +121,7 @@ class Tournaments(BeloteSubcommands):
         spoken = table_language(settings, interaction.guild)
         if not is_moderator(interaction.user, settings):
             await tell(interaction,
-                                  member_words(interaction, spoken)("tournaments.moderators_only"))
+                       member_words(interaction, spoken)("tournaments.moderators_only"))
             return
         runner = self.bot.tournaments
         starts_at = None if starts_in is None else \
