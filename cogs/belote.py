@@ -144,8 +144,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 del given[key]
             elif key not in OPTION_NAMES[v]:
                 await tell(interaction, say("commands.new.no_option",
-                                            variant=messages.variant_title(
-                                                v, say.language),
+                                            variant=messages.variant_title(v, say.language),
                                             option=say(f"commands.new.{key}.name")))
                 return
         perms = interaction.app_permissions
@@ -248,8 +247,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         user = player
         live = self.my_table(interaction)
         if live is None or live.row.host_id != interaction.user.id:
-            await tell(interaction,
-                       member_words(interaction)("commands.invite.no_table"))
+            await tell(interaction, member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
         await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
@@ -337,8 +335,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         live = self.bot.service.live.get(table) if table is not None else (
             self.channel_table(interaction) or self.my_table(interaction))
         if live is None or live.row.guild_id != interaction.guild_id:
-            await tell(interaction,
-                       member_words(interaction)("commands.end.no_table"))
+            await tell(interaction, member_words(interaction)("commands.end.no_table"))
             return
         # Checked here, not only by the command's default permissions: servers can change those.
         settings = await self.bot.guild_settings.get(live.row.guild_id)
