@@ -3,7 +3,11 @@ partner, and doubles a contract its cards will beat; within its budget, determin
 
 from __future__ import annotations
 
+import pytest
+
 from game.actions import Action, CoincheBid, ContractBid, Contre, Pass, Take
+from game.ai import bidsearch
+from game.ai.auction import choose_bid
 from game.ai.bidsearch import BidBudget
 from game.ai.hard import HardPlayer
 from game.cards import Suit, card_str
@@ -56,6 +60,26 @@ def test_bulgarian_bids_all_trumps_with_jacks_and_passes_a_weak_hand() -> None:
     assert _bid(match_with_hands(Variant.BULGARIAN, {1: "JS JH JD 9S 9C"})) == ContractBid(
         Trump.ALL_TRUMPS)
     assert _bid(match_with_hands(Variant.BULGARIAN, {1: "7S 8H 9D 7C QD"})) == Pass()
+
+
+def test_bulgarian_keeps_the_evaluators_contract_unless_the_playouts_say_it_loses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three hearts with the nine and queen: the hand evaluator opens hearts. The playouts,
+    # which undervalue a taker, rate it just below passing; the evaluator's call is trusted.
+    hearts = match_with_hands(Variant.BULGARIAN, {1: "7C 7H 9H QH 8S"})
+    assert choose_bid(table_view(hearts, 1)) == ContractBid(Trump.HEARTS)
+    for seed in range(3):
+        assert _bid(hearts, seed) == ContractBid(Trump.HEARTS)
+    # One jack and nothing else: the evaluator would open all trumps, the playouts say it
+    # loses by more than the trust, and hard passes.
+    one_jack = match_with_hands(Variant.BULGARIAN, {1: "JC 7D TD 8H 9S"})
+    assert choose_bid(table_view(one_jack, 1)) == ContractBid(Trump.ALL_TRUMPS)
+    for seed in range(3):
+        assert _bid(one_jack, seed) == Pass()
+    # Without the prior the search alone passes the hearts: the trust is what bids them.
+    monkeypatch.setitem(bidsearch.PRIOR_TRUST, Variant.BULGARIAN,
+                        -bidsearch.BID_MARGIN[Variant.BULGARIAN])
+    assert _bid(hearts, 0) == Pass()
 
 
 def test_bidding_is_deterministic_and_within_its_budget() -> None:
