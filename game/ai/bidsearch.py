@@ -14,9 +14,10 @@ made. Contre/surcontre and double/redouble are the standing contract at twice or
 
 In Bulgarian the hand evaluator's call (game/ai/auction.py, the easy level's bid) is the
 search's prior: the contract it names must beat passing by -PRIOR_TRUST rather than by
-BID_MARGIN. The playouts undervalue a taker (bench/bid_bias.py), and the evaluator's contracts
-are the ones it rates without that bias: the search keeps them unless its estimate says they
-lose clearly, and still picks a better contract when it finds one.
+BID_MARGIN. The playouts undervalue a taker (bench/bid_bias.py) and the evaluator does not share
+that bias: the search keeps the evaluator's contract unless its estimate says it loses clearly,
+and still picks another contract when it values that one higher. A double or redouble is
+searched as before, the prior names contracts only.
 
 The work is fixed by the budget (a number of playouts), not by time, so a decision does the same
 work and gives the same answer on any machine.

@@ -65,7 +65,7 @@ def test_bulgarian_bids_all_trumps_with_jacks_and_passes_a_weak_hand() -> None:
 def test_bulgarian_keeps_the_evaluators_contract_unless_the_playouts_say_it_loses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Three hearts with the nine and queen: the hand evaluator opens hearts. The playouts,
-    # which undervalue a taker, rate it just below passing; the evaluator's call is trusted.
+    # which undervalue a taker, rate it below passing by less than the trust: it is kept.
     hearts = match_with_hands(Variant.BULGARIAN, {1: "7C 7H 9H QH 8S"})
     assert choose_bid(table_view(hearts, 1)) == ContractBid(Trump.HEARTS)
     for seed in range(3):
