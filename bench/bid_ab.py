@@ -8,6 +8,7 @@ each side took and made. Deals where both settings bid alike score 0, so small c
     python bench/bid_ab.py --variant classic --margin 20 10 --deals 150 --start 1000
     python bench/bid_ab.py --variant bulgarian --announcements --deals 150 --start 1000
     python bench/bid_ab.py --variant bulgarian --b-easy --deals 150   # B: the easy rule
+    python bench/bid_ab.py --variant bulgarian --trust 5 -1 --deals 150   # the prior, and none
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ def main() -> None:
     ap.add_argument("--variant", choices=[v.value for v in Variant], required=True)
     ap.add_argument("--margin", type=float, nargs=2, metavar=("A", "B"),
                     help="BID_MARGIN of the variant for team A and team B")
+    ap.add_argument("--trust", type=float, nargs=2, metavar=("A", "B"),
+                    help="PRIOR_TRUST of the variant for team A and team B: the bid margin "
+                         "negated is no prior (-1 in bulgarian); a variant without one gets it")
     ap.add_argument("--announcements", action="store_true",
                     help="A counts the announcements of the sampled deals, B does not")
     ap.add_argument("--b-easy", action="store_true",
@@ -93,11 +97,13 @@ def main() -> None:
     def setting(team_a: bool) -> None:
         if args.margin:
             bidsearch.BID_MARGIN[variant] = args.margin[0 if team_a else 1]
+        if args.trust:
+            bidsearch.PRIOR_TRUST[variant] = args.trust[0 if team_a else 1]
         if args.announcements:
             bidsearch.announced_points = real if team_a else _no_announcements
 
-    if not (args.margin or args.announcements or args.b_easy):
-        ap.error("give --margin A B, --announcements or --b-easy")
+    if not (args.margin or args.trust or args.announcements or args.b_easy):
+        ap.error("give --margin A B, --trust A B, --announcements or --b-easy")
     print(json.dumps(run(variant, setting, args.start, args.deals, args.b_easy)))
 
 
