@@ -317,11 +317,11 @@ class Probe:
         budget = bot.delivery.jobs.budget
         take_now = budget._take_now
 
-        def logged() -> bool:
-            if take_now():
+        def logged() -> int | None:
+            flight = take_now()
+            if flight is not None:
                 sent.append(budget._sent[-1])
-                return True
-            return False
+            return flight
 
         budget._take_now = logged
         self.lag.clear()

@@ -19,7 +19,14 @@ whose player is now the one to act), the call moves up in the queue at once.
 
 A request takes its turn as it leaves (aiohttp's request hooks on discord.py's session), so
 what is counted is what Discord sees: every attempt discord.py makes, its own retries after a
-429 or a 5xx included, at the moment it is sent, after any wait on its route's bucket.
+429 or a 5xx included, at the moment it is sent, after any wait on its route's bucket. And it
+keeps its place until ``PER`` after its answer came back, not after it left: Discord counted it
+at some moment between the two, which only the answer bounds. Counted from its departure alone,
+calls that left a second apart could reach Discord closer together (a slow upload, a busy
+connection) and make more than the limit in Discord's second; held from departure to answer
+plus a second, any second of Discord's can hold only calls whose places overlap, at most
+``LIMIT`` of them. The price is the round trip added to each place (a few percent at Discord's
+usual latency).
 Interaction callbacks and the follow-ups sent with an interaction's token are outside the
 global limit on Discord: they never wait here, so a click's answer is never late for its 3
 seconds; nor do the gateway and the CDN.
@@ -53,6 +60,8 @@ from .pacing import window_wait
 LIMIT, PER = 48, 1.0
 SPREAD = 4  # at most a quarter of LIMIT in any quarter of PER
 OUTSIDE = ("/interactions/", "/webhooks/")  # token routes: outside the global limit
+# A call never seen to come back (a bug, a lost hook) stops holding its place after this long.
+FLIGHT_CAP = 30.0
 
 
 class Priority(enum.IntEnum):
@@ -71,7 +80,7 @@ class Ticket:
     def __init__(self, priority: Priority) -> None:
         self.priority = priority
         self._budget: Budget | None = None
-        self._future: asyncio.Future[None] | None = None  # the call waiting now, if one is
+        self._future: asyncio.Future[int] | None = None  # the call waiting now, if one is
         self._order = 0
 
     def raise_to(self, priority: Priority) -> None:
@@ -97,8 +106,11 @@ class Budget:
         self.limit, self.per, self.spread = limit, per, spread  # limit: a shard may lower it
         self.clock, self.sleep = clock, sleep
         self._sent: deque[float] = deque()  # when the calls of the last ``per`` seconds went
+        self._aloft: dict[int, float] = {}  # calls sent and not answered yet: when they left
+        self._landed: deque[float] = deque()  # when the last ``per`` seconds' answers came
+        self._flights = itertools.count()
         self._held_until = 0.0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[int]]] = []
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
         self.taken = 0  # calls let through
@@ -112,28 +124,59 @@ class Budget:
 
     def _wait_for(self) -> float:
         """Seconds until one more call may go (0.0: now): until Discord's hold ends, the oldest
-        call leaves the whole window, or the oldest of the short window's calls leaves it."""
+        call leaves the whole window, the oldest of the short window's calls leaves it, and
+        fewer than ``limit`` calls are in the air or answered within ``per``."""
         now = self.clock()
         if now < self._held_until:
             return self._held_until - now
-        return window_wait(self._sent, now, self.limit, self.per, self.spread)
+        return max(window_wait(self._sent, now, self.limit, self.per, self.spread),
+                   self._places_wait(now))
 
-    def _take_now(self) -> bool:
+    def _places_wait(self, now: float) -> float:
+        landed, aloft = self._landed, self._aloft
+        while landed and landed[0] <= now - self.per:
+            landed.popleft()
+        while aloft:  # oldest first (a dict keeps the order calls left in)
+            key, left = next(iter(aloft.items()))
+            if left > now - FLIGHT_CAP:
+                break
+            del aloft[key]
+        over = len(aloft) + len(landed) - self.limit + 1  # places that must free first
+        if over <= 0:
+            return 0.0
+        if over <= len(landed):
+            return landed[over - 1] + self.per - now
+        # Calls still in the air: none frees before a second after it lands (or the oldest
+        # is given up on); look again then.
+        return min(self.per, next(iter(aloft.values())) + FLIGHT_CAP - now)
+
+    def _take_now(self) -> int | None:
+        """The call's flight (see ``land``) if it may go now, else None."""
         if self._wait_for() > 0.0:
-            return False
-        self._sent.append(self.clock())
+            return None
+        now = self.clock()
+        self._sent.append(now)
         self.taken += 1
-        return True
+        key = next(self._flights)
+        self._aloft[key] = now
+        return key
 
     async def take(self, priority: Priority | Ticket = Priority.ACTING) -> None:
+        """``take_off`` for a call counted as it leaves and answered at once."""
+        self.land(await self.take_off(priority))
+
+    async def take_off(self, priority: Priority | Ticket = Priority.ACTING) -> int:
         """Return once one more call may go now (and count it): at once while the budget lasts
         and nobody waits; otherwise after every more urgent, or as urgent and earlier, call.
-        With a Ticket, the wait takes its priority, and moves up if the ticket is raised."""
-        if not self._waiting and self._take_now():
-            return
+        With a Ticket, the wait takes its priority, and moves up if the ticket is raised.
+        Returns the call's flight: ``land`` it when its answer comes back (or it fails)."""
+        if not self._waiting:
+            key = self._take_now()
+            if key is not None:
+                return key
         ticket, level = (priority, priority.priority) if isinstance(priority, Ticket) else \
             (None, priority)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         order = next(self._order)
         heapq.heappush(self._waiting, (int(level), order, future))
         if ticket is not None:
@@ -143,12 +186,22 @@ class Budget:
             self._server = asyncio.get_running_loop().create_task(
                 self._serve(), name="belote-budget")
         try:
-            await future  # cancelled with its caller: the server skips it
+            return await future  # cancelled with its caller: the server skips it
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.land(future.result())  # its turn came as it gave up: never sent
+            raise
         finally:
             if ticket is not None:
                 ticket._future = None
 
-    def _requeue(self, priority: Priority, order: int, future: asyncio.Future[None]) -> None:
+    def land(self, flight: int) -> None:
+        """The call's answer came back, or it failed: Discord counted it (if it reached
+        Discord) at some moment before now, so its place is held until ``per`` after now."""
+        if self._aloft.pop(flight, None) is not None:
+            self._landed.append(self.clock())
+
+    def _requeue(self, priority: Priority, order: int, future: asyncio.Future[int]) -> None:
         """A waiting call became more urgent: it is queued again at its new priority, keeping
         its place among calls as urgent (its order). The old entry stays behind and is
         skipped once the call has gone (its future is done)."""
@@ -160,8 +213,9 @@ class Budget:
             if self._waiting[0][2].done():  # its caller gave up (cancelled)
                 heapq.heappop(self._waiting)
                 continue
-            if self._take_now():
-                heapq.heappop(self._waiting)[2].set_result(None)
+            key = self._take_now()
+            if key is not None:
+                heapq.heappop(self._waiting)[2].set_result(key)
                 continue
             await self.sleep(self._wait_for())
 
@@ -218,16 +272,27 @@ def budget_trace(budget: Budget, trace: aiohttp.TraceConfig | None = None) -> ai
     async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
                                params: aiohttp.TraceRequestStartParams) -> None:
         if counts_globally(str(params.url)):
-            await budget.take(PRIORITY.get())
+            context.budget_flight = await budget.take_off(PRIORITY.get())
+
+    def landed(context: SimpleNamespace) -> None:
+        flight = getattr(context, "budget_flight", None)
+        if flight is not None:
+            budget.land(flight)
 
     async def on_request_end(session: aiohttp.ClientSession, context: SimpleNamespace,
                              params: aiohttp.TraceRequestEndParams) -> None:
+        landed(context)
         wait = global_retry_after(params.response.status, params.response.headers)
         if wait is not None:
             budget.hold(wait)
 
+    async def on_request_exception(session: aiohttp.ClientSession, context: SimpleNamespace,
+                                   params: aiohttp.TraceRequestExceptionParams) -> None:
+        landed(context)  # failed on its way or before its answer: it may have been counted
+
     trace.on_request_start.append(on_request_start)
     trace.on_request_end.append(on_request_end)
+    trace.on_request_exception.append(on_request_exception)
     return trace
 
 

@@ -5,11 +5,16 @@ and a global 429 holding every call. Virtual time: a sleep moves the clock at on
 from __future__ import annotations
 
 import asyncio
+import bisect
+import heapq
+import itertools
+import random
 from collections.abc import Awaitable, Callable
 
+import pytest
 from discord.http import Route
 
-from bot.budget import LIMIT, PER, PRIORITY, SPREAD, Budget, Priority, Ticket, meter
+from bot.budget import FLIGHT_CAP, LIMIT, PER, PRIORITY, SPREAD, Budget, Priority, Ticket, meter
 from tests.bot.traced_http import Answer, TracedHTTP
 
 
@@ -250,3 +255,104 @@ async def test_a_lower_limit_set_later_spreads_its_own_share() -> None:
     assert clock.now == 0.0
     await b.take()
     assert clock.now == PER / SPREAD
+
+
+async def test_a_call_holds_its_place_until_a_second_after_its_answer() -> None:
+    """Discord counts a call somewhere between its leaving and its answer: a slow answer keeps
+    its place in the budget until a second after it came back, not after the call left."""
+    clock = Clock()
+    b = budget(clock)
+    flights = [await b.take_off(Priority.TABLE) for _ in range(LIMIT)]
+    clock.now = 0.9  # the answers came back slowly
+    for flight in flights:
+        b.land(flight)
+    clock.now = 1.2  # a second after they left, but not after they came back
+    await b.take(Priority.TABLE)
+    assert clock.now == pytest.approx(0.9 + PER)
+
+
+class VirtualTime:
+    """A clock whose sleepers wake in the order of their deadlines, time jumping to each once
+    everything else has run: many calls in the air at once, each with its own round trip."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._wakes: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, delay: float) -> None:
+        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._wakes, (self.now + max(0.0, delay), next(self._order), wake))
+        await wake
+
+    async def run(self, work: Awaitable[object]) -> None:
+        task = asyncio.ensure_future(work)
+        while not task.done():
+            for _ in range(20):  # let everything that can run, run
+                await asyncio.sleep(0)
+            if not task.done():
+                at, _, wake = heapq.heappop(self._wakes)
+                self.now = max(self.now, at)
+                wake.set_result(None)
+        task.result()
+
+
+async def test_discord_never_sees_more_than_the_limit_whatever_the_round_trips() -> None:
+    """600 calls asked for at once, with round trips of up to half a second, each counted by
+    Discord at any moment between its leaving and its answer: no second of Discord's holds
+    more than LIMIT of them."""
+    clock = VirtualTime()
+    b = Budget(clock=clock, sleep=clock.sleep)
+    rng = random.Random(7)
+    arrivals: list[float] = []
+
+    async def call() -> None:
+        flight = await b.take_off(Priority.TABLE)
+        left = clock.now
+        await clock.sleep(rng.random() * 0.5)
+        b.land(flight)
+        arrivals.append(left + rng.random() * (clock.now - left))
+
+    async def calls() -> None:
+        await asyncio.gather(*(call() for _ in range(600)))
+
+    await clock.run(calls())
+    arrivals.sort()
+    assert len(arrivals) == 600
+    assert max(bisect.bisect_left(arrivals, t + PER) - i for i, t in enumerate(arrivals)) <= LIMIT
+
+
+async def test_a_call_never_seen_to_come_back_frees_its_place_in_the_end() -> None:
+    """A lost answer (a hook that never ran) must not take a place for good."""
+    clock = Clock()
+    b = budget(clock)
+    for _ in range(LIMIT):
+        await b.take_off()
+    await b.take()
+    assert clock.now == pytest.approx(FLIGHT_CAP)
+
+
+async def test_calls_through_discord_py_hold_their_places_until_answered_or_failed() -> None:
+    """Through the request hooks: an answer that took 0.4 s holds its call's place until a
+    second after it came, and a call whose connection failed frees its place a second after
+    the failure, not after the long wait kept for calls never seen to come back."""
+    clock = Clock()
+    b = budget(clock)
+    b.limit = 1
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
+                  message_id=2)
+    slow = TracedHTTP(clock=clock, round_trip=0.4)
+    meter(slow, b)  # type: ignore[arg-type]
+    await slow.request(route)
+    assert clock.now == pytest.approx(0.4)
+    await b.take()
+    assert clock.now == pytest.approx(1.4)
+    dropped = TracedHTTP(drop=ConnectionResetError(), clock=clock, round_trip=0.4)
+    meter(dropped, b)  # type: ignore[arg-type]
+    with pytest.raises(ConnectionResetError):
+        await dropped.request(route)  # left at 2.4, failed at 2.8
+    await b.take()
+    assert clock.now == pytest.approx(3.8)

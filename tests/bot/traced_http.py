@@ -4,6 +4,7 @@ ones ``bot.budget.meter`` installs), one attempt per call, with an answer the te
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import aiohttp
@@ -21,10 +22,15 @@ class Answer:
 
 
 class TracedHTTP:
-    def __init__(self, answer: Answer | None = None, error: BaseException | None = None) -> None:
+    def __init__(self, answer: Answer | None = None, error: BaseException | None = None,
+                 *, drop: OSError | None = None,
+                 clock: Callable[[], float] | None = None, round_trip: float = 0.0) -> None:
         self.http_trace: aiohttp.TraceConfig | None = None
         self.answer = answer or Answer()
         self.error = error  # raised after the answer, as discord.py would for it
+        self.drop = drop  # the connection fails before any answer: raised instead of one
+        # With a settable clock (a test's ``now``), each call's answer comes this much later.
+        self.clock, self.round_trip = clock, round_trip
         self.sent: list[str] = []  # route templates, in the order they left
         self.bodies: list[Any] = []  # their JSON bodies
 
@@ -38,6 +44,14 @@ class TracedHTTP:
                     route.method, url, CIMultiDict[str]()))
         self.sent.append(route.path)
         self.bodies.append(kwargs.get("json"))
+        if self.clock is not None:
+            setattr(self.clock, "now", self.clock() + self.round_trip)  # noqa: B010
+        if self.drop is not None:
+            if trace is not None:
+                for failed in trace.on_request_exception:
+                    await failed(session, context, aiohttp.TraceRequestExceptionParams(
+                        route.method, url, CIMultiDict[str](), self.drop))
+            raise self.drop
         if trace is not None:
             response = cast(aiohttp.ClientResponse, self.answer)
             for end in trace.on_request_end:
