@@ -318,7 +318,7 @@ class Probe:
         take_now = budget._take_now
 
         def logged() -> int | None:
-            flight = take_now()
+            flight: int | None = take_now()
             if flight is not None:
                 sent.append(budget._sent[-1])
             return flight
