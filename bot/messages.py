@@ -10,6 +10,7 @@ parsing, handler) are classes in bot/controls/; this module lays them out.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import discord
 
@@ -30,6 +31,7 @@ from game.actions import (
 from game.announcements import Announcement
 from game.cards import Card, Suit
 from game.choices import announce_choices, best_of, choice_code, holds_belote, may_announce
+from game.deal import Trick
 from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, Options, Variant
 from game.scoring import DealResult
 from game.view import Stage, TableView
@@ -195,6 +197,21 @@ def _turn_line(live: LiveTable, view: TableView, w: Words) -> str:
     return line
 
 
+def _bidding_line(view: TableView, w: Words, language: str) -> str:
+    """The calls so far (and in classic the card turned up)."""
+    names = view.players
+    bids = ", ".join(w("table.bid", name=names[s], bid=action_label(a, language).lower())
+                     for s, a in view.bids) or w("table.no_bid")
+    if view.turned_card is not None:
+        return w("table.bidding_turned", card=card_label(view.turned_card, language), bids=bids)
+    return w("table.bidding", bids=bids)
+
+
+def _played(trick: Trick, names: Sequence[str], w: Words, language: str) -> str:
+    return ", ".join(w("table.bid", name=names[trick.seat_of(i)], bid=card_label(c, language))
+                     for i, c in enumerate(trick.cards))
+
+
 def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     w = words(language)
     names = view.players
@@ -204,22 +221,13 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     lines.append(" · ".join(w("table.seat", seat=Seat(i), who=names[i])
                             for i in range(4)))
     if view.stage is Stage.BIDDING:
-        bids = ", ".join(w("table.bid", name=names[s], bid=action_label(a, language).lower())
-                         for s, a in view.bids) or w("table.no_bid")
-        if view.turned_card is not None:
-            lines.append(w("table.bidding_turned", card=card_label(view.turned_card, language),
-                           bids=bids))
-        else:
-            lines.append(w("table.bidding", bids=bids))
+        lines.append(_bidding_line(view, w, language))
     if view.contract is not None:
         c = view.contract
         lines.append(w("table.contract", contract=contract_text(c, language),
                        name=names[c.seat], team=Team(c.team)))
     if view.trick is not None and view.trick.cards:
-        played = ", ".join(w("table.bid", name=names[view.trick.seat_of(i)],
-                             bid=card_label(c, language))
-                           for i, c in enumerate(view.trick.cards))
-        lines.append(w("table.trick", cards=played))
+        lines.append(w("table.trick", cards=_played(view.trick, names, w, language)))
     scores = {"team0": Team(0), "score0": Number(view.totals[0]), "team1": Team(1),
               "score1": Number(view.totals[1])}
     lines.append(w.plural("table.score_held", view.hanging, held=view.hanging, **scores)
@@ -306,6 +314,23 @@ def _turn_in_hand(live: LiveTable, view: TableView, w: Words) -> str:
              deadline=deadline_text(live))
 
 
+def _table_for_the_turn(view: TableView, w: Words, language: str) -> list[str]:
+    """What the player to act needs from the table, in their own hand message: the calls so
+    far, the trick so far, or (leading) the trick just taken. Their hand is edited when their
+    turn comes anyway, so this costs no call, and they need not wait for the table message,
+    which a busy bot edits less often than it changes (or open the channel, on a phone)."""
+    if view.stage is Stage.BIDDING:
+        return [_bidding_line(view, w, language)]
+    names = view.players
+    if view.trick is not None and view.trick.cards:
+        return [w("table.trick", cards=_played(view.trick, names, w, language))]
+    last = view.last_trick
+    if last is not None and last.winner is not None:  # a completed trick has its winner
+        return [w("hand.last_trick", cards=_played(last, names, w, language),
+                  name=names[last.winner])]
+    return []
+
+
 def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     w = words(language)
     lines = [w("hand.title", table=live.id, variant=variant_title(live.variant, language),
@@ -322,6 +347,7 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
         if view.viewer is not None:
             lines += choice_lines(view, live.choice(view.viewer), language)
         if view.is_my_turn:
+            lines += _table_for_the_turn(view, w, language)
             lines.append(_turn_in_hand(live, view, w))
         elif view.to_act is not None:
             lines.append(w("hand.waiting", name=view.players[view.to_act]))
