@@ -197,6 +197,9 @@ class Probe:
         self.gc_pauses: list[tuple[int, float, float, int]] = []
         self._gc_started = (0.0, 0.0)
         self._unwatch: Callable[[], object] = lambda: None
+        self._unwatch_tables: Callable[[], object] = lambda: None
+        self.changes: list[tuple[int, int, float]] = []  # (table, seq, when) per change
+        self.edits: list[tuple[int, int, float]] = []  # (table, seq shown, when) per edit
 
     async def sample(self) -> None:
         while not self.stop.is_set():
@@ -302,6 +305,53 @@ class Probe:
 
         self._unwatch = unwatch
 
+    def watch_tables(self, bot: Any) -> Callable[[], None]:
+        """Inside the bot: when each table changed (its log's next sequence number, and the
+        time the delivery was told), and each table message edit Discord accepted with the
+        sequence number of the state it showed. From the two, the time from a change to the
+        first edit that shows it (``table_shown``); returns the function that undoes it."""
+        delivery = bot.delivery
+        changed, payload, edit = (delivery.table_changed, delivery.table_payload,
+                                  delivery._edit_table)
+        self.changes, self.edits = changes, edits = [], []
+        building: dict[int, int] = {}
+
+        def table_changed(live: Any) -> None:
+            changes.append((live.id, live.seq, time.perf_counter()))
+            changed(live)
+
+        async def table_payload(live: Any, closed: str | None = None) -> Any:
+            building[live.id] = live.seq  # read with the view, before the first await
+            return await payload(live, closed)
+
+        async def edit_table(live: Any, closed: str | None) -> None:
+            await edit(live, closed)
+            seq = building.pop(live.id, None)
+            if seq is not None:
+                edits.append((live.id, seq, time.perf_counter()))
+
+        delivery.table_changed, delivery.table_payload = table_changed, table_payload
+        delivery._edit_table = edit_table
+
+        def unwatch() -> None:
+            del delivery.table_changed, delivery.table_payload, delivery._edit_table
+
+        return unwatch
+
+    def table_shown(self) -> tuple[list[float], int]:
+        """(for each change, the seconds until an edit showed it; changes never shown)."""
+        shown_at: dict[int, list[tuple[int, float]]] = {}
+        for table, seq, at in self.edits:
+            shown_at.setdefault(table, []).append((seq, at))
+        waits, never = [], 0
+        for table, seq, at in self.changes:
+            first = next((t for s, t in shown_at.get(table, []) if s >= seq and t >= at), None)
+            if first is None:
+                never += 1
+            else:
+                waits.append(first - at)
+        return waits, never
+
     def _gc_timed(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_started = (time.perf_counter(), time.thread_time())
@@ -312,6 +362,7 @@ class Probe:
 
     async def start(self, bot: Any) -> None:
         self.watch_answers(bot)
+        self._unwatch_tables = self.watch_tables(bot)
         self.gc_pauses = []
         gc.callbacks.append(self._gc_timed)
         self.sent = sent = []  # when each global-limited call left, by the budget's clock
@@ -350,8 +401,11 @@ class Probe:
         budget = bot.delivery.jobs.budget
         del budget._take_now  # the class's own again
         self._unwatch()
+        self._unwatch_tables()
         gc.callbacks.remove(self._gc_timed)
-        return {"sent": self.sent, "inside": self.inside, "answer": self.answer,
+        table_shown, never_shown = self.table_shown()
+        return {"table_shown": table_shown, "never_shown": never_shown,
+                "sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
                 "logging": self.logging, "lock_waits": self.lock_waits,
                 "trips": dict(self.trips), "hand_worker": self.hand_worker,
@@ -453,6 +507,7 @@ class Players:
         self.rng = random.Random(seed)
         self.clicks: list[tuple[InteractionResult, str]] = []
         self.to_table: list[float] = []  # click -> the table message changed
+        self.to_table_by_people: dict[int, list[float]] = {}  # the same, by people at the table
         self.to_hand: list[float] = []  # click -> the next person's controls (4 people)
         # Each hand message's controls, kept until an edit replaces its components: players
         # look every 20 ms, and walking 800 messages' components that often took a third of
@@ -521,8 +576,9 @@ class Players:
                 content = self.fake.message(t.message_id).content
                 waiting = [(at, before) for at, before in t.unshown if before == content]
                 if len(waiting) < len(t.unshown):
-                    self.to_table.extend(now - at for at, before in t.unshown
-                                         if before != content)
+                    shown = [now - at for at, before in t.unshown if before != content]
+                    self.to_table.extend(shown)
+                    self.to_table_by_people.setdefault(len(t.humans), []).extend(shown)
                     t.unshown = waiting
             await asyncio.sleep(0.02)
 
@@ -764,6 +820,16 @@ async def run(args: argparse.Namespace) -> None:
               f"{pct(players.to_table, .5) * 1000:.0f} ms, p99 "
               f"{pct(players.to_table, .99) * 1000:.0f} ms ({len(players.to_table)} clicks; "
               f"{sum(len(t.unshown) for t in tables)} not shown yet when the run ended)")
+        if probe["table_shown"]:
+            print(f"    from a change (inside the bot) to the first edit showing it: p50 "
+                  f"{pct(probe['table_shown'], .5) * 1000:.0f} ms, p99 "
+                  f"{pct(probe['table_shown'], .99) * 1000:.0f} ms "
+                  f"({len(probe['table_shown'])} changes; {probe['never_shown']} not shown "
+                  "when the run ended)")
+        for people, waits in sorted(players.to_table_by_people.items(), reverse=True):
+            print(f"    at tables of {people} {'person' if people == 1 else 'people'}: p50 "
+                  f"{pct(waits, .5) * 1000:.0f} ms, p99 {pct(waits, .99) * 1000:.0f} ms "
+                  f"({len(waits)} clicks)")
     if players.to_hand:
         print(f"click to the next person's hand showing their controls: p50 "
               f"{pct(players.to_hand, .5) * 1000:.0f} ms, p99 "
