@@ -39,6 +39,7 @@ budget plans the global limit from Discord's documented figure, and a 429 that s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import heapq
 import itertools
@@ -99,6 +100,26 @@ PRIORITY: ContextVar[Priority | Ticket] = ContextVar("belote_priority",
                                                      default=Priority.ACTING)
 
 
+class Reservation:
+    """A turn taken before the call is made. The Outbox takes one for a job that makes one
+    global call (a table message edit) before the job reads the state it sends: a table drawn
+    first and then queued behind 200 others showed a state as old as the queue; drawn once
+    its turn came, it shows what changed while it waited. The first global call made under
+    it (RESERVED) uses the turn; the Outbox gives it back if none was made."""
+
+    __slots__ = ("flight",)
+
+    def __init__(self, flight: int) -> None:
+        self.flight: int | None = flight
+
+    def use(self) -> int | None:
+        flight, self.flight = self.flight, None
+        return flight
+
+
+RESERVED: ContextVar[Reservation | None] = ContextVar("belote_reserved", default=None)
+
+
 class Budget:
     def __init__(self, limit: int = LIMIT, per: float = PER, *, spread: int = SPREAD,
                  clock: Callable[[], float] = time.monotonic,
@@ -113,6 +134,7 @@ class Budget:
         self._waiting: list[tuple[int, int, asyncio.Future[int]]] = []
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
+        self._nap: asyncio.Future[None] | None = None  # the server's wait for the next turn
         self.taken = 0  # calls let through
         self.waited = 0  # of them, calls that had to wait for their turn
         self.held = 0  # global 429s that held the budget
@@ -195,6 +217,19 @@ class Budget:
             if ticket is not None:
                 ticket._future = None
 
+    def give_back(self, flight: int) -> None:
+        """A turn taken and never used (a reserved turn whose job had nothing to send): it
+        never left, so it counts for nothing, and a waiting call may have it at once."""
+        left = self._aloft.pop(flight, None)
+        if left is None:
+            return
+        # One send at that moment (any one: they are alike), unless already out of the window.
+        with contextlib.suppress(ValueError):
+            self._sent.remove(left)
+        self.taken -= 1
+        if self._nap is not None:
+            self._nap.cancel()  # the server looks again now
+
     def land(self, flight: int) -> None:
         """The call's answer came back, or it failed: Discord counted it (if it reached
         Discord) at some moment before now, so its place is held until ``per`` after now."""
@@ -217,7 +252,13 @@ class Budget:
             if key is not None:
                 heapq.heappop(self._waiting)[2].set_result(key)
                 continue
-            await self.sleep(self._wait_for())
+            # A nap a given-back turn can cut short (its end does not raise here).
+            self._nap = asyncio.ensure_future(self.sleep(self._wait_for()))
+            try:
+                await asyncio.wait((self._nap,))
+            finally:
+                self._nap.cancel()
+                self._nap = None
 
     def hold(self, seconds: float) -> None:
         """Discord said the global limit was hit: no call goes for ``seconds``."""
@@ -272,7 +313,10 @@ def budget_trace(budget: Budget, trace: aiohttp.TraceConfig | None = None) -> ai
     async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
                                params: aiohttp.TraceRequestStartParams) -> None:
         if counts_globally(str(params.url)):
-            context.budget_flight = await budget.take_off(PRIORITY.get())
+            reservation = RESERVED.get()
+            flight = reservation.use() if reservation is not None else None
+            context.budget_flight = flight if flight is not None else \
+                await budget.take_off(PRIORITY.get())
 
     def landed(context: SimpleNamespace) -> None:
         flight = getattr(context, "budget_flight", None)

@@ -191,7 +191,7 @@ class Delivery:
 
     def table_changed(self, live: LiveTable) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live),
-                          bucket=edits_in(live), priority=Priority.TABLE)
+                          bucket=edits_in(live), priority=Priority.TABLE, turn_first=True)
         self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
@@ -229,7 +229,7 @@ class Delivery:
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
         self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason),
-                          bucket=edits_in(live), priority=Priority.TABLE)
+                          bucket=edits_in(live), priority=Priority.TABLE, turn_first=True)
         self._note_over(live)
 
     def _note_over(self, live: LiveTable) -> None:

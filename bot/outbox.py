@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from .budget import PRIORITY, Budget, Priority, Ticket
+from .budget import PRIORITY, RESERVED, Budget, Priority, Reservation, Ticket
 from .digests import canonical
 from .pacing import Pacer
 
@@ -143,12 +143,15 @@ class Outbox:
 
     # ---- requests ---------------------------------------------------------------------
     def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None,
-                priority: Priority = Priority.BACKGROUND) -> None:
+                priority: Priority = Priority.BACKGROUND, turn_first: bool = False) -> None:
         """Send ``key``'s newest state (``job`` sends it and records it), now or after the
         send on its way. ``bucket``: the rate limit it counts against (a channel's message
         edits): the send waits until the bucket allows it, and sends the newest state then,
         so a burst of changes becomes fewer sends. ``priority``: the turn its calls take in
-        the global budget (the newest request's, as who acts changes)."""
+        the global budget (the newest request's, as who acts changes). ``turn_first``: the
+        job makes a call against the global limit (a table message edit): its turn in the
+        budget is taken before the job runs, so the state it reads is the newest when the
+        call can leave, not the one from before a wait in the budget's queue."""
         if self._closed:
             return
         self._priority[key] = priority
@@ -159,7 +162,7 @@ class Outbox:
             self._dirty[key] = True
             return
         self._dirty[key] = False
-        task = asyncio.get_running_loop().create_task(self._run(key, job, bucket),
+        task = asyncio.get_running_loop().create_task(self._run(key, job, bucket, turn_first),
                                                       name=f"belote-send-{key}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -338,18 +341,31 @@ class Outbox:
         if not self.budget.metered or self.budget.answered != answered:
             self.succeeded()
 
-    async def _run(self, key: Hashable, job: Job, bucket: Hashable | None) -> None:
+    async def _run(self, key: Hashable, job: Job, bucket: Hashable | None,
+                   turn_first: bool = False) -> None:
         attempt = 0
         sent = False
         try:
             while True:
                 await self._pace(bucket)
-                self._dirty[key] = False  # what changes from now on is sent after this
+                if not turn_first:
+                    self._dirty[key] = False  # what changes from now on is sent after this
                 probing = await self._turn()
                 ticket = self._tickets[key] = Ticket(
                     self._priority.get(key, Priority.BACKGROUND))
                 PRIORITY.set(ticket)
-                outcome = await self._attempt(key, job, probing, bucket)
+                # A probe (Discord down) goes when the outage allows, not on a reserved turn.
+                reservation = Reservation(await self.budget.take_off(ticket)) \
+                    if turn_first and not probing else None
+                if turn_first:
+                    self._dirty[key] = False  # the job reads the state now: the newest
+                RESERVED.set(reservation)
+                try:
+                    outcome = await self._attempt(key, job, probing, bucket)
+                finally:
+                    unused = reservation.use() if reservation is not None else None
+                    if unused is not None:
+                        self.budget.give_back(unused)
                 if isinstance(outcome, float):
                     self._dirty[key] = True  # not shown: the newest state goes, paced
                     if bucket is None:

@@ -274,3 +274,64 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
     assert sorted(sent[2:]) == ["table 0", "table 1", "table 2"]
     assert box.pending() == 0
     await box.close()
+
+
+async def test_a_table_message_waiting_for_its_turn_sends_what_changed_meanwhile() -> None:
+    """A table message edit takes its turn in the budget before it reads the table: the moves
+    made while it waited go in that edit, not in another one a whole queue later."""
+    from discord.http import Route
+
+    from bot.budget import LIMIT, PER, SPREAD, Priority, meter
+
+    clock = Clock()
+    box = outbox(clock)
+    http = TracedHTTP()
+    meter(http, box.budget)  # type: ignore[arg-type]
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
+                  message_id=2)
+    for quarter in range(SPREAD):  # this second's calls spent, a quarter at a time
+        if quarter:
+            await clock.advance(PER / SPREAD)
+        for _ in range(LIMIT // SPREAD):
+            await box.budget.take()
+    table = {"state": "ana plays"}
+
+    async def edit_table() -> None:
+        await http.request(route, json=table["state"])
+
+    box.request("table", edit_table, priority=Priority.TABLE, turn_first=True)
+    await turn()
+    assert http.bodies == []  # waiting for its turn
+    table["state"] = "ana, bo and cy played"  # two more moves while it waits
+    box.request("table", edit_table, priority=Priority.TABLE, turn_first=True)
+    for _ in range(3):
+        await clock.advance(1)
+    assert http.bodies == ["ana, bo and cy played"]  # one edit, the newest state
+    assert box.pending() == 0
+    await box.close()
+
+
+async def test_a_turn_taken_for_a_job_with_nothing_to_send_goes_to_the_next_call() -> None:
+    """A table message already showing its state sends nothing: the turn it took is given
+    back, and a call waiting behind it goes at once rather than a turn later."""
+    from bot.budget import Priority
+
+    clock = Clock()
+    box = outbox(clock)
+    box.budget.limit = 1  # one call a second: each turn is seen
+    await box.budget.take()
+    ran: list[float] = []
+
+    async def nothing_to_send() -> None:
+        ran.append(clock.now)
+
+    box.request("table", nothing_to_send, priority=Priority.TABLE, turn_first=True)
+    await turn()
+    waiting = asyncio.create_task(box.budget.take(Priority.BACKGROUND))
+    await turn()
+    taken = box.budget.taken
+    await clock.advance(1.0)  # the next turn: the table's
+    assert ran == [1.0]
+    assert waiting.done()  # given back, it went to the call behind it at once
+    assert box.budget.taken == taken + 1  # the table's turn counts for nothing
+    await box.close()
