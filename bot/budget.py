@@ -211,7 +211,7 @@ class Budget:
             return await future  # cancelled with its caller: the server skips it
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
-                self.land(future.result())  # its turn came as it gave up: never sent
+                self.give_back(future.result())  # its turn came as it gave up: never sent
             raise
         finally:
             if ticket is not None:
