@@ -35,7 +35,9 @@ Reports, over the measured period:
 - from a click to the table message showing a change (the players' process watches it every
   20 ms; every click timed on its own, one the table message did not show before the next click
   included), and to the next person's hand showing their controls (tables of four people only:
-  elsewhere the next person comes after computers), p50/p99;
+  elsewhere the next person comes after computers), p50/p99; and, measured inside the bot, from
+  each change of a table to the first edit of its message Discord accepted that shows it (by
+  the log's sequence number: a message that changed may still show an older state);
 - with --slow-callbacks MS: how busy the bot's event loop was (every callback timed), and the
   callbacks that held it longer than MS milliseconds, by coroutine (wall and CPU time);
 - the longest garbage collection: its generation, wall and CPU time, and what it freed.
