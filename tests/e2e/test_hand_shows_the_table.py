@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.controls import button_id, encode_action
+from game.actions import PASS
 from game.players import RandomPlayer
 
 from .table_helpers import World, play_turn, start_table
@@ -32,12 +34,16 @@ async def test_the_player_to_act_sees_the_calls_then_the_trick_in_their_hand(
     assert "Your turn" in hand
     bidding = line_of(hand, "Bidding")
     assert bidding is not None and bidding == line_of(table.content, "Bidding")
-    await play_turn(world, table_id, rng)
-    if live.match.deal.phase.name == "BIDDING":
-        after = dm_of(world, table_id, live.match.to_act).content
-        assert line_of(after, "Bidding") == line_of(world.fake.message(
-            live.row.message_id).content, "Bidding")
-        assert live.match.players[first] in (line_of(after, "Bidding") or "")
+    # The first player passes: the next one reads that pass in their own hand.
+    member = next(m for m in world.members if m.id == live.seats[first].user_id)
+    passed = await world.fake.click(world.bot, member, dm_of(world, table_id, first),
+                                    button_id("act", table_id, live.seq, encode_action(PASS)))
+    assert passed.callback_type == 7, passed.text
+    after = dm_of(world, table_id, live.match.to_act).content
+    assert "Your turn" in after
+    assert line_of(after, "Bidding") == line_of(world.fake.message(
+        live.row.message_id).content, "Bidding")
+    assert f"{live.match.players[first]} pass" in (line_of(after, "Bidding") or "")
     while live.match.deal.phase.name == "BIDDING":
         await play_turn(world, table_id, rng)
     # The play: after one card, the next player's hand shows it; the others' do not.
