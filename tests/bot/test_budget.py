@@ -335,7 +335,7 @@ async def test_a_call_never_seen_to_come_back_frees_its_place_in_the_end() -> No
     assert clock.now == pytest.approx(FLIGHT_CAP)
 
 
-async def test_calls_through_discord_py_hold_their_places_until_answered_or_failed() -> None:
+async def test_calls_through_the_request_hooks_hold_their_places_until_answered_or_failed() -> None:
     """Through the request hooks: an answer that took 0.4 s holds its call's place until a
     second after it came, and a call whose connection failed frees its place a second after
     the failure, not after the long wait kept for calls never seen to come back."""
