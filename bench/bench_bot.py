@@ -367,17 +367,9 @@ class Probe:
         self._unwatch_tables = self.watch_tables(bot)
         self.gc_pauses = []
         gc.callbacks.append(self._gc_timed)
-        self.sent = sent = []  # when each global-limited call left, by the budget's clock
-        budget = bot.delivery.jobs.budget
-        take_now = budget._take_now
-
-        def logged() -> int | None:
-            flight: int | None = take_now()
-            if flight is not None:
-                sent.append(budget._sent[-1])
-            return flight
-
-        budget._take_now = logged
+        sent: list[float] = []  # when each global-limited call left, by the budget's clock
+        self.sent = sent
+        bot.delivery.jobs.budget.on_send = sent.append
         self.lag.clear()
         self.stop.clear()
         self.cpu, self.wall = time.process_time(), time.perf_counter()
@@ -401,7 +393,7 @@ class Probe:
             await self.task
         slow = self.callbacks.uninstall() if self.callbacks is not None else {}
         budget = bot.delivery.jobs.budget
-        del budget._take_now  # the class's own again
+        budget.on_send = None
         self._unwatch()
         self._unwatch_tables()
         gc.callbacks.remove(self._gc_timed)

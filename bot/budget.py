@@ -136,6 +136,7 @@ class Budget:
         self._server: asyncio.Task[None] | None = None
         self._nap: asyncio.Future[None] | None = None  # the server's wait for the next turn
         self.taken = 0  # calls let through
+        self.on_send: Callable[[float], object] | None = None  # told each call's turn (a probe)
         self.waited = 0  # of them, calls that had to wait for their turn
         self.held = 0  # global 429s that held the budget
         # Requests Discord answered (a success, or a 4xx: not a 5xx, not a dropped
@@ -179,6 +180,8 @@ class Budget:
         now = self.clock()
         self._sent.append(now)
         self.taken += 1
+        if self.on_send is not None:
+            self.on_send(now)
         key = next(self._flights)
         self._aloft[key] = now
         return key

@@ -356,3 +356,15 @@ async def test_calls_through_the_request_hooks_hold_their_places_until_answered_
         await dropped.request(route)  # left at 2.4, failed at 2.8
     await b.take()
     assert clock.now == pytest.approx(3.8)
+
+
+async def test_a_probe_is_told_the_moment_of_every_turn() -> None:
+    """``on_send`` (bench_bot's probe) hears each call's turn as it is given, waits included."""
+    clock = Clock()
+    b = budget(clock)
+    b.limit = 1
+    heard: list[float] = []
+    b.on_send = heard.append
+    for _ in range(3):
+        await b.take()
+    assert heard == [0.0, 1.0, 2.0]
