@@ -8,7 +8,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot import create_bot
+import pytest
+
+from bot import create_bot, messages
 from bot.controls import button_id
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
@@ -177,3 +179,37 @@ async def test_a_dm_channel_discord_no_longer_knows_is_opened_anew(
     tried = [r.error_code for r in w.fake.requests_to(since=mark)
              if r.method == "POST" and r.path == "/channels/1/messages"]
     assert tried == [10003] * 4  # each hand tried the lost channel once, then went anew
+
+
+async def test_an_upgrade_that_rewords_the_hands_sends_nothing_and_loses_nothing(
+    fake_discord: FakeDiscord,
+    database_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand is stored as the state it shows, not its words: a new version that words the
+    hand of the player to act differently (it now shows the table's calls or trick) edits
+    nothing at its first start, and each hand takes the new words at its next change."""
+    new_wording = messages._table_for_the_turn
+    monkeypatch.setattr(messages, "_table_for_the_turn", lambda *_: [])  # the version before
+    w = await make_world(fake_discord, database_path, names=EIGHT)
+    first, second = await two_tables(w)
+    live = w.bot.service.live[first]
+    acting = live.seats[live.match.to_act]
+    assert not any(line.startswith(TABLE_LINES) for line in
+                   w.fake.message(acting.dm_message_id).content.split("\n"))
+    monkeypatch.setattr(messages, "_table_for_the_turn", new_wording)  # the upgrade
+    before = {t: w.bot.service.live[t].seq for t in (first, second)}
+    mark = await restart(w, database_path)
+    assert sends(w, mark) == []
+    for table_id in (first, second):
+        live = w.bot.service.live[table_id]
+        assert live.seq == before[table_id]  # nothing lost
+        result = await play_turn(w, table_id, RandomPlayer(10))
+        assert result.callback_type == 7, result.text
+        await w.fake.settle()
+        acting = live.seats[live.match.to_act]
+        assert any(line.startswith(TABLE_LINES) for line in
+                   w.fake.message(acting.dm_message_id).content.split("\n"))
+
+
+TABLE_LINES = ("Bidding", "Trick:", "Last trick:")
