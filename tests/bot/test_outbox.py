@@ -58,6 +58,17 @@ def outbox(clock: Clock) -> Outbox:
     return Outbox(sleep=clock.sleep, clock=lambda: clock.now, rng=random.Random(1))
 
 
+async def spend_this_second(box: Outbox, clock: Clock) -> None:
+    """The budget's calls for this second taken, a quarter at a time (its spread)."""
+    from bot.budget import LIMIT, PER, SPREAD
+
+    for quarter in range(SPREAD):
+        if quarter:
+            await clock.advance(PER / SPREAD)
+        for _ in range(LIMIT // SPREAD):
+            await box.budget.take()
+
+
 async def turn() -> None:
     for _ in range(20):
         await asyncio.sleep(0)
@@ -240,7 +251,7 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
     already waiting goes first, and then the newest state, also first."""
     from discord.http import Route
 
-    from bot.budget import LIMIT, PER, SPREAD, Priority, meter
+    from bot.budget import Priority, meter
 
     clock = Clock()
     box = outbox(clock)
@@ -249,11 +260,7 @@ async def test_a_send_waiting_in_the_budget_moves_up_when_its_message_becomes_ur
     meter(http, box.budget)  # type: ignore[arg-type]
     route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
                   message_id=2)
-    for quarter in range(SPREAD):  # this second's calls are spent, a quarter at a time
-        if quarter:
-            await clock.advance(PER / SPREAD)
-        for _ in range(LIMIT // SPREAD):
-            await box.budget.take()
+    await spend_this_second(box, clock)
     hand = {"state": "new cards"}
 
     def job(name: str | None = None) -> Callable[[], Awaitable[None]]:
@@ -281,7 +288,7 @@ async def test_a_table_message_waiting_for_its_turn_sends_what_changed_meanwhile
     made while it waited go in that edit, not in another one a whole queue later."""
     from discord.http import Route
 
-    from bot.budget import LIMIT, PER, SPREAD, Priority, meter
+    from bot.budget import Priority, meter
 
     clock = Clock()
     box = outbox(clock)
@@ -289,11 +296,7 @@ async def test_a_table_message_waiting_for_its_turn_sends_what_changed_meanwhile
     meter(http, box.budget)  # type: ignore[arg-type]
     route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1,
                   message_id=2)
-    for quarter in range(SPREAD):  # this second's calls spent, a quarter at a time
-        if quarter:
-            await clock.advance(PER / SPREAD)
-        for _ in range(LIMIT // SPREAD):
-            await box.budget.take()
+    await spend_this_second(box, clock)
     table = {"state": "ana plays"}
 
     async def edit_table() -> None:
