@@ -307,7 +307,7 @@ class Probe:
 
         self._unwatch = unwatch
 
-    def watch_tables(self, bot: Any) -> Callable[[], None]:
+    def watch_table_edits(self, bot: Any) -> Callable[[], None]:
         """Inside the bot: when each table changed (its log's next sequence number, and the
         time the delivery was told), and each table message edit Discord accepted with the
         sequence number of the state it showed. From the two, the time from a change to the
@@ -364,7 +364,7 @@ class Probe:
 
     async def start(self, bot: Any) -> None:
         self.watch_answers(bot)
-        self._unwatch_tables = self.watch_tables(bot)
+        self._unwatch_tables = self.watch_table_edits(bot)
         self.gc_pauses = []
         gc.callbacks.append(self._gc_timed)
         sent: list[float] = []  # when each global-limited call left, by the budget's clock
