@@ -41,6 +41,9 @@ Reports, over the measured period:
 - with --slow-callbacks MS: how busy the bot's event loop was (every callback timed), and the
   callbacks that held it longer than MS milliseconds, by coroutine (wall and CPU time);
 - the longest garbage collection: its generation, wall and CPU time, and what it freed.
+With --answer-delay MIN MAX the fake Discord answers each request late (a slow Discord: see the
+README's figures); the players' figures are measured when the fake receives a request, the
+bot's own ("from a change ... Discord accepted") when the answer is back, late answer included.
 A click deferred by the bot (interaction callback type 6: acknowledged, its answer completed
 through the token) counts as answered, not refused.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
@@ -52,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import functools
 import gc
 import io
 import os
@@ -705,6 +709,9 @@ async def run(args: argparse.Namespace) -> None:
           flush=True)
 
     fake.rate_limits = args.rate_limits
+    if args.answer_delay:
+        low, high = args.answer_delay
+        fake.answer_delay = functools.partial(random.Random(2).uniform, low, high)
     players = Players(fake, remote, seed=1)
     cards_before = await remote.call("cards")
     mark = fake.mark()
@@ -752,7 +759,9 @@ async def run(args: argparse.Namespace) -> None:
     deferred = sum(1 for r, _ in players.clicks if r.callback_type == 6)
     rest = len(requests)
     glob = sum(1 for r in requests if r.counts_against_global_limit)
-    print(f"load: {load}; {len(tables)} tables")
+    late = f"; answers {args.answer_delay[0]}-{args.answer_delay[1]} s late" \
+        if args.answer_delay else ""
+    print(f"load: {load}; {len(tables)} tables{late}")
     print(f"clicks: {len(players.clicks)} in {clicked_for:.1f} s "
           f"({len(players.clicks) / clicked_for:.0f}/s); actions applied: {actions} "
           f"(cards {cards}, new deals {deals}); unanswered {lost}, refused {refused}, "
@@ -893,6 +902,9 @@ def main() -> None:
     parser.add_argument("--computer-delay", type=float, default=1.0)
     parser.add_argument("--rate-limits", action="store_true",
                         help="apply Discord's rate limits in the fake")
+    parser.add_argument("--answer-delay", type=float, nargs=2, metavar=("MIN", "MAX"),
+                        help="a slow Discord: each answer leaves a uniform random MIN to MAX "
+                             "seconds after its request was done (counted when it arrived)")
     parser.add_argument("--profile", help="cProfile the bot process into this file")
     parser.add_argument("--slow-callbacks", type=float, metavar="MS",
                         help="time every callback of the bot's event loop and list those "

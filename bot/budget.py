@@ -25,8 +25,10 @@ at some moment between the two, which only the answer bounds. Counted from its d
 calls that left a second apart could reach Discord closer together (a slow upload, a busy
 connection) and make more than the limit in Discord's second; held from departure to answer
 plus a second, any second of Discord's can hold only calls whose places overlap, at most
-``LIMIT`` of them. The price is the round trip added to each place (a few percent at Discord's
-usual latency).
+``LIMIT`` of them. The price is the round trip added to each place: with answers 0.2-0.6 s
+late (bench_bot --answer-delay) the bot makes about 33 such calls a second rather than 46. A
+call counted within a known time of leaving would allow more, but nothing Discord documents
+bounds that time, and a 429 is what this budget is for avoiding.
 Interaction callbacks and the follow-ups sent with an interaction's token are outside the
 global limit on Discord: they never wait here, so a click's answer is never late for its 3
 seconds; nor do the gateway and the CDN.

@@ -114,6 +114,9 @@ class FakeDiscord(Driver):
         self.rate_limiter = RateLimiter()
         # Injected failures (5xx, dropped connections, outages): see faults.py.
         self.faults = Faults()
+        # A slow Discord: each answer leaves this many seconds after the request was done
+        # (a callable, so a benchmark can draw them from a seeded generator). None: at once.
+        self.answer_delay: Callable[[], float] | None = None
         self.crashes: list[str] = []
         self.unhandled: list[RecordedRequest] = []
         # ERROR records from the "discord" and "asyncio" loggers (filled by the pytest fixture).
@@ -431,6 +434,10 @@ class FakeDiscord(Driver):
                     record.response = {"fault": "dropped" if fault.drop else fault.status,
                                        "done": payload}
                     return _fail(request, fault.status, fault.drop)
+                delay = self.answer_delay() if self.answer_delay is not None else 0.0
+            if delay > 0:
+                # Counted, done and recorded when it arrived; only the answer is late.
+                await asyncio.sleep(delay)
             return _respond(status, payload, headers)
 
         return endpoint

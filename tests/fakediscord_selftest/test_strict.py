@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import discord
 import pytest
 
@@ -147,6 +149,20 @@ async def test_rate_limits_pace_the_bot_when_switched_on(world: World) -> None:
     # discord.py read the headers and waited for the bucket to reset instead of hammering it.
     assert sends[5].at - sends[0].at >= 0.25
     assert [r.status for r in sends] == [200] * 7
+
+
+async def test_a_slow_discord_answers_late_what_it_did_when_the_request_came(
+        world: World) -> None:
+    fake, bot, _, channel, _ = world
+    fake.answer_delay = lambda: 0.3
+    cached = bot_channel(bot, channel.id)
+    started = time.monotonic()
+    sent = await cached.send("late")
+    answered = time.monotonic()
+    (request,) = fake.requests_to("POST", "/channels/{channel_id}/messages")
+    # The message was made when the request came, and its answer left 0.3 s later.
+    assert [m.content for m in fake.messages(channel)] == ["late"] and sent.content == "late"
+    assert request.status == 200 and request.at - started < answered - started - 0.29
 
 
 async def test_a_request_over_the_limit_gets_429_with_what_discord_py_needs(world: World) -> None:
