@@ -37,7 +37,9 @@ Reports, over the measured period:
   included), and to the next person's hand showing their controls (tables of four people only:
   elsewhere the next person comes after computers), p50/p99; and, measured inside the bot, from
   each change of a table to the first edit of its message Discord accepted that shows it (by
-  the log's sequence number: a message that changed may still show an older state);
+  the log's sequence number: a message that changed may still show an older state); and the
+  table message's figure again for the clicks after the first --settle seconds (30): at the
+  start every person's first turn is an edit of their hand by the bot (no token of theirs yet);
 - with --slow-callbacks MS: how busy the bot's event loop was (every callback timed), and the
   callbacks that held it longer than MS milliseconds, by coroutine (wall and CPU time);
 - the longest garbage collection: its generation, wall and CPU time, and what it freed.
@@ -70,6 +72,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal, cast
 
+import aiosqlite
 import discord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -269,9 +272,11 @@ class Probe:
 
         # Every trip to SQLite's thread (aiosqlite queues one function per trip), named by
         # its statement's first words, or by the cursor method when it carries none.
+        # (SQLite only: on PostgreSQL, bench_shards, there is no such thread.)
         conn: Any = getattr(db, "_conn", None)
         self.trips = trips = Counter[str]()
-        queue = getattr(conn, "_execute", None)
+        queue = getattr(conn, "_execute", None) if isinstance(conn, aiosqlite.Connection) \
+            else None
         if queue is not None:
             async def counted(fn: Any, *a: Any, **kw: Any) -> Any:
                 sql = a[0] if a and isinstance(a[0], str) else ""
@@ -506,6 +511,7 @@ class Players:
         self.clicks: list[tuple[InteractionResult, str]] = []
         self.to_table: list[float] = []  # click -> the table message changed
         self.to_table_by_people: dict[int, list[float]] = {}  # the same, by people at the table
+        self.to_table_when: list[float] = []  # when each of those clicks came
         self.to_hand: list[float] = []  # click -> the next person's controls (4 people)
         # Each hand message's controls, kept until an edit replaces its components: players
         # look every 20 ms, and walking 800 messages' components that often took a third of
@@ -576,6 +582,7 @@ class Players:
                 if len(waiting) < len(t.unshown):
                     shown = [now - at for at, before in t.unshown if before != content]
                     self.to_table.extend(shown)
+                    self.to_table_when.extend(at for at, before in t.unshown if before != content)
                     self.to_table_by_people.setdefault(len(t.humans), []).extend(shown)
                     t.unshown = waiting
             await asyncio.sleep(0.02)
@@ -833,6 +840,15 @@ async def run(args: argparse.Namespace) -> None:
             print(f"    at tables of {people} {'person' if people == 1 else 'people'}: p50 "
                   f"{pct(waits, .5) * 1000:.0f} ms, p99 {pct(waits, .99) * 1000:.0f} ms "
                   f"({len(waits)} clicks)")
+        # The run's first seconds carry every person's first turn at their table, each an
+        # edit of their hand by the bot (no click token of theirs yet) at the acting player's
+        # priority: a start of the whole server at once, measured apart from what follows.
+        later = [w for at, w in zip(players.to_table_when, players.to_table, strict=True)
+                 if at >= started + args.settle]
+        if later:
+            print(f"    clicks after the first {args.settle:.0f} s: p50 "
+                  f"{pct(later, .5) * 1000:.0f} ms, p99 {pct(later, .99) * 1000:.0f} ms "
+                  f"({len(later)} clicks)")
     if players.to_hand:
         print(f"click to the next person's hand showing their controls: p50 "
               f"{pct(players.to_hand, .5) * 1000:.0f} ms, p99 "
@@ -892,6 +908,9 @@ def main() -> None:
                         help="how long the realistic load runs")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0),
                         metavar=("MIN", "MAX"), help="a person's think time, seconds")
+    parser.add_argument("--settle", type=float, default=30.0, metavar="SECONDS",
+                        help="also report the table message's figure for clicks after the "
+                             "first SECONDS of the run (once everyone has had a turn)")
     parser.add_argument("--burst", action="store_true",
                         help="stress: every table's player clicks at the same instant")
     parser.add_argument("--rounds", type=int, default=30, help="rounds of the burst")
