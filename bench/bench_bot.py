@@ -349,19 +349,21 @@ class Probe:
 
         return unwatch
 
-    def table_shown(self) -> tuple[list[float], int]:
-        """(for each change, the seconds until an edit showed it; changes never shown)."""
+    def table_shown(self) -> tuple[list[float], list[float], int]:
+        """(for each change, the seconds until an edit showed it; when it came, in seconds
+        since ``start``; changes never shown)."""
         shown_at: dict[int, list[tuple[int, float]]] = {}
         for table, seq, at in self.edits:
             shown_at.setdefault(table, []).append((seq, at))
-        waits, never = [], 0
+        waits, whens, never = [], [], 0
         for table, seq, at in self.changes:
             first = next((t for s, t in shown_at.get(table, []) if s >= seq and t >= at), None)
             if first is None:
                 never += 1
             else:
                 waits.append(first - at)
-        return waits, never
+                whens.append(at - self.wall)
+        return waits, whens, never
 
     def _gc_timed(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -406,8 +408,9 @@ class Probe:
         self._unwatch()
         self._unwatch_tables()
         gc.callbacks.remove(self._gc_timed)
-        table_shown, never_shown = self.table_shown()
-        return {"table_shown": table_shown, "never_shown": never_shown,
+        table_shown, table_changed, never_shown = self.table_shown()
+        return {"table_shown": table_shown, "table_changed": table_changed,
+                "never_shown": never_shown,
                 "sent": self.sent, "inside": self.inside, "answer": self.answer,
                 "acting": self.acting, "hand_images": self.hand_images,
                 "logging": self.logging, "lock_waits": self.lock_waits,
@@ -849,6 +852,16 @@ async def run(args: argparse.Namespace) -> None:
             print(f"    clicks after the first {args.settle:.0f} s: p50 "
                   f"{pct(later, .5) * 1000:.0f} ms, p99 {pct(later, .99) * 1000:.0f} ms "
                   f"({len(later)} clicks)")
+        # The players' figure compares the message's text: a click after which the table
+        # reads the same again (a person who led, the computers' run, the person to lead
+        # again) counts until the next different text. The bot's figure (by the log's
+        # sequence number) has no such blind spot.
+        settled = [w for at, w in zip(probe["table_changed"], probe["table_shown"], strict=True)
+                   if at >= args.settle]
+        if settled:
+            print(f"    changes after the first {args.settle:.0f} s (inside the bot): p50 "
+                  f"{pct(settled, .5) * 1000:.0f} ms, p99 {pct(settled, .99) * 1000:.0f} ms "
+                  f"({len(settled)} changes)")
     if players.to_hand:
         print(f"click to the next person's hand showing their controls: p50 "
               f"{pct(players.to_hand, .5) * 1000:.0f} ms, p99 "
