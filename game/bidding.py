@@ -196,6 +196,19 @@ class CoincheBidding(Bidding):
             raise IllegalAction("coinche_actions")
 
 
+# The calls open after a contract of each kind: higher contracts only, with a double (the other
+# team, not yet doubled) or with a redouble (its own team, doubled).
+_BULGARIAN_OPENING: tuple[BidAction, ...] = (PASS, *_CONTRACT_BIDS)
+_BULGARIAN_AFTER: tuple[tuple[tuple[BidAction, ...], ...], ...] = tuple(
+    ((PASS, *_CONTRACT_BIDS[t + 1:]), (PASS, *_CONTRACT_BIDS[t + 1:], _DOUBLE),
+     (PASS, *_CONTRACT_BIDS[t + 1:], _REDOUBLE)) for t in Trump)
+
+
+# Every Bulgarian contract by seat and kind, plain, doubled and redoubled: the shared ones.
+_BULGARIAN_CONTRACTS = tuple(tuple(tuple(contract_of(seat, t, None, m) for m in (1, 2, 4))
+                                   for t in Trump) for seat in range(4))
+
+
 class BulgarianBidding(Bidding):
     """Contracts C < D < H < S < NT < AT; double and redouble; a higher contract cancels them."""
 
@@ -209,18 +222,13 @@ class BulgarianBidding(Bidding):
     def legal(self) -> list[BidAction]:
         if self.done:
             return []
-        out: list[BidAction] = [PASS]
         bid = self.bid
         if bid is None:
-            out.extend(_CONTRACT_BIDS)
-            return out
-        out.extend(_CONTRACT_BIDS[bid.trump + 1:])
-        ours = not (bid.seat ^ self.to_act) & 1
-        if not ours and bid.multiplier == 1:
-            out.append(_DOUBLE)
-        elif ours and bid.multiplier == 2:
-            out.append(_REDOUBLE)
-        return out
+            return list(_BULGARIAN_OPENING)
+        # The calls after a contract, one of the three lists made once (a copy of a tuple).
+        if (bid.seat ^ self.to_act) & 1:
+            return list(_BULGARIAN_AFTER[bid.trump][1 if bid.multiplier == 1 else 0])
+        return list(_BULGARIAN_AFTER[bid.trump][2 if bid.multiplier == 2 else 0])
 
     def apply(self, action: BidAction) -> None:
         if self.done:
@@ -239,9 +247,11 @@ class BulgarianBidding(Bidding):
                 self.to_act = (seat + 1) & 3
             return
         if isinstance(action, ContractBid):
-            if bid is not None and action.contract <= bid.trump:
+            kind = action.contract
+            if bid is not None and kind <= bid.trump:
                 raise IllegalAction("contract_higher", trump=bid.trump)
-            self.bid = contract_of(seat, _trump(action.contract))
+            self.bid = _BULGARIAN_CONTRACTS[seat][kind][0] if type(kind) is Trump else \
+                contract_of(seat, _trump(kind))
         elif isinstance(action, Double):
             if bid is None:
                 raise IllegalAction("no_contract_to_double")
@@ -249,11 +259,11 @@ class BulgarianBidding(Bidding):
                 raise IllegalAction("double_own_team")
             if bid.multiplier != 1:
                 raise IllegalAction("already_doubled")
-            self.bid = contract_of(bid.seat, bid.trump, None, 2)
+            self.bid = _BULGARIAN_CONTRACTS[bid.seat][bid.trump][1]
         elif isinstance(action, Redouble):
             if bid is None or bid.multiplier != 2 or (bid.seat ^ seat) & 1:
                 raise IllegalAction("redouble_not_allowed")
-            self.bid = contract_of(bid.seat, bid.trump, None, 4)
+            self.bid = _BULGARIAN_CONTRACTS[bid.seat][bid.trump][2]
         else:
             raise IllegalAction("bulgarian_actions")
         self.history.append((seat, action))

@@ -126,7 +126,8 @@ def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: 
                undertrump: bool) -> tuple[CardSet, int]:
     """The cards of ``hand`` that may be played on ``trick`` (best card ``win_card`` at
     ``win_index``), and why they are forced. The one statement of the play rules: the deal and
-    the computer players' playouts both call it."""
+    the computer players' playouts both call it (the deal answers its two commonest cases
+    itself, checked against this by the property tests)."""
     if not trick:
         return hand, 0
     led = trick[0] >> 3
@@ -285,6 +286,7 @@ class Deal:
         "_owner",
         "_plays",
         "_points",
+        "_raise",
         "_special",
         "_strength",
         "_undertrump",
@@ -353,6 +355,7 @@ class Deal:
         self._beaters: tuple[int, ...] = ()
         self._follow_plain: tuple[int, ...] = ()
         self._follow = 0  # _follow_plain of the card led to this trick
+        self._raise = 0  # the suit led when it is a trump (one must go over the best card)
         self._undertrump = undertrump_rule(variant, options)
         # Whether announcements are made in this deal: the option, and not in no trumps.
         self._announce = False
@@ -517,6 +520,7 @@ class Deal:
             self.win_index = 0
             follow = self._follow_plain[c]
             self._follow = follow
+            self._raise = SUIT_MASKS[c >> 3] if self.trump_cards >> c & 1 else 0
         else:
             if self._beaters[self.win_card] & b:  # the same answer as beats(), from a table
                 self.win_card = c
@@ -527,10 +531,20 @@ class Deal:
         turn = (turn + 1) & 3
         self.to_act = turn
         hand = hands[turn]
-        # legal_play's answer when a plain suit was led and the hand has some: those cards,
-        # whoever wins (the most common case, without the call); it decides every other case.
+        # legal_play's answers to the two common cases, without the call: a plain suit led
+        # and held (those cards, whoever wins), and a trump led and held (those that beat the
+        # best card, else any of them); it decides every other case. tests/game's property
+        # test checks that every legal set here is legal_play's.
         follow &= hand
-        self._legal = follow if follow else legal_play(
+        if follow:
+            self._legal = follow
+            return False
+        follow = self._raise & hand
+        if follow:
+            higher = follow & self._above[self.win_card]
+            self._legal = higher if higher else follow
+            return False
+        self._legal = legal_play(
             hand, trick, self.win_card, self.win_index, self.trump_cards, self.trump_suit_mask,
             self._above, self._undertrump)[0]
         return False

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from game.actions import Play
 from game.cards import cards_of
+from game.deal import legal_play, play_tables, undertrump_rule
 from game.errors import IllegalAction
 from game.match import Match
 from game.record import replay, replay_summary, to_record
@@ -83,6 +84,18 @@ def _check_deal_end(match: Match) -> None:
     assert result.totals == tuple(match.totals)
 
 
+def _check_legal_cards(match: Match) -> None:
+    """The deal's legal cards (kept as the turn passes, with shortcuts for the common cases)
+    are legal_play's answer for the position, the rules' one statement."""
+    deal = match.deal
+    assert deal is not None and deal.to_act is not None and deal.contract is not None
+    above = play_tables(deal.contract.trump)[2]
+    expected, _ = legal_play(deal.hands[deal.to_act], deal.trick, deal.win_card, deal.win_index,
+                             deal.trump_cards, deal.trump_suit_mask, above,
+                             undertrump_rule(match.variant, deal.options))
+    assert match.legal_cards() == expected
+
+
 def play_random(variant: Variant, options: dict[str, Any], dealer: int, seed: int,
                 max_deals: int, stop_at: int | None = None, check: bool = True) -> Match:
     rng = random.Random(seed)
@@ -110,6 +123,8 @@ def play_random(variant: Variant, options: dict[str, Any], dealer: int, seed: in
                     else:
                         raise AssertionError("an illegal card was accepted")
                     assert replay_summary(match) == before
+            if check and deal.phase == "play":
+                _check_legal_cards(match)
             match.apply(rng.choice(legal))
             steps += 1
             if stop_at is not None and steps == stop_at:
