@@ -95,18 +95,31 @@ async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int,
     # A server allows 50 open tables by default: this one, the most the setting takes.
     await bot.guild_settings.change(guild.id, {"max_tables_server": 1000})
     channels = [guild.add_text_channel(f"belote-{i}") for i in range((n + 4) // 5)]
-    people = []
-    for t in range(n):
-        person = guild.add_member(f"p{t}")
-        people.append(person)
-        timer: dict[str, Any] = {} if turn_timer is None else {"turn_timer": turn_timer}
-        r = await fake.slash(bot, person, channels[t // 5], "belote new", variant="classic",
-                             target=501, computers=True, **timer)
-        assert r.callback_type == 5, r.text
-        live = bot.service.table_of(guild.id, person.id)
-        r = await fake.click(bot, person, fake.message(live.row.message_id),
-                             button_id("start", live.id))
-        assert r.callback_type in (6, 7), r.text  # 6: deferred on a busy machine
+    people = [guild.add_member(f"p{t}") for t in range(n)]
+    timer: dict[str, Any] = {} if turn_timer is None else {"turn_timer": turn_timer}
+
+    # Twenty channels at a time: all 200 of 1,000 tables at once overran the bot on 2 cores
+    # (start clicks answered past Discord's deadline).
+    gate = asyncio.Semaphore(20)
+
+    async def open_in(channel: Any, here: list[Any]) -> None:
+        async with gate:
+            await open_each(channel, here)
+
+    async def open_each(channel: Any, here: list[Any]) -> None:
+        for person in here:
+            r = await fake.slash(bot, person, channel, "belote new", variant="classic",
+                                 target=501, computers=True, **timer)
+            assert r.callback_type == 5, r.text
+            live = bot.service.table_of(guild.id, person.id)
+            r = await fake.click(bot, person, fake.message(live.row.message_id),
+                                 button_id("start", live.id))
+            assert r.callback_type in (6, 7), r.text  # 6: deferred on a busy machine
+
+    # Channels side by side: one after another, each table waited for its channel's message
+    # edits (one a second, bot/pacing.py), and 1,000 tables took most of an hour.
+    await asyncio.gather(*(open_in(channel, people[i * 5:i * 5 + 5])
+                           for i, channel in enumerate(channels)))
     return [(bot.service.table_of(guild.id, p.id).id, p) for p in people]
 
 
