@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from .cards import Card, CardSet, Rank, card_str, cards_of, to_set
 from .errors import Cards, IllegalAction
-from .rules import Trump
-
-if TYPE_CHECKING:
-    from .deal import Deal
 
 CARRE_POINTS = {Rank.JACK: 200, Rank.NINE: 150, Rank.ACE: 100, Rank.TEN: 100,
                 Rank.KING: 100, Rank.QUEEN: 100}
@@ -171,25 +166,6 @@ def check_declaration(seat: int, hand: CardSet,
             raise IllegalAction("sequence_not_whole", cards=Cards(cards, "run"))
         out.append(allowed[cards])
     return out
-
-
-def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | None) -> None:
-    """Whether ``seat`` may choose now to announce ``declared`` with its first card of this
-    deal (None: the best, as by default; empty: nothing): raises IllegalAction saying why not.
-
-    The same rules the deal applies when that card is played, checked ahead of it, so a
-    choice accepted now never makes the card refused later."""
-    if not declared:
-        return  # the best or nothing: always possible
-    if not deal.options.announcements:
-        raise IllegalAction("announcements_off")
-    if deal.contract is None:
-        raise IllegalAction("announcements_after_bidding")
-    if deal.contract.trump is Trump.NO_TRUMPS:
-        raise IllegalAction("no_announcements_in_no_trumps")
-    if deal.declared[seat]:
-        raise IllegalAction("announce_with_first_card")
-    check_declaration(seat, deal.hands[seat], declared)
 
 
 def _position(seat: int, first: int) -> int:

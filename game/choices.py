@@ -1,6 +1,6 @@
 """What a seat may choose ahead of its cards: which announcements it makes with its first card,
 and whether a card it plays calls belote. The bot offers these choices and words them; the
-rules that say which exist live here, once (``announcements.check_choice`` checks one).
+rules that say which exist live here, once (``check_choice`` checks one).
 
 A choice of announcements has a code, the value a control carries and the database keeps:
 ``best`` (the default), ``none``, or the announced cards, ``JC.JD.JH.JS-7H.8H.9H``.
@@ -8,18 +8,39 @@ A choice of announcements has a code, the value a control carries and the databa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from .actions import Declaration
-from .announcements import Announcement, best_announcements, possible_choices
+from .announcements import Announcement, best_announcements, check_declaration, possible_choices
 from .cards import Card, Rank, card_str, parse_card, to_set
 from .deal import Deal
+from .errors import IllegalAction
 from .rules import Trump
 from .view import Stage, TableView
 
 BEST = "best"
 NOTHING = "none"
+
+
+def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | None) -> None:
+    """Whether ``seat`` may choose now to announce ``declared`` with its first card of this
+    deal (None: the best, as by default; empty: nothing): raises IllegalAction saying why not.
+
+    The same rules the deal applies when that card is played, checked ahead of it, so a
+    choice accepted now never makes the card refused later."""
+    if not declared:
+        return  # the best or nothing: always possible
+    if not deal.options.announcements:
+        raise IllegalAction("announcements_off")
+    if deal.contract is None:
+        raise IllegalAction("announcements_after_bidding")
+    if deal.contract.trump is Trump.NO_TRUMPS:
+        raise IllegalAction("no_announcements_in_no_trumps")
+    if deal.declared[seat]:
+        raise IllegalAction("announce_with_first_card")
+    check_declaration(seat, deal.hands[seat], declared)
 
 
 def first_card(deal: Deal | None, seat: int) -> bool:

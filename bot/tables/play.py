@@ -12,9 +12,8 @@ from typing import Any
 
 from db import ChoiceRow, LogEntry, MatchPlayer, TableStatus, to_record
 from game.actions import Action, Declaration, Play
-from game.announcements import check_choice
 from game.cards import card_str
-from game.choices import first_card, may_call_belote
+from game.choices import check_choice, first_card, may_call_belote
 from game.errors import IllegalAction
 from game.match import Match
 from game.record import action_to_json, replay

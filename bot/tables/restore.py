@@ -7,9 +7,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from db import ChoiceRow, TableStatus
-from game.announcements import check_choice
 from game.cards import parse_card
-from game.choices import first_card
+from game.choices import check_choice, first_card
 from game.errors import IllegalAction
 from game.record import ReplayError
 

@@ -7,7 +7,8 @@ import random
 from itertools import combinations
 
 from game.actions import Play
-from game.announcements import check_choice, possible_choices
+from game.announcements import possible_choices
+from game.choices import check_choice
 from game.errors import IllegalAction
 from game.match import Match
 from game.players import RandomPlayer

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.announcements import check_choice
 from game.choices import (
     announce_choices,
+    check_choice,
     choice_code,
     declare_from_code,
     first_card,
