@@ -583,9 +583,10 @@ class Players:
                 content = self.fake.message(t.message_id).content
                 waiting = [(at, before) for at, before in t.unshown if before == content]
                 if len(waiting) < len(t.unshown):
-                    shown = [now - at for at, before in t.unshown if before != content]
+                    came = [at for at, before in t.unshown if before != content]
+                    shown = [now - at for at in came]
                     self.to_table.extend(shown)
-                    self.to_table_when.extend(at for at, before in t.unshown if before != content)
+                    self.to_table_when.extend(came)
                     self.to_table_by_people.setdefault(len(t.humans), []).extend(shown)
                     t.unshown = waiting
             await asyncio.sleep(0.02)

@@ -104,17 +104,14 @@ async def open_tables(fake: FakeDiscord, bot: Any, guild: Any, n: int,
 
     async def open_in(channel: Any, here: list[Any]) -> None:
         async with gate:
-            await open_each(channel, here)
-
-    async def open_each(channel: Any, here: list[Any]) -> None:
-        for person in here:
-            r = await fake.slash(bot, person, channel, "belote new", variant="classic",
-                                 target=501, computers=True, **timer)
-            assert r.callback_type == 5, r.text
-            live = bot.service.table_of(guild.id, person.id)
-            r = await fake.click(bot, person, fake.message(live.row.message_id),
-                                 button_id("start", live.id))
-            assert r.callback_type in (6, 7), r.text  # 6: deferred on a busy machine
+            for person in here:
+                r = await fake.slash(bot, person, channel, "belote new", variant="classic",
+                                     target=501, computers=True, **timer)
+                assert r.callback_type == 5, r.text
+                live = bot.service.table_of(guild.id, person.id)
+                r = await fake.click(bot, person, fake.message(live.row.message_id),
+                                     button_id("start", live.id))
+                assert r.callback_type in (6, 7), r.text  # 6: deferred on a busy machine
 
     # Channels side by side: one after another, each table waited for its channel's message
     # edits (one a second, bot/pacing.py), and 1,000 tables took most of an hour.
