@@ -48,6 +48,10 @@ README's figures); the players' figures are measured when the fake receives a re
 bot's own ("from a change ... Discord accepted") when the answer is back, late answer included.
 A click deferred by the bot (interaction callback type 6: acknowledged, its answer completed
 through the token) counts as answered, not refused.
+Every table is started by a click on its message, whose token then edits that message for 15
+minutes, outside the global limit; a run is shorter than that. --old-tables measures tables
+past it: the tokens are forgotten before the clicks start, and every table edit is a message
+edit under the global limit.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
 """
@@ -471,12 +475,20 @@ async def memory_per_table(bot: Any) -> dict[str, float]:
             "image_hits": images.HAND_IMAGES.hits, "image_misses": images.HAND_IMAGES.misses}
 
 
+async def forget_table_tokens(bot: Any) -> int:
+    """As if every table's last click on its message (its Start) were more than 15 minutes
+    old: its message is edited as a message, under the global limit. How many were kept."""
+    kept = len(bot.delivery.table_tokens)
+    bot.delivery.table_tokens.clear()
+    return kept
+
+
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
     probe = Probe(args.profile, args.slow_callbacks)
     handlers: dict[str, Callable[..., Awaitable[Any]]] = {
         "start": probe.start, "finish": probe.finish, "cards": count_cards,
-        "memory": memory_per_table}
+        "memory": memory_per_table, "forget_table_tokens": forget_table_tokens}
     asyncio.run(serve_bot(create_bot, handlers, args.child,
                           computer_delay=args.computer_delay))
 
@@ -682,6 +694,12 @@ def kind_of(fake: FakeDiscord, r: Any) -> str:
     if r.route.startswith("/interactions/"):
         body = r.json if isinstance(r.json, dict) else {}
         return f"interaction callback type {body.get('type')}"
+    edited = fake.edited_message(r)
+    if r.route.startswith("/webhooks/") and edited is not None:
+        message = fake.message(edited)
+        where = "DM hand" if fake.channel(message.channel_id).guild is None else \
+            "table message"
+        return f"edit {where} through a click's token"
     if r.route.startswith("/webhooks/"):
         return f"webhook {r.method} (ephemeral/follow-up)"
     if r.route == "/channels/{channel_id}/messages/{message_id}" and r.method == "PATCH":
@@ -719,6 +737,9 @@ async def run(args: argparse.Namespace) -> None:
     print(f"{len(tables)} tables open and dealt in {time.perf_counter() - t0:.0f} s ({mix})",
           flush=True)
 
+    if args.old_tables:
+        kept = await remote.call("forget_table_tokens")
+        print(f"every table older than 15 minutes: {kept} Start clicks' tokens forgotten")
     fake.rate_limits = args.rate_limits
     if args.answer_delay:
         low, high = args.answer_delay
@@ -938,6 +959,10 @@ def main() -> None:
     parser.add_argument("--answer-delay", type=float, nargs=2, metavar=("MIN", "MAX"),
                         help="a slow Discord: each answer leaves a uniform random MIN to MAX "
                              "seconds after its request was done (counted when it arrived)")
+    parser.add_argument("--old-tables", action="store_true",
+                        help="tables past their first 15 minutes: no click's token edits "
+                             "their message (each table message edit counts against the "
+                             "global limit)")
     parser.add_argument("--profile", help="cProfile the bot process into this file")
     parser.add_argument("--slow-callbacks", type=float, metavar="MS",
                         help="time every callback of the bot's event loop and list those "

@@ -33,7 +33,7 @@ from .answers import kept_for_token
 from .budget import Priority
 from .controls import let_go
 from .digests import digest
-from .outbox import Outbox, describe, is_transient, nonce
+from .outbox import Outbox, describe, is_transient, nonce, retry_after
 from .shown import TABLE_SLOT, ShownRecords
 from .tables import LiveTable, TableService
 
@@ -46,6 +46,11 @@ DMS_CLOSED = 50007
 # An interaction's token edits its ephemeral reply for 15 minutes; keep a margin.
 TOKEN_LIFETIME = 14 * 60.0
 
+
+# The answers to a click that edit the message clicked: that message is then the token's
+# original message, which the token edits for 15 minutes.
+UPDATED = (discord.InteractionResponseType.message_update,
+           discord.InteractionResponseType.deferred_message_update)
 
 _UNKNOWN = object()  # an image key nothing equals
 RECENTLY_OVER = 64
@@ -117,6 +122,11 @@ class Delivery:
         # outside Discord's global request limit, which interaction tokens are not bound by:
         # a DM edit is otherwise a call against it for every card played.
         self.dm_tokens: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        # The same for each table message: the newest click on it answered by editing it (a
+        # seat taken, the game started, a seat taken back), and when. Its token edits the
+        # table message, paced as ever in its channel but outside the global limit: the
+        # table edits that the global limit could not carry at a few hundred busy tables.
+        self.table_tokens: dict[int, tuple[discord.Interaction[Any], float]] = {}
         # Their answers (showing the hand) still on the way: token edits wait for them.
         self.answering: dict[tuple[int, int], set[asyncio.Future[None]]] = {}
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
@@ -190,8 +200,7 @@ class Delivery:
             self.hands_changed(live, [live.match.to_act])
 
     def table_changed(self, live: LiveTable) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live),
-                          bucket=edits_in(live), priority=Priority.TABLE, turn_first=True)
+        self._request_table(live)
         self._note_over(live)
         if live.id not in self.known and live.match is not None:
             # A game this process has not shown yet (a restart): what each DM shows is
@@ -228,9 +237,16 @@ class Delivery:
         self.jobs.request(("match", live.id), lambda: self.post_match_result(live, ratings))
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
-        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=reason),
-                          bucket=edits_in(live), priority=Priority.TABLE, turn_first=True)
+        self._request_table(live, closed=reason)
         self._note_over(live)
+
+    def _request_table(self, live: LiveTable, closed: str | None = None) -> None:
+        """Edit the table message to its newest state, at its channel's pace; an edit made as
+        a message takes its turn in the global budget before the table is drawn, one through
+        a click's token needs none."""
+        self.jobs.request(("table", live.id), lambda: self.update_table(live, closed=closed),
+                          bucket=edits_in(live), priority=Priority.TABLE,
+                          turn_first=lambda: self.table_token(live) is None)
 
     def _note_over(self, live: LiveTable) -> None:
         """Keep the last few tables that ended: a click's answer that failed on the last
@@ -262,13 +278,21 @@ class Delivery:
                       for s in live.seats.values()))
 
     @contextlib.asynccontextmanager
-    async def table_reply(self, live: LiveTable) -> AsyncIterator[None]:
+    async def table_reply(self, live: LiveTable, interaction: discord.Interaction[Any] | None
+                          = None) -> AsyncIterator[None]:
         """Around an answer that shows the table message as it is now (a click's answer
         editing it, or the message posted anew): once it went through, what the message shows
-        is recorded, as for an ordinary edit, so that a restart does not send it again."""
+        is recorded, as for an ordinary edit, so that a restart does not send it again; and
+        the click's token is kept to edit the table message later (``table_tokens``)."""
         key, turn = self.table_key(live), shown_turn(live)
+        since = time.monotonic()
         self.table_shown[live.id] = key
         yield
+        message = interaction.message if interaction is not None else None
+        if interaction is not None and message is not None and \
+                message.id == live.row.message_id and live.row.is_open and \
+                interaction.response.type in UPDATED:
+            self.table_tokens[live.id] = (kept_for_token(interaction), since)
         if live.row.message_id is not None and live.row.is_open and \
                 self.table_shown.get(live.id) == key:
             self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
@@ -284,13 +308,36 @@ class Delivery:
         if closed is None and live.row.is_open and self.table_shown.get(live.id) == key:
             self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
+    @property
+    def by_message(self) -> bool:
+        """While Discord is down, messages are edited as messages, not through tokens: the
+        Outbox probes with one request at a time, and discord.py tries an edit through a
+        token five times over 16 s on any 5xx (a request of its own client: on 500, 502, 504,
+        524)."""
+        return self.jobs.down
+
+    def table_token(self, live: LiveTable) -> discord.Interaction[Any] | None:
+        """The click whose token edits the table message now, if one lasts (the table may
+        have moved to a message of its own since). None while Discord is down: see
+        ``by_message``."""
+        held = self.table_tokens.get(live.id)
+        if held is None or self.by_message:
+            return None
+        interaction, since = held
+        if time.monotonic() - since < TOKEN_LIFETIME and interaction.message is not None and \
+                interaction.message.id == live.row.message_id:
+            return interaction
+        del self.table_tokens[live.id]
+        return None
+
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
         assert live.row.message_id is not None
         payload = await self.table_payload(live, closed)
-        message = self.bot.get_partial_messageable(live.row.home_id).get_partial_message(
-            live.row.message_id)
         try:
-            await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
+            if not await self._edit_table_by_token(live, payload):
+                message = self.bot.get_partial_messageable(live.row.home_id) \
+                    .get_partial_message(live.row.message_id)
+                await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
         except (discord.NotFound, discord.Forbidden) as e:
             self.table_shown.pop(live.id, None)
             if closed is not None or self.on_table_gone is None:
@@ -304,6 +351,21 @@ class Delivery:
             let_go(payload.get("view"))
         if closed is not None or live.row.status == TableStatus.FINISHED:
             self.forget(live)
+
+    async def _edit_table_by_token(self, live: LiveTable, payload: dict[str, Any]) -> bool:
+        """Edit the table message through the token of the last click on it, while the token
+        lasts; False when there is none to use (then it is edited as a message). A token
+        Discord no longer takes is dropped; a failure of Discord's is raised."""
+        interaction = self.table_token(live)
+        if interaction is None:
+            return False
+        if await self._by_token(live, "the last click on its message",
+                                "its message is edited as a message",
+                                interaction.edit_original_response(
+                                    allowed_mentions=messages.NO_MENTIONS, **payload)):
+            return True
+        self.table_tokens.pop(live.id, None)
+        return False
 
     # ---- hands ------------------------------------------------------------------------------
     async def hand_payload(self, live: LiveTable, seat: int, *,
@@ -433,8 +495,7 @@ class Delivery:
             yield
             # The answer went through, and it edited the DM (not a reply of its own): the
             # token's original message is the hand from now on.
-            if interaction.response.type in (discord.InteractionResponseType.message_update,
-                                             discord.InteractionResponseType.deferred_message_update):
+            if interaction.response.type in UPDATED:
                 self.dm_tokens[(live.id, seat)] = (kept_for_token(interaction), since)
             if key is not None and live.row.is_open:
                 self._store(live.id, seat, key, s.dm_message_id)
@@ -536,14 +597,15 @@ class Delivery:
         A token Discord no longer takes is dropped; a failure of Discord's is raised, and the
         Outbox sends the hand again."""
         held = self.dm_tokens.get((live.id, seat))
-        if held is None:
+        if held is None or self.by_message:
             return False
         interaction, since = held
         if time.monotonic() - since >= TOKEN_LIFETIME or interaction.message is None or \
                 interaction.message.id != message_id:
             del self.dm_tokens[(live.id, seat)]
             return False
-        if await self._by_token(live, seat, "its DM is edited as a message", self.edit_hand(
+        if await self._by_token(live, f"seat {seat}'s last click",
+                                "its DM is edited as a message", self.edit_hand(
                 live, seat, message_id,
                 lambda payload: interaction.edit_original_response(**payload),
                 need=waiting_for(live, seat))):
@@ -551,19 +613,19 @@ class Delivery:
         self.dm_tokens.pop((live.id, seat), None)
         return False
 
-    async def _by_token(self, live: LiveTable, seat: int, otherwise: str,
+    async def _by_token(self, live: LiveTable, whose: str, otherwise: str,
                         edit: Awaitable[Any]) -> bool:
-        """Await an edit made through the token of a seat's click: True when Discord took it,
-        False when it refused the token (run out, or the reply dismissed; ``otherwise`` says
-        what is done instead, for the log). A failure of Discord's own is raised: the Outbox
-        sends the message again."""
+        """Await an edit made through the token of a click (``whose``, for the log): True
+        when Discord took it, False when it refused the token (run out, the reply dismissed;
+        ``otherwise`` says what is done instead, for the log). A failure of Discord's own, or
+        a 429, is raised: the Outbox sends the message again (after the wait Discord asked)."""
         try:
             await edit
         except discord.HTTPException as e:
-            if is_transient(e):
-                raise
-            log.info("table %s: the token of seat %s's last click was refused (%s); %s",
-                     live.id, seat, describe(e), otherwise)
+            if is_transient(e) or retry_after(e) is not None:
+                raise  # Discord failed, or asked to wait: not the token's fault
+            log.info("table %s: the token of %s was refused (%s); %s",
+                     live.id, whose, describe(e), otherwise)
             return False
         self.jobs.budget.answered += 1  # Discord answered (tokens bypass the metered client)
         return True
@@ -583,7 +645,7 @@ class Delivery:
         if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
             payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
             try:
-                if await self._by_token(live, seat,
+                if await self._by_token(live, f"seat {seat}'s last click",
                                         "they are told in the thread when it is their turn",
                                         held[0].edit_original_response(**payload)):
                     return
@@ -637,6 +699,7 @@ class Delivery:
 
     def forget(self, live: LiveTable) -> None:
         self.invalidate(live.id)
+        self.table_tokens.pop(live.id, None)
         for seat in range(4):
             self.ephemeral.pop((live.id, seat), None)
             self.dm_tokens.pop((live.id, seat), None)

@@ -143,7 +143,8 @@ class Outbox:
 
     # ---- requests ---------------------------------------------------------------------
     def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None,
-                priority: Priority = Priority.BACKGROUND, turn_first: bool = False) -> None:
+                priority: Priority = Priority.BACKGROUND,
+                turn_first: bool | Callable[[], bool] = False) -> None:
         """Send ``key``'s newest state (``job`` sends it and records it), now or after the
         send on its way. ``bucket``: the rate limit it counts against (a channel's message
         edits): the send waits until the bucket allows it, and sends the newest state then,
@@ -151,7 +152,9 @@ class Outbox:
         the global budget (the newest request's, as who acts changes). ``turn_first``: the
         job makes a call against the global limit (a table message edit): its turn in the
         budget is taken before the job runs, so the state it reads is the newest when the
-        call can leave, not the one from before a wait in the budget's queue."""
+        call can leave, not the one from before a wait in the budget's queue; a function says
+        at each send whether it will (a table message edited through a click's token will
+        not: Discord does not count those)."""
         if self._closed:
             return
         self._priority[key] = priority
@@ -342,13 +345,14 @@ class Outbox:
             self.succeeded()
 
     async def _run(self, key: Hashable, job: Job, bucket: Hashable | None,
-                   turn_first: bool = False) -> None:
+                   turn_first: bool | Callable[[], bool] = False) -> None:
         attempt = 0
         sent = False
         try:
             while True:
                 await self._pace(bucket)
-                if not turn_first:
+                reserve = turn_first() if callable(turn_first) else turn_first
+                if not reserve:
                     self._dirty[key] = False  # what changes from now on is sent after this
                 probing = await self._turn()
                 ticket = self._tickets[key] = Ticket(
@@ -356,8 +360,8 @@ class Outbox:
                 PRIORITY.set(ticket)
                 # A probe (Discord down) goes when the outage allows, not on a reserved turn.
                 reservation = Reservation(await self.budget.take_off(ticket)) \
-                    if turn_first and not probing else None
-                if turn_first:
+                    if reserve and not probing else None
+                if reserve:
                     self._dirty[key] = False  # the job reads the state now: the newest
                 RESERVED.set(reservation)
                 try:

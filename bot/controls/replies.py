@@ -23,8 +23,9 @@ async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> 
     """Answer a click on the table message by editing it to the table as it is now."""
     deliver = bot_of(interaction).delivery
     shown = deliver.table_key(live)
-    # This answer is the table message's edit.
-    async with deliver.table_reply(live), SlowAnswer.of(interaction, update=True) as answer:
+    # This answer is the table message's edit (and its token edits the table from now on).
+    async with deliver.table_reply(live, interaction), \
+            SlowAnswer.of(interaction, update=True) as answer:
         await answer.send({"allowed_mentions": discord.AllowedMentions.none(),
                            **await deliver.table_payload(live)})
     if deliver.table_key(live) != shown:

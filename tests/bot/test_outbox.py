@@ -338,3 +338,33 @@ async def test_a_turn_taken_for_a_job_with_nothing_to_send_goes_to_the_next_call
     assert waiting.done()  # given back, it went to the call behind it at once
     assert box.budget.taken == taken + 1  # the table's turn counts for nothing
     await box.close()
+
+
+async def test_a_table_edited_through_a_token_waits_for_no_turn_in_the_budget() -> None:
+    """``turn_first`` asked at each send: a table message edited through a click's token
+    (Discord does not count it) goes at once while the budget is spent, and one edited as a
+    message waits for its turn."""
+    from bot.budget import Priority
+
+    clock = Clock()
+    box = outbox(clock)
+    box.budget.limit = 1
+    await box.budget.take()  # this second's one call is spent
+    token = {"live": True}
+    ran: list[float] = []
+
+    async def edit_table() -> None:
+        ran.append(clock.now)
+
+    box.request("table", edit_table, priority=Priority.TABLE,
+                turn_first=lambda: not token["live"])
+    await turn()
+    assert ran == [0.0]  # through the token: at once
+    token["live"] = False  # the token ran out
+    box.request("table", edit_table, priority=Priority.TABLE,
+                turn_first=lambda: not token["live"])
+    await turn()
+    assert ran == [0.0]  # as a message: waiting for the budget's next turn
+    await clock.advance(1.0)
+    assert ran == [0.0, 1.0]
+    await box.close()

@@ -9,10 +9,11 @@ from bot.tables import LiveTable
 from .table_helpers import World, start_one_deal_table
 
 
-def edited(world: World, mark: int) -> list[str]:
-    """The paths of the messages edited since ``mark``."""
-    return [r.path for r in world.fake.requests_to(
-        "PATCH", route=r"/channels/\{channel_id\}/messages/\{message_id\}", since=mark)]
+def edited(world: World, mark: int) -> list[int]:
+    """The messages edited since ``mark`` (as messages or through a click's token), one
+    entry per edit."""
+    return [m for r in world.fake.requests_to("PATCH", since=mark)
+            if (m := world.fake.edited_message(r)) is not None]
 
 
 async def shown(world: World, table_id: int) -> tuple[Delivery, LiveTable]:
@@ -24,7 +25,7 @@ async def test_an_invalidated_hand_is_edited_at_its_next_update(world: World) ->
     table_id = await start_one_deal_table(world)
     delivery, live = await shown(world, table_id)
     s = live.seats[1]
-    hand = f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}"
+    hand = s.dm_message_id
     mark = world.fake.mark()
     delivery.hands_changed(live, [1])
     await world.fake.settle()
@@ -44,7 +45,7 @@ async def test_an_invalidated_table_is_edited_with_every_hand(world: World) -> N
     delivery.hands_changed(live, range(4))
     await world.fake.settle()
     paths = edited(world, mark)
-    assert f"/channels/{live.row.home_id}/messages/{live.row.message_id}" in paths
+    assert live.row.message_id in paths
     for s in live.seats.values():
-        assert f"/channels/{s.dm_channel_id}/messages/{s.dm_message_id}" in paths
+        assert s.dm_message_id in paths
     assert len(paths) == 5

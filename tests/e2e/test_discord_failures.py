@@ -20,6 +20,7 @@ pytestmark = pytest.mark.usefixtures("instant_discord_retries")
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 FOLLOWUP = "/webhooks/{app_id}/{token}"
+TOKEN_EDIT = "/webhooks/{app_id}/{token}/messages/{message_id}"
 
 
 def loud(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -36,7 +37,12 @@ def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
     """One failure on the next request of this kind."""
     fake, live = w.fake, w.bot.service.live[table_id]
     fake.faults.rules.clear()
-    if kind == "table":
+    if kind == "table":  # edited through the token of the click that started the game
+        token = w.bot.delivery.table_tokens[table_id][0].token
+        fake.faults.fail("PATCH", TOKEN_EDIT, drop=drop,
+                         path=f"/webhooks/{fake.application_id}/{token}/messages/@original")
+    elif kind == "table message":  # no token left: edited as a message
+        w.bot.delivery.table_tokens.pop(table_id, None)
         fake.faults.fail("PATCH", MESSAGE, drop=drop,
                          path=f"/channels/{live.row.home_id}/messages/{live.row.message_id}")
     elif kind == "hand":
@@ -47,7 +53,7 @@ def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
 
 
 @pytest.mark.parametrize("drop", [False, True], ids=["503", "dropped"])
-@pytest.mark.parametrize("kind", ["table", "hand", "answer"])
+@pytest.mark.parametrize("kind", ["table", "table message", "hand", "answer"])
 async def test_one_failure_on_every_request_of_a_kind_loses_nothing(
         world: World, kind: str, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
     bot = world.bot
@@ -66,7 +72,11 @@ async def test_one_failure_on_every_request_of_a_kind_loses_nothing(
     assert len(await bot.service.db.log.entries(table_id)) == live.seq
     await assert_shows_now(world, live)  # the final edits: no controls left, the result shown
     assert not loud(caplog), loud(caplog)
-    assert any(r.levelno == logging.WARNING and r.name.startswith("bot") for r in caplog.records)
+    failed = [r for r in world.fake.requests_to() if r.status in (0, 503)]
+    assert failed  # there were failures to meet
+    if kind != "table" or drop:  # (discord.py tries a token's 503 again itself, silently)
+        assert any(r.levelno == logging.WARNING and r.name.startswith("bot")
+                   for r in caplog.records)
 
 
 def world_clock(w: World) -> ManualClock:

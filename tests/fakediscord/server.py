@@ -255,6 +255,29 @@ class FakeDiscord(Driver):
                 and (route is None or re.fullmatch(route, r.route) or r.route == route)
             ]
 
+    def edits_of(self, message_id: int, *, since: int = 0) -> list[RecordedRequest]:
+        """The requests since ``since`` that edited this message, by either route (see
+        ``edited_message``), whatever Discord answered."""
+        return [r for r in self.requests_to("PATCH", since=since)
+                if self.edited_message(r) == message_id]
+
+    def edited_message(self, r: RecordedRequest) -> int | None:
+        """The message a request edits, by either route: an edit of the message itself, or
+        one through an interaction's token (its @original or a follow-up); None for anything
+        else, or a token the fake never gave."""
+        if r.method != "PATCH":
+            return None
+        if r.route == CHANNEL_EDIT:
+            return int(r.path.rsplit("/", 1)[1])
+        if r.route != WEBHOOK_EDIT:
+            return None
+        _, _, _, token, _, which = r.path.split("/")
+        if which != "@original":
+            return int(which)
+        with self.lock:
+            rec = self._by_token.get(token)
+        return rec.original_message_id if rec is not None else None
+
     def mark(self) -> int:
         """A position in the request log; pass it as since= to see only later requests."""
         with self.lock:
@@ -396,9 +419,11 @@ class FakeDiscord(Driver):
                 try:
                     if not record.authorized and not _token_route(template):
                         raise ApiError(401, 0, "401: Unauthorized")
-                    if self.rate_limits and not _token_route(template):
+                    limited = self._limited_as(request.method, template, req)
+                    if limited is not None:
+                        route, params = limited
                         retry, is_global, headers = self.rate_limiter.check(
-                            request.method, template, req.params,
+                            request.method, route, params,
                             record.counts_against_global_limit, now=arrived,
                         )
                         if retry:
@@ -768,6 +793,28 @@ class FakeDiscord(Driver):
         elif kind in (6, 9):
             answer["resource"] = {"type": kind}
         return 200, answer
+
+    def _limited_as(
+        self, method: str, template: str, req: Req
+    ) -> tuple[str, dict[str, str]] | None:
+        """The route and major parameters a request is rate limited as, None when it is not
+        (limits off, or a token route). An edit through an interaction's token counts against
+        its message's channel's message edits: Discord does not document whether it does, and
+        this is the stricter choice (a bot must pace such edits as it paces its own)."""
+        if not self.rate_limits:
+            return None
+        if not _token_route(template):
+            return template, req.params
+        if (method, template) != ("PATCH", WEBHOOK_EDIT):
+            return None
+        rec = self._by_token.get(req.params["token"])
+        which = req.params["message_id"]
+        mid = rec.original_message_id if rec is not None and which == "@original" else \
+            int(which) if which.isdigit() else None
+        message = self._messages.get(mid) if mid is not None else None
+        if message is None:
+            return None
+        return CHANNEL_EDIT, {"channel_id": str(message.channel_id)}
 
     def _webhook_interaction(self, req: Req) -> InteractionRecord:
         rec = self._by_token.get(req.params["token"])
@@ -1339,6 +1386,10 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
 
 NONCE_LENGTH = 25  # Discord's longest nonce
 NONCE_WINDOW = 300.0  # "the past few minutes" in which Discord enforces a nonce
+
+
+WEBHOOK_EDIT = "/webhooks/{app_id}/{token}/messages/{message_id}"
+CHANNEL_EDIT = "/channels/{channel_id}/messages/{message_id}"
 
 
 def _token_route(template: str) -> bool:

@@ -200,3 +200,26 @@ async def test_webhook_tokens_need_an_acknowledged_live_interaction(world: World
         async with session.patch(f"{url}/messages/@original", json={"content": "x"}) as stale:
             assert stale.status == 401 and (await stale.json())["code"] == 50027
     assert fake.message(pending.answer.id).content == "finally"
+
+
+async def test_an_edit_through_a_token_counts_against_its_channels_message_edits(
+        world: World) -> None:
+    import aiohttp
+
+    fake, bot, _, channel, alice = world
+    pending = await fake.slash(bot, alice, channel, "demo late", wait=False)
+    await fake.settle()
+    fake.rate_limits = True
+    fake.rate_limiter.route_limits[("PATCH", "/channels/{channel_id}/messages/{message_id}")] = (
+        1, 5.0)
+    url = f"{fake.base_url}/api/v10/webhooks/{fake.application_id}/{pending.record.token}"
+    async with aiohttp.ClientSession() as session:
+        async with session.patch(f"{url}/messages/@original", json={"content": "one"}) as first:
+            assert first.status == 200 and first.headers["X-RateLimit-Remaining"] == "0"
+        async with session.patch(f"{url}/messages/@original", json={"content": "two"}) as second:
+            assert second.status == 429 and (await second.json())["global"] is False
+    assert fake.message(pending.answer.id).content == "one"
+    # Not against the global limit: tokens are outside it.
+    assert not any(r.counts_against_global_limit
+                   for r in fake.requests_to("PATCH", "/webhooks/{app_id}/{token}/messages/"
+                                             "{message_id}"))
