@@ -49,9 +49,9 @@ bot's own ("from a change ... Discord accepted") when the answer is back, late a
 A click deferred by the bot (interaction callback type 6: acknowledged, its answer completed
 through the token) counts as answered, not refused.
 Every table is started by a click on its message, whose token then edits that message for 15
-minutes, outside the global limit; a run is shorter than that. --old-tables measures tables
-past it: the tokens are forgotten before the clicks start, and every table edit is a message
-edit under the global limit.
+minutes, outside the global limit; a run is shorter than that. --old-tables [SHARE] measures
+tables past it (all, or that share of them): their tokens are forgotten before the clicks
+start, and each of their table edits is a message edit under the global limit.
 Targets (issue 4): ack p99 <= 100 ms; <= 3 calls per card, <= 2 global; lag p99 <= 25 ms;
 <= 200 KB per table.
 """
@@ -475,12 +475,17 @@ async def memory_per_table(bot: Any) -> dict[str, float]:
             "image_hits": images.HAND_IMAGES.hits, "image_misses": images.HAND_IMAGES.misses}
 
 
-async def forget_table_tokens(bot: Any) -> int:
-    """As if every table's last click on its message (its Start) were more than 15 minutes
-    old: its message is edited as a message, under the global limit. How many were kept."""
-    kept = len(bot.delivery.table_tokens)
-    bot.delivery.table_tokens.clear()
-    return kept
+async def forget_table_tokens(bot: Any, share: float) -> list[int]:
+    """As if the last click on a table's message (its Start) were more than 15 minutes old,
+    for this share of the tables (a seeded draw: every other table is of one person with
+    --mixed, so no pattern by id): their message is edited as a message, under the global
+    limit. The ids of those tables."""
+    tokens = bot.delivery.table_tokens
+    ids = sorted(tokens)
+    old = random.Random(3).sample(ids, round(len(ids) * share))
+    for table_id in old:
+        del tokens[table_id]
+    return old
 
 
 def child(args: argparse.Namespace) -> None:
@@ -500,6 +505,7 @@ class Table:
         self.message_id = message_id
         self.humans = humans
         self.hand_message: dict[int, int] = {}  # member id -> their DM hand message
+        self.old = False  # past its first 15 minutes (--old-tables): no token edits its message
         self.last_seq = -1
         self.clicked_at: float | None = None  # the last click (for the next person's hand)
         # Every click the table message has not shown yet: when it came, and what the table
@@ -526,6 +532,7 @@ class Players:
         self.clicks: list[tuple[InteractionResult, str]] = []
         self.to_table: list[float] = []  # click -> the table message changed
         self.to_table_by_people: dict[int, list[float]] = {}  # the same, by people at the table
+        self.to_table_by_age: dict[bool, list[float]] = {}  # the same, by Table.old
         self.to_table_when: list[float] = []  # when each of those clicks came
         self.to_hand: list[float] = []  # click -> the next person's controls (4 people)
         # Each hand message's controls, kept until an edit replaces its components: players
@@ -600,6 +607,7 @@ class Players:
                     self.to_table.extend(shown)
                     self.to_table_when.extend(came)
                     self.to_table_by_people.setdefault(len(t.humans), []).extend(shown)
+                    self.to_table_by_age.setdefault(t.old, []).extend(shown)
                     t.unshown = waiting
             await asyncio.sleep(0.02)
 
@@ -738,8 +746,11 @@ async def run(args: argparse.Namespace) -> None:
           flush=True)
 
     if args.old_tables:
-        kept = await remote.call("forget_table_tokens")
-        print(f"every table older than 15 minutes: {kept} Start clicks' tokens forgotten")
+        old = set(await remote.call("forget_table_tokens", args.old_tables))
+        for t in tables:
+            t.old = t.id in old
+        print(f"{len(old)} tables past their first 15 minutes (their Start click's token "
+              "forgotten)")
     fake.rate_limits = args.rate_limits
     if args.answer_delay:
         low, high = args.answer_delay
@@ -865,6 +876,11 @@ async def run(args: argparse.Namespace) -> None:
             print(f"    at tables of {people} {'person' if people == 1 else 'people'}: p50 "
                   f"{pct(waits, .5) * 1000:.0f} ms, p99 {pct(waits, .99) * 1000:.0f} ms "
                   f"({len(waits)} clicks)")
+        if len(players.to_table_by_age) > 1:
+            for past, waits in sorted(players.to_table_by_age.items()):
+                print(f"    at tables {'past' if past else 'in'} their first 15 minutes: p50 "
+                      f"{pct(waits, .5) * 1000:.0f} ms, p99 {pct(waits, .99) * 1000:.0f} ms "
+                      f"({len(waits)} clicks)")
         # The run's first seconds carry every person's first turn at their table, each an
         # edit of their hand by the bot (no click token of theirs yet) at the acting player's
         # priority: a start of the whole server at once, measured apart from what follows.
@@ -959,10 +975,11 @@ def main() -> None:
     parser.add_argument("--answer-delay", type=float, nargs=2, metavar=("MIN", "MAX"),
                         help="a slow Discord: each answer leaves a uniform random MIN to MAX "
                              "seconds after its request was done (counted when it arrived)")
-    parser.add_argument("--old-tables", action="store_true",
-                        help="tables past their first 15 minutes: no click's token edits "
-                             "their message (each table message edit counts against the "
-                             "global limit)")
+    parser.add_argument("--old-tables", type=float, nargs="?", const=1.0, default=0.0,
+                        metavar="SHARE",
+                        help="this share of the tables (all without SHARE) is past its "
+                             "first 15 minutes: no click's token edits their message (each "
+                             "of its edits counts against the global limit)")
     parser.add_argument("--profile", help="cProfile the bot process into this file")
     parser.add_argument("--slow-callbacks", type=float, metavar="MS",
                         help="time every callback of the bot's event loop and list those "

@@ -41,9 +41,12 @@ def clicks(out: str) -> int:
 def test_bench_bot_loses_no_click_and_gets_no_429() -> None:
     # Seeded players think 1-4 s: in 6 s each of the two tables' first players clicks.
     out = run("bench/bench_bot.py", "--tables", "2", "--seconds", "6", "--mixed",
-              "--rate-limits", "--answer-delay", "0.01", "0.02")
+              "--rate-limits", "--answer-delay", "0.01", "0.02", "--old-tables", "0.5")
     assert clicks(out) >= 2 and "unanswered 0, refused 0" in out
     assert "429 answers: 0" in out and "memory per live table" in out
+    # One table's message through its Start click's token, the other's as a message.
+    assert "1 tables past their first 15 minutes" in out
+    assert "edit table message through a click's token" in out and "edit table message (" in out
 
 
 def test_bench_restart_sends_almost_nothing() -> None:
