@@ -78,11 +78,15 @@ async def test_an_outage_with_clicks_during_it(world: World, clock: ManualClock,
     assert live.timer is None and live.deadline is not None  # the turn timer does not run
     left = live.deadline - time.time()
     sent = outage.failed
+    mark = fake.mark()
     for _ in range(12):  # a minute of Discord failing: a probe every few seconds, no more
         await until_parked(world)
         clock.advance(5)
         await fake.settle()
     assert outage.failed - sent <= 14, outage.failed - sent
+    # Probes edit as messages: discord.py would try an edit through a token five times.
+    assert fake.requests_to("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}",
+                            since=mark) == []
     fake.faults.end_outage()
     await delivered(world, clock)
     assert not bot.delivery.jobs.down
