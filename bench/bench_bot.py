@@ -706,7 +706,7 @@ def kind_of(fake: FakeDiscord, r: Any) -> str:
     if r.route.startswith("/webhooks/") and edited is not None:
         message = fake.message(edited)
         where = "DM hand" if fake.channel(message.channel_id).guild is None else \
-            "table message"
+            "private hand" if message.ephemeral else "table message"
         return f"edit {where} through a click's token"
     if r.route.startswith("/webhooks/"):
         return f"webhook {r.method} (ephemeral/follow-up)"

@@ -272,10 +272,14 @@ class FakeDiscord(Driver):
         if r.route != WEBHOOK_EDIT:
             return None
         _, _, _, token, _, which = r.path.split("/")
-        if which != "@original":
-            return int(which)
         with self.lock:
-            rec = self._by_token.get(token)
+            return self._token_target(token, which)
+
+    def _token_target(self, token: str, which: str) -> int | None:
+        """The message an edit through ``token`` is for: its @original, or one by id."""
+        if which != "@original":
+            return int(which) if which.isdigit() else None
+        rec = self._by_token.get(token)
         return rec.original_message_id if rec is not None else None
 
     def mark(self) -> int:
@@ -807,10 +811,7 @@ class FakeDiscord(Driver):
             return template, req.params
         if (method, template) != ("PATCH", WEBHOOK_EDIT):
             return None
-        rec = self._by_token.get(req.params["token"])
-        which = req.params["message_id"]
-        mid = rec.original_message_id if rec is not None and which == "@original" else \
-            int(which) if which.isdigit() else None
+        mid = self._token_target(req.params["token"], req.params["message_id"])
         message = self._messages.get(mid) if mid is not None else None
         if message is None:
             return None
