@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from .bot import BeloteBot
 
 log = logging.getLogger(__name__)
+
+K = TypeVar("K", bound=Hashable)
+Kept = dict[K, tuple[discord.Interaction[Any], float]]  # a click kept for its token, and when
 
 DMS_CLOSED = 50007
 # An interaction's token edits its ephemeral reply for 15 minutes; keep a margin.
@@ -121,12 +124,12 @@ class Delivery:
         # when. Its token edits that same message later (their turn comes, the trick ends)
         # outside Discord's global request limit, which interaction tokens are not bound by:
         # a DM edit is otherwise a call against it for every card played.
-        self.dm_tokens: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self.dm_tokens: Kept[tuple[int, int]] = {}
         # The same for each table message: the newest click on it answered by editing it (a
         # seat taken, the game started, a seat taken back), and when. Its token edits the
         # table message, paced as ever in its channel but outside the global limit: the
         # table edits that the global limit could not carry at a few hundred busy tables.
-        self.table_tokens: dict[int, tuple[discord.Interaction[Any], float]] = {}
+        self.table_tokens: Kept[int] = {}
         # Their answers (showing the hand) still on the way: token edits wait for them.
         self.answering: dict[tuple[int, int], set[asyncio.Future[None]]] = {}
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
@@ -317,17 +320,23 @@ class Delivery:
         return self.jobs.down
 
     def table_token(self, live: LiveTable) -> discord.Interaction[Any] | None:
-        """The click whose token edits the table message now, if one lasts (the table may
-        have moved to a message of its own since). None while Discord is down: see
-        ``by_message``."""
-        held = self.table_tokens.get(live.id)
+        """The click whose token edits the table message now (the table may have moved to a
+        message of its own since)."""
+        return self._kept(self.table_tokens, live.id, live.row.message_id)
+
+    def _kept(self, kept: Kept[K], key: K, message_id: int | None
+              ) -> discord.Interaction[Any] | None:
+        """The click kept under ``key`` whose token edits ``message_id`` now: None when there
+        is none, while Discord is down (see ``by_message``), or when it ran out or was for
+        another message (then it is dropped)."""
+        held = kept.get(key)
         if held is None or self.by_message:
             return None
         interaction, since = held
         if time.monotonic() - since < TOKEN_LIFETIME and interaction.message is not None and \
-                interaction.message.id == live.row.message_id:
+                interaction.message.id == message_id:
             return interaction
-        del self.table_tokens[live.id]
+        del kept[key]
         return None
 
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
@@ -596,13 +605,8 @@ class Delivery:
         token lasts; False when there is none to use (then the DM is edited as a message).
         A token Discord no longer takes is dropped; a failure of Discord's is raised, and the
         Outbox sends the hand again."""
-        held = self.dm_tokens.get((live.id, seat))
-        if held is None or self.by_message:
-            return False
-        interaction, since = held
-        if time.monotonic() - since >= TOKEN_LIFETIME or interaction.message is None or \
-                interaction.message.id != message_id:
-            del self.dm_tokens[(live.id, seat)]
+        interaction = self._kept(self.dm_tokens, (live.id, seat), message_id)
+        if interaction is None:
             return False
         if await self._by_token(live, f"seat {seat}'s last click",
                                 "its DM is edited as a message", self.edit_hand(
