@@ -18,6 +18,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
@@ -40,6 +41,7 @@ from game.tournament import (
 from i18n import DEFAULT_LANGUAGE, Number
 
 from .guild_settings import GuildSettingsStore
+from .keyed_lock import KeyedLock
 from .tables import LiveTable, NewTable, Refusal, TableService
 from .tournament_prizes import fee_returned, fee_taken, prizes
 
@@ -102,7 +104,9 @@ class TournamentRunner:
         self.clock = clock
         self.rng = rng if rng is not None else random.Random()
         self.listener: TournamentListener = listener or NullTournamentListener()
-        self._guards: dict[int, asyncio.Lock] = {}
+        # One change of a tournament at a time; a tournament's lock is forgotten once nobody
+        # holds or waits on it, so ids clicked once (forged ones too) are not kept.
+        self._guards: KeyedLock[int] = KeyedLock()
         self._names: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # A member's credits, their starting grant given if due (bot/credits.py); None: no
@@ -136,8 +140,8 @@ class TournamentRunner:
         """How the tables (and the bracket) show an entrant: the name they signed up under."""
         return self._names.get(user_id) or self.names(row.guild_id, user_id)
 
-    def _guard(self, tournament_id: int) -> asyncio.Lock:
-        return self._guards.setdefault(tournament_id, asyncio.Lock())
+    def _guard(self, tournament_id: int) -> AbstractAsyncContextManager[None]:
+        return self._guards(tournament_id)
 
     # ---- sign-up -------------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, host_id: int,

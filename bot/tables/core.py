@@ -11,12 +11,13 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from db import Database, SeatRow, TableStatus
 from i18n import Levels, Message
 
 from ..computers import available_levels, computer_name
+from ..keyed_lock import KeyedLock
 from . import state
 from .clock import Clock
 from .refusals import Refusal
@@ -50,7 +51,8 @@ class Tables:
         # seat back): held from the one-table-per-person check to the seat's write, so two
         # such requests of one person cannot both pass the check. Taken after a table's own
         # lock, never before one (create's new table is nobody else's yet).
-        self._seating: dict[int, asyncio.Lock] = {}
+        # A server's lock is forgotten once nobody holds or waits on it (bot/keyed_lock.py).
+        self._seating: KeyedLock[int] = KeyedLock()
         # Called with a table once it ends for good: its match won (``live.match.winner``)
         # or closed without a winner (ended, abandoned). Each hook only schedules work.
         self.end_hooks: list[Callable[[LiveTable], None]] = []
@@ -70,11 +72,8 @@ class Tables:
         async with live.lock:
             yield live
 
-    def seating(self, guild_id: int) -> asyncio.Lock:
-        lock = self._seating.get(guild_id)
-        if lock is None:
-            lock = self._seating[guild_id] = asyncio.Lock()
-        return lock
+    def seating(self, guild_id: int) -> AbstractAsyncContextManager[None]:
+        return self._seating(guild_id)
 
     # ---- lookups -------------------------------------------------------------------------
     def get(self, table_id: int) -> LiveTable:
