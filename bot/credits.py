@@ -27,6 +27,9 @@ class Wallet:
     balance: int
     rank: int | None
     movements: list[Movement]
+    # The balance shown is the starting grant this member has not been given yet (another
+    # member looked, which gives nothing): it comes with their first use of credits.
+    grant_due: bool = False
 
 
 class Credits:
@@ -68,7 +71,13 @@ class Credits:
                      last: int = 10) -> Wallet:
         """The balance (the grant given first when ``grant``: a member looking at their own
         wallet), their rank in the server and their last movements."""
-        balance = await self.balance(guild_id, user_id) if grant else \
-            await self.repo.balance(guild_id, user_id) or 0
+        if grant:
+            balance = await self.balance(guild_id, user_id)
+        else:
+            known = await self.repo.balance(guild_id, user_id)
+            if known is None:  # never had credits here: what they will have at their first use
+                due = max(0, (await self.settings.get(guild_id)).starting_credits)
+                return Wallet(due, None, [], grant_due=due > 0)
+            balance = known
         return Wallet(balance, await self.repo.rank(guild_id, user_id),
                       await self.repo.history(guild_id, user_id, last))

@@ -29,6 +29,8 @@ def amount(value: int, w: Words) -> str:
 
 def wallet_text(who: int, wallet: Any, w: Words) -> str:
     lines = [w("credits.wallet.title", who=f"<@{who}>", balance=amount(wallet.balance, w))]
+    if wallet.grant_due:
+        lines.append(w("credits.wallet.grant_due"))
     if wallet.rank is not None:
         lines.append(w("credits.wallet.rank", rank=wallet.rank))
     if wallet.movements:

@@ -29,9 +29,11 @@ async def test_the_grant_comes_once_and_the_daily_bonus_once_a_day(world: World)
     now[0] = DAY + timedelta(days=1)
     r = await fake.slash(bot, ana, world.channel, "belote daily")
     assert "Your balance: 1,200 credits." in r.text
-    # Another member's wallet is shown as it is: looking does not give them their grant.
+    # Another member's wallet shows the grant they have coming, and says so; looking does
+    # not give it to them.
     r = await fake.slash(bot, ana, world.channel, "belote wallet", member=bo)
-    assert f"**Wallet of <@{bo.id}>**: 0 credits" in r.text
+    assert f"**Wallet of <@{bo.id}>**: 1,000 credits" in r.text, r.text
+    assert words()("credits.wallet.grant_due") in r.text
     assert await bot.credits.repo.balance(world.guild.id, bo.id) is None
     await fake.slash(bot, bo, world.channel, "belote wallet")
     board = await fake.slash(bot, bo, world.channel, "belote credits")
