@@ -250,7 +250,12 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             await tell(interaction, member_words(interaction)("commands.invite.no_table"))
             return
         # A refusal (yourself, a bot) is answered by the tree's one error handler.
-        await self.bot.service.invite(live.id, interaction.user.id, user.id, is_bot=user.bot)
+        fresh = await self.bot.service.invite(live.id, interaction.user.id, user.id,
+                                              is_bot=user.bot)
+        if not fresh:  # invited before: told once, not pinged again
+            await tell(interaction, member_words(interaction, live.language)(
+                "commands.invite.already", player=user.mention, table=live.id))
+            return
         await tell(interaction, member_words(interaction, live.language)(
             "commands.invite.done", player=user.mention, table=live.id))
         await self.bot.delivery.notice(

@@ -148,19 +148,21 @@ class Lobby:
         return live
 
     async def invite(self, table_id: int, host_id: int, user_id: int, *,
-                     is_bot: bool = False) -> LiveTable:
+                     is_bot: bool = False) -> bool:
         """The host lets ``user_id`` sit at their private table (``is_bot``: that user is a
-        bot account, which cannot play)."""
+        bot account, which cannot play). True if they were not invited before: only then are
+        they told (pinged), so a host repeating the command pings nobody again."""
         async with self.tables.door(table_id) as live:
             self.tables.check_host(live, host_id, "tables.host_only_invite")
             if user_id == host_id:
                 raise Refusal("tables.invite_yourself")
             if is_bot:
                 raise Refusal("tables.invite_bot")
-            if user_id not in live.invited:
-                await self.tables.db.tables.invite(table_id, user_id)
-                live.invited.add(user_id)
-        return live
+            if user_id in live.invited:
+                return False
+            await self.tables.db.tables.invite(table_id, user_id)
+            live.invited.add(user_id)
+        return True
 
     async def start(self, table_id: int, user_id: int) -> LiveTable:
         async with self.tables.door(table_id) as live:

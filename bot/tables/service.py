@@ -125,7 +125,7 @@ class TableService:
         return await self.lobby.add_computer(table_id, user_id, seat, level)
 
     async def invite(self, table_id: int, host_id: int, user_id: int, *,
-                     is_bot: bool = False) -> LiveTable:
+                     is_bot: bool = False) -> bool:
         return await self.lobby.invite(table_id, host_id, user_id, is_bot=is_bot)
 
     async def start(self, table_id: int, user_id: int) -> LiveTable:

@@ -82,6 +82,11 @@ async def test_invite_to_a_private_table(world: World) -> None:
     assert r.ephemeral and f"<@{bo.id}> may now sit at table #{table_id}" in r.text
     notice = fake.messages(thread_of(world, table_id))[-1]
     assert f"<@{bo.id}>" in notice.content and "invites you" in notice.content
+    posts = len(fake.messages(thread_of(world, table_id)))
+    for _ in range(3):  # the host repeats the command: bo is pinged once, not four times
+        r = await fake.slash(bot, ana, world.channel, "belote invite", player=bo)
+        assert r.ephemeral and "already has an invitation" in r.text, r.text
+    assert len(fake.messages(thread_of(world, table_id))) == posts
     r = await fake.click(bot, bo, lobby, button_id("sit", table_id, 1))
     assert r.callback_type == 7 and "East: bo" in r.answer.content
     r = await fake.click(bot, cy, lobby, button_id("sit", table_id, 2))
