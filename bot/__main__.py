@@ -24,8 +24,10 @@ from db.routing import ShardTaken
 from db.transfer import TransferError, copy_database
 
 from .bot import NEEDED_PERMISSIONS, create_bot
+from .logjson import use_json_lines
 from .logs import quiet_voice_warnings, setup_logging
 from .settings import Settings, SettingsError, read_env_file, shard_ranges
+from .web import WebUnavailable
 
 log = logging.getLogger("bot")
 
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 1
     setup_logging(settings.log_level, settings.token)
+    if settings.log_format == "json":
+        use_json_lines(settings.shard_count or 1, shard_ranges(
+            settings.shards or tuple(range(settings.shard_count or 1))))
     quiet_voice_warnings()
     log.info("database %s; settings from %s", settings.database_shown,
              env_file if env_file is not None else "the environment (no env file)")
@@ -143,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as e:
         return _fail(f"Discord answered {e.status} at login ({e.text or 'no detail'}); "
                      "try again later.")
+    except WebUnavailable as e:
+        return _fail(str(e))
     except ShardTaken as e:
         return _fail(f"{e}; stop that process first, or give this one other --shards.")
     except database_errors() as e:

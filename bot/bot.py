@@ -20,6 +20,7 @@ from db.postgres import PostgresDatabase
 from db.readers import MemberLanguagesRepo
 from db.routing import ClickRoutes
 from i18n import words
+from web import WebServer
 
 from . import images
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
@@ -30,6 +31,9 @@ from .credits import Credits
 from .delivery import Delivery
 from .errors import answer_error, language, tell
 from .guild_settings import GuildSettingsStore
+from .health import Health
+from .logjson import tag_interactions
+from .metrics import BotMetrics
 from .ratelimit import MemberLimits
 from .records import Records
 from .settings import Settings
@@ -37,6 +41,7 @@ from .sharding import ClickRouter, Shards
 from .tables import TableService
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
+from .web import start_web
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +132,14 @@ class BeloteBot(commands.Bot):
         self.db: Database | None = None
         self.limits = MemberLimits()
         self.readers = Readers()  # each member's language, for what they alone read
+        # Readiness and metrics for operators, served with the web pages on WEB_PORT (no
+        # port: nothing is measured, nothing served).
+        self.health = Health(self)
+        tag_interactions(self)  # log lines name the server an interaction came from
+        self.metrics = BotMetrics(self) if settings.web_port is not None else None
+        if self.metrics is not None:
+            self.metrics.instrument()
+        self.web: WebServer | None = None
 
     @staticmethod
     def shard_options(shards: Shards, settings: Settings) -> dict[str, Any]:
@@ -139,7 +152,11 @@ class BeloteBot(commands.Bot):
         return {"shard_ids": list(shards.ids), "shard_count": shards.count}
 
     async def setup_hook(self) -> None:
+        # First: /healthz answers (and /readyz says what is still missing) while tables load.
+        self.web = await start_web(self)
         self.db = await Database.open(self.settings.database)
+        if self.metrics is not None:
+            self.metrics.database(self.db)
         if self.router is not None:
             # The shards' locks first: a second process started for the same shards stops
             # here, before it restores (and would run) tables another process runs.
@@ -257,6 +274,11 @@ class BeloteBot(commands.Bot):
         await SlowAnswer.closing(interaction)
 
     async def close(self) -> None:
+        if self.web is not None:  # no request runs into what closes below
+            await self.web.stop()
+            self.web = None
+        if self.metrics is not None:
+            await self.metrics.close()
         if getattr(self, "service", None) is not None:
             await self.service.close()
         # Sends on their way stop before the HTTP session and the database close under them.

@@ -139,6 +139,7 @@ class Budget:
         self._nap: asyncio.Future[None] | None = None  # the server's wait for the next turn
         self.taken = 0  # calls let through
         self.on_send: Callable[[float], object] | None = None  # told each call's turn (a probe)
+        self.on_wait: Callable[[float], object] | None = None  # told each wait's length (metrics)
         self.waited = 0  # of them, calls that had to wait for their turn
         self.held = 0  # global 429s that held the budget
         # Requests Discord answered (a success, or a 4xx: not a 5xx, not a dropped
@@ -212,8 +213,12 @@ class Budget:
         if self._server is None or self._server.done():
             self._server = asyncio.get_running_loop().create_task(
                 self._serve(), name="belote-budget")
+        asked = self.clock()
         try:
-            return await future  # cancelled with its caller: the server skips it
+            flight = await future  # cancelled with its caller: the server skips it
+            if self.on_wait is not None:
+                self.on_wait(self.clock() - asked)
+            return flight
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
                 self.give_back(future.result())  # its turn came as it gave up: never sent

@@ -30,6 +30,8 @@ def setup_logging(level: str, token: str | None) -> None:
     # discord.py's HTTP debug lines carry request bodies (hands in DMs): keep them quiet.
     logging.getLogger("discord.http").setLevel(max(logging.INFO, root.level))
     logging.getLogger("discord.gateway").setLevel(max(logging.INFO, root.level))
+    # aiosqlite's debug lines print every statement with its values: the decks of the log.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
 
 
 def quiet_voice_warnings() -> None:

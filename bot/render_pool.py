@@ -22,6 +22,7 @@ import pickle
 import subprocess
 import sys
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +43,13 @@ BACKOFF_MAX = 60.0
 # A worker not ready this long after it was started (imports, palette: about a second) is
 # hung too. Its jobs are not timed before it is ready: its start is not theirs.
 START_TIMEOUT = 60.0
+
+
+# Told each job's time (the pool's name, seconds from asked to done): the metrics of each bot
+# in the process (bot/metrics.py); empty, nothing is timed. POOLS: every pool made, to read
+# their queues.
+TIMED: list[Callable[[str, float], None]] = []
+POOLS: weakref.WeakSet[Pool] = weakref.WeakSet()
 
 
 class WorkerDied(Exception):
@@ -208,6 +216,11 @@ class Pool:
         self._threads: ThreadPoolExecutor | None = None
         self._numbers = itertools.count()
         self._watchdog: asyncio.TimerHandle | None = None
+        POOLS.add(self)
+
+    def queued(self) -> int:
+        """Jobs asked of the workers and not answered yet (queued here or in a pipe)."""
+        return len(self._first) + len(self._queue) + sum(len(w.pending) for w in self._workers)
 
     def start(self) -> None:
         """Start the workers now (each builds the shared palette), not on the first click;
@@ -320,6 +333,16 @@ class Pool:
         """``fn(*args)`` in a worker (in a thread while none can run). ``first``: someone
         is waiting on it right now (a click's answer); it goes ahead of the jobs queued
         without it, in the order such jobs came."""
+        if not TIMED:
+            return await self._run(fn, args, first)
+        start = time.perf_counter()
+        try:
+            return await self._run(fn, args, first)
+        finally:
+            for timed in TIMED:
+                timed(self.name, time.perf_counter() - start)
+
+    async def _run(self, fn: Callable[..., Any], args: tuple[Any, ...], first: bool) -> Any:
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a bot on a new loop (tests run one loop after another)
             self._loop = loop

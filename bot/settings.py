@@ -11,6 +11,7 @@ from typing import Any
 from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 DEFAULT_DATABASE = "belote.sqlite3"
 SQLITE_SCHEME = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -40,6 +41,12 @@ class Settings:
     # of them this process runs (None: all). Several processes need PostgreSQL.
     shard_count: int | None = None
     shards: tuple[int, ...] | None = None
+    # The HTTP port of health, readiness and metrics (and the web pages); None: no web server.
+    # 0 picks a free port (tests). WEB_HOST: the address it listens on.
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    web_base_url: str | None = None  # the public address of the web pages, for links
+    log_format: str = "text"  # "json": one JSON object a line, for log collectors
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -87,6 +94,10 @@ class Settings:
             table_seed=get("TABLE_SEED"),
             shard_count=get("SHARD_COUNT"),
             shards=get("SHARDS"),
+            web_port=get("WEB_PORT"),
+            web_host=get("WEB_HOST"),
+            web_base_url=get("WEB_BASE_URL"),
+            log_format=get("LOG_FORMAT"),
         )
 
     @property
@@ -140,6 +151,19 @@ class Settings:
                 seed = int(str(seed))
             except ValueError:
                 raise SettingsError("TABLE_SEED must be a whole number") from None
+        port = self.web_port
+        if port is not None and not isinstance(port, int):
+            if not str(port).strip().isdigit():
+                raise SettingsError(f"WEB_PORT must be a port number, not {port!r}")
+            port = int(str(port))
+        if port is not None and not 0 <= port <= 65535:
+            raise SettingsError("WEB_PORT must be between 0 and 65535")
+        base_url = self.web_base_url
+        if base_url is not None and not str(base_url).startswith(("http://", "https://")):
+            raise SettingsError("WEB_BASE_URL must start with http:// or https://")
+        log_format = str(self.log_format).lower()
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}")
         count, shards = checked_shards(self.shard_count, self.shards)
         if shards is not None and len(shards) < (count or 1) and self.database_url is None:
             raise SettingsError(
@@ -150,7 +174,8 @@ class Settings:
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
                        database_path=str(self.database_path), table_seed=seed,
-                       shard_count=count, shards=shards)
+                       shard_count=count, shards=shards, web_port=port,
+                       log_format=log_format)
 
 
 def checked_shards(count: Any, shards: Any) -> tuple[int | None, tuple[int, ...] | None]:

@@ -172,6 +172,10 @@ class Database(ABC):
     async def write(self, sql: str, params: Iterable[Any] = ()) -> None:
         """One statement, atomic by itself (autocommit), in a single trip to the database."""
 
+    async def ping(self) -> None:
+        """A trivial query: returns once the database answers (the bot's readiness check)."""
+        await self.fetchone("SELECT 1")
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int | None:
         """One statement in its own transaction; returns the new row's id (see
         :meth:`Transaction.execute`)."""

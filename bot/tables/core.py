@@ -18,6 +18,7 @@ from i18n import Levels, Message
 
 from ..computers import available_levels, computer_name
 from ..keyed_lock import KeyedLock
+from ..logjson import about_table
 from . import state
 from .clock import Clock
 from .refusals import Refusal
@@ -69,6 +70,7 @@ class Tables:
     async def door(self, table: int | LiveTable) -> AsyncIterator[LiveTable]:
         """The table (by id: refused if it is closed), held for one change at a time."""
         live = self.get(table) if isinstance(table, int) else table
+        about_table(live.id, live.row.guild_id)  # the log lines that follow name it
         async with live.lock:
             yield live
 

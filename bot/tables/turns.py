@@ -16,6 +16,7 @@ from db import SeatRow
 from game.actions import Action
 from game.view import table_view
 
+from ..compute import decide
 from ..computers import make_player, seat_seed
 from . import state
 from .batch import RUN_MOVES, Batch
@@ -88,7 +89,7 @@ class Turns:
                     deals = len(match.deals)
                     view = table_view(match, seat)
                     # Decisions can take a while (search): keep the event loop free.
-                    action = await asyncio.to_thread(live.player(seat).choose, view)
+                    action = await decide(live.player(seat), view)
                     await self.commit(live, seat, action, batch)
                     if len(match.deals) != deals or match.needs_deal:
                         break  # the deal ended: its sheet first, the next deal after a pause
@@ -229,7 +230,7 @@ class Turns:
         theirs (their next turn has its timer). Caller holds the door."""
         view = table_view(live.match, seat)  # type: ignore[arg-type]
         player = make_player(live.level, seat_seed(live.row.seed, seat) + live.seq)
-        action = await asyncio.to_thread(player.choose, view)
+        action = await decide(player, view)
         await self.commit(live, seat, action, self.tables.listener)
         self.schedule_computer(live)
 

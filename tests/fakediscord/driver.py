@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.metrics import LAG_TASK
 from db.connection import CHECKPOINT_TASK
 
 from .models import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, snowflake
@@ -298,7 +299,8 @@ class Driver:
         # discord.py's own timers (view timeouts, delete_after, ready) are not the bot's work.
         if code is not None and code.co_filename.startswith(_DISCORD_DIR):
             return True
-        if name == CHECKPOINT_TASK:  # the database's checkpoint timer: it never ends
+        # The database's checkpoint timer, the metrics' event-loop timer: they never end.
+        if name in (CHECKPOINT_TASK, LAG_TASK):
             return True
         return any(ignore(task) for ignore in self.settle_ignores)
 
