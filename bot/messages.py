@@ -69,6 +69,8 @@ from .tables import LiveTable, SeatChoice
 SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # message ids: controls.rank.*
 NO_MENTIONS = discord.AllowedMentions.none()
+# Discord refuses a message whose content is longer than this.
+MESSAGE_LIMIT = 2000
 EN = DEFAULT_LANGUAGE
 
 
@@ -527,3 +529,36 @@ def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
         lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",
                        after=f"{after:.0f}"))
     return "\n".join(lines)
+
+
+def pages(parts: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Sections laid out as few messages as fit Discord's limit: whole sections, a blank line
+    between them, as many to a message as fit; a section longer than a message is cut between
+    its lines (a line longer than a message, between characters)."""
+    pieces: list[str] = []
+    for part in parts:
+        if len(part) <= limit:
+            pieces.append(part)
+            continue
+        block = ""
+        for line in part.split("\n"):
+            while len(line) > limit:
+                if block:
+                    pieces.append(block)
+                    block = ""
+                pieces.append(line[:limit])
+                line = line[limit:]
+            if block and len(block) + 1 + len(line) > limit:
+                pieces.append(block)
+                block = line
+            else:
+                block = f"{block}\n{line}" if block else line
+        if block:
+            pieces.append(block)
+    out: list[str] = []
+    for piece in pieces:
+        if out and len(out[-1]) + 2 + len(piece) <= limit:
+            out[-1] += "\n\n" + piece
+        else:
+            out.append(piece)
+    return out

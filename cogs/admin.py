@@ -19,7 +19,7 @@ from bot.bot import BeloteBot
 from bot.errors import language as reader_language
 from bot.errors import tell
 from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
-from bot.messages import NO_MENTIONS
+from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
 from bot.tables import LiveTable
 from bot.translator import command_description, command_name, text
@@ -247,7 +247,10 @@ class Admin(BeloteSubcommands):
             parts.append(w("admin.help.moderator") + "\n" + "\n".join(theirs))
         parts.append(w("admin.help.rules"))
         parts.append(w("credits.not_money"))
-        await tell(interaction, "\n\n".join(parts))
+        # Longer than one message in some languages (Discord takes 2000 characters): whole
+        # sections a message, the rest as private follow-ups.
+        for page in pages(parts):
+            await tell(interaction, page)
 
     # ---- /belote tables -------------------------------------------------------------------
     @app_commands.command(name=text("commands.tables.name"),

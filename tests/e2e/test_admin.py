@@ -11,11 +11,14 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot import create_bot
 from bot.guild_settings import DEFAULTS
 from bot.ratelimit import MemberLimits, Rate
+from cogs.admin import MODERATOR_COMMANDS
 from db.audit import AuditRepo
+from i18n import words
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import TABLE_SEED
@@ -261,6 +264,28 @@ async def test_help_as_member_and_as_moderator(server: Server) -> None:
     r = await s.fake.slash(s.bot, s.mod, s.channel, "belote help")
     assert "Moderator commands" in r.text and "`/belote config`" in r.text
     assert "`/belote tables`" in r.text and "`/belote tournament`" in r.text
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr", "bg"])
+async def test_help_fits_discords_limit_in_every_language_for_both_audiences(
+        server: Server, locale: str) -> None:
+    """Discord refuses a message over 2,000 characters: help comes as whole sections, as few
+    private messages as fit, in the reader's language, everything said once."""
+    s = server
+    w = words(locale[:2])
+    group = next(c for c in s.bot.tree.get_commands() if isinstance(c, app_commands.Group))
+    for member, commands in ((s.ana, len(group.commands) - len(MODERATOR_COMMANDS)),
+                             (s.mod, len(group.commands))):
+        member.user.locale = locale
+        r = await s.fake.slash(s.bot, member, s.channel, "belote help")
+        assert r.messages and all(m.ephemeral for m in r.messages), r.text
+        assert all(len(m.content) <= 2000 for m in r.messages), \
+            [len(m.content) for m in r.messages]
+        assert r.text.count(w("admin.help.what")) == 1
+        assert r.text.count(w("credits.not_money")) == 1
+        listed = [line for line in r.text.splitlines() if line.startswith("`/")]
+        assert len(listed) == commands, listed
+        assert len(set(listed)) == len(listed)
 
 
 async def test_tables_lists_and_ends_for_moderators(server: Server) -> None:
