@@ -1,4 +1,4 @@
-"""Per-member limits: token buckets for opening tables and for slash commands.
+"""Per-member limits: token buckets for opening tables, for slash commands and for clicks.
 
 A bucket holds up to ``capacity`` tokens and gains one every ``every`` seconds; each use takes
 one. A member may so burst a few commands, then goes on at the steady rate. The clock is
@@ -22,6 +22,11 @@ class Rate:
 # Generous: a person playing never meets them; a script or a stuck key does.
 TABLES: Final = Rate(capacity=5, every=60.0)
 COMMANDS: Final = Rate(capacity=30, every=2.0)
+# Clicks on buttons and selects (seat switching, My hand, pages...), per member: twelve at
+# once, then two a second. A bid or a card the table accepted gives its click back
+# (bot/controls/base.py), so a player who plays as fast as they can is never held up; a member
+# clicking a button over and over is.
+CLICKS: Final = Rate(capacity=12, every=0.5)
 
 
 class TokenBucket:
@@ -80,12 +85,14 @@ class RateLimiter:
 
 
 class MemberLimits:
-    """The bot's limits: opening tables and commands, per (server, member)."""
+    """The bot's limits: opening tables and commands, per (server, member); clicks, per
+    member (a hand's clicks come from a DM, in no server)."""
 
     def __init__(self, clock: Callable[[], float] = time.time, *, tables: Rate = TABLES,
-                 commands: Rate = COMMANDS) -> None:
+                 commands: Rate = COMMANDS, clicks: Rate = CLICKS) -> None:
         self.tables = RateLimiter(tables, clock)
         self.commands = RateLimiter(commands, clock)
+        self.clicks = RateLimiter(clicks, clock)
 
     def set_clock(self, clock: Callable[[], float]) -> None:
-        self.tables.clock = self.commands.clock = clock
+        self.tables.clock = self.commands.clock = self.clicks.clock = clock

@@ -20,6 +20,7 @@ import discord
 
 from i18n import words
 
+from .controls.base import MAX_ID
 from .errors import language, tell
 from .settings import Settings
 
@@ -68,7 +69,9 @@ class Shards:
 def table_of(custom_id: str) -> int | None:
     """The table a control of ours names, or None."""
     found = _TABLE_CONTROL.match(custom_id)
-    return int(found.group(1)) if found else None
+    if found is None or int(found.group(1)) > MAX_ID:  # past the database's integers: forged
+        return None
+    return int(found.group(1))
 
 
 class ClickRouter:

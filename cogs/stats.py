@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import images, messages
 from bot.answers import ANSWERS, PUBLIC, SlowAnswer
 from bot.bot import BeloteBot
-from bot.controls.base import unknown_control
+from bot.controls.base import BadControl, number, too_fast, unknown_control
 from bot.errors import answer_error, reply, tell
 from bot.records import Replay
 from bot.translator import text
@@ -50,6 +50,14 @@ PERIODS = [app_commands.Choice(name=text(f"commands.leaderboard.period.{p.value}
                                value=p.value) for p in Period]
 
 
+def bounded(part: str) -> int:
+    """A number a button names, no larger than the database holds; ValueError otherwise."""
+    try:
+        return number(part, "part")
+    except BadControl as e:
+        raise ValueError(str(e)) from None
+
+
 # ---- the leaderboard -----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -66,7 +74,9 @@ class Board:
     @staticmethod
     def parse(args: str) -> Board:
         variant, period, pairs, page = args.split(":")
-        return Board(Variant(variant).value, Period(period).value, pairs == "1", int(page))
+        first = bounded(page) * PAGE  # the query's offset, a 64-bit integer too
+        return Board(Variant(variant).value, Period(period).value, pairs == "1",
+                     bounded(str(first)) // PAGE)
 
     def title(self, w: Words) -> str:
         key = "stats.board.title" + ("_pairs" if self.pairs else "") + \
@@ -188,7 +198,7 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         its parts are wrong (a forged click: the template only checks the characters)."""
         if self.kind == "lb":
             return Board.parse(self.args)
-        table, deal = (int(x) for x in self.args.split(":"))
+        table, deal = (bounded(x) for x in self.args.split(":"))
         return table, deal
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -196,6 +206,8 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         the replay as a new message). The answer is armed as the click arrives, like every
         control's (bot/answers.py): one request when the page is ready in time, a defer first
         when the database or the image is slow. A malformed button is answered as unknown."""
+        if await too_fast(interaction):
+            return
         try:
             target = self.target()
         except ValueError:

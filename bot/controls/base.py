@@ -28,6 +28,7 @@ from i18n import DEFAULT_LANGUAGE, words
 from ..answers import SlowAnswer
 from ..errors import answer_error, language, tell
 from ..outbox import is_transient
+from ..tables import Refusal
 
 if TYPE_CHECKING:
     from ..bot import BeloteBot
@@ -35,7 +36,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEVER = r"(?!)"  # the template of a class that is no control itself (a base)
-TABLE = r"(?P<table>[0-9]+)"
+# The largest id a control may name: the database's integers are 64-bit (SQLite refuses a
+# larger one with OverflowError). Templates take at most 19 digits; a part is read only up to
+# this (``number``), so a forged id never reaches a query.
+MAX_ID = 2**63 - 1
+ID = r"[0-9]{1,19}"
+TABLE = rf"(?P<table>{ID})"
 PART = r"[^:]+"
 
 # The English answer to an unknown control (the tests compare to it); a member reads
@@ -66,10 +72,29 @@ def select_id(kind: str, table_id: int, *parts: object) -> str:
 
 
 def number(text: str | None, what: str) -> int:
-    """A part that must be a whole number; BadControl otherwise."""
-    if text is None or not (text.isascii() and text.isdigit()):
-        raise BadControl(f"{what}: {text!r} is not a number")
+    """A part that must be a whole number the database can hold; BadControl otherwise."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 19 or \
+            int(text) > MAX_ID:
+        raise BadControl(f"{what}: {text!r} is not a number of ours")
     return int(text)
+
+
+def table_number(match: re.Match[str]) -> int:
+    """The table a custom_id names; BadControl past the largest id."""
+    return number(match["table"], "table")
+
+
+async def too_fast(interaction: discord.Interaction[Any]) -> bool:
+    """Whether this member clicks faster than the click limit allows (bot/ratelimit.py): then
+    they are told, privately, to slow down, and the click does nothing else."""
+    bot = bot_of(interaction)
+    if bot.limits.clicks.take(interaction.user.id) is None:
+        return False
+    try:
+        await tell(interaction, words(language(interaction))("controls.slow_down"))
+    except discord.HTTPException as e:
+        log.info("a click over the limit: not answered (%s)", e)
+    return True
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
@@ -103,6 +128,11 @@ class Control:
     answers_by: ClassVar[Literal["edit", "reply"]]
     table_id: int
 
+    # A move of the game (a bid, a card): accepted, it gives its click back to the member's
+    # limit. A move is accepted once per turn, so it cannot flood; playing a card right after
+    # the previous one is never refused for speed.
+    moves: ClassVar[bool] = False
+
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         """The control a custom_id names, its fields typed; BadControl if a part is wrong."""
@@ -111,6 +141,17 @@ class Control:
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """What a press does: ask the table service, then answer the interaction."""
         raise NotImplementedError
+
+    async def check_server(self, interaction: discord.Interaction[Any]) -> None:
+        """A control clicked in a server names a table of that server: one naming another
+        server's table (a forged click) is refused as a closed table's, as a stale button
+        is. A hand's controls in a DM have no server; the table service checks the seat."""
+        live = bot_of(interaction).service.live.get(self.table_id)
+        if live is not None and interaction.guild_id is not None and \
+                live.row.guild_id != interaction.guild_id:
+            log.info("a control of table %s (server %s) clicked in server %s", self.table_id,
+                     live.row.guild_id, interaction.guild_id)
+            raise Refusal("tables.closed", table=self.table_id)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
@@ -130,13 +171,18 @@ class Control:
         where = f"control {custom_id}"
         bot = bot_of(interaction)
         bot.readers.note(interaction.user.id, interaction.locale)
+        if await too_fast(interaction):
+            return
         live = bot.service.live.get(self.table_id) or bot.delivery.over.get(self.table_id)
         early = SlowAnswer.armed(interaction, update=self.answers_by == "edit")
         try:
             try:
+                await self.check_server(interaction)
                 await self.run(interaction)
             finally:
                 await early.close()  # a defer on its way lands before a refusal goes
+            if self.moves:
+                bot.limits.clicks.give_back(interaction.user.id)
         except BadControl as e:
             log.info("malformed control %s (%s)", custom_id, e)
             try:
@@ -190,7 +236,7 @@ class TableButton(ButtonControl, template=NEVER):
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]))
+        return cls(table_number(match))
 
 
 class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], template=NEVER):
@@ -221,9 +267,13 @@ class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template
 
     def __init__(self, item: discord.ui.Item[Any], match: re.Match[str],
                  fault: BadControl) -> None:
-        self.table_id, self.fault = int(match["table"]), fault
+        # No table (a tournament's control), or past the largest id: no table to look up.
+        table = match.groupdict().get("table")
+        self.table_id = int(table) if table is not None and int(table) <= MAX_ID else 0
+        self.fault = fault
         super().__init__(item)
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        bot_of(interaction).service.get(self.table_id)  # a Refusal if the table is closed
+        if self.table_id:
+            bot_of(interaction).service.get(self.table_id)  # a Refusal if the table is closed
         raise self.fault

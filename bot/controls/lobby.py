@@ -14,7 +14,17 @@ import discord
 from i18n import DEFAULT_LANGUAGE, words
 
 from ..errors import language, tell
-from .base import PART, PLAIN, TABLE, ButtonControl, Look, TableButton, bot_of, number
+from .base import (
+    PART,
+    PLAIN,
+    TABLE,
+    ButtonControl,
+    Look,
+    TableButton,
+    bot_of,
+    number,
+    table_number,
+)
 from .replies import display_name, show_hand, show_table
 
 
@@ -31,7 +41,7 @@ class SitButton(ButtonControl, template=rf"bt:sit:{TABLE}:(?P<seat>{PART})"):
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["seat"], "seat") & 3)
+        return cls(table_number(match), number(match["seat"], "seat") & 3)
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.sit(
@@ -54,7 +64,7 @@ class ComputerButton(ButtonControl,
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["seat"], "seat") & 3, match["level"])
+        return cls(table_number(match), number(match["seat"], "seat") & 3, match["level"])
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.add_computer(

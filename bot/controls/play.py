@@ -27,6 +27,7 @@ from .base import (
     TableButton,
     bot_of,
     number,
+    table_number,
 )
 from .codes import decode_action
 from .replies import send_hand, show_hand
@@ -55,6 +56,7 @@ class ActButton(ButtonControl, template=rf"bt:act:{TABLE}:(?P<seq>{PART}):(?P<co
 
     kind = "act"
     answers_by = "edit"
+    moves = True
 
     def __init__(self, table_id: int, seq: int, code: str, look: Look = PLAIN) -> None:
         self.seq, self.code = seq, code
@@ -62,7 +64,7 @@ class ActButton(ButtonControl, template=rf"bt:act:{TABLE}:(?P<seq>{PART}):(?P<co
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["seq"], "seq"), match["code"])
+        return cls(table_number(match), number(match["seq"], "seq"), match["code"])
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await act(interaction, self.table_id, self.seq, self.code)
@@ -74,6 +76,7 @@ class BidSelect(SelectControl, template=rf"bs:bid:{TABLE}:(?P<seq>{PART}):(?P<su
 
     kind = "bid"
     answers_by = "edit"
+    moves = True
 
     def __init__(self, table_id: int, seq: int, suit: int, *, placeholder: str | None = None,
                  options: list[discord.SelectOption] | None = None,
@@ -83,7 +86,7 @@ class BidSelect(SelectControl, template=rf"bs:bid:{TABLE}:(?P<seq>{PART}):(?P<su
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["seq"], "seq"),
+        return cls(table_number(match), number(match["seq"], "seq"),
                    number(match["suit"], "suit"))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
@@ -116,7 +119,7 @@ class AnnounceSelect(SelectControl, template=rf"bs:ann:{TABLE}:(?P<deal>{PART})"
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["deal"], "deal"))
+        return cls(table_number(match), number(match["deal"], "deal"))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         declare = choice_of(self.chosen())
@@ -138,7 +141,7 @@ class BeloteButton(ButtonControl, template=rf"bt:blt:{TABLE}:(?P<deal>{PART}):(?
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["table"]), number(match["deal"], "deal"), match["on"] == "1")
+        return cls(table_number(match), number(match["deal"], "deal"), match["on"] == "1")
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.choose(

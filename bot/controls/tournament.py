@@ -17,7 +17,7 @@ from i18n import DEFAULT_LANGUAGE, words
 
 from ..errors import language, tell
 from ..tables import Refusal
-from .base import Control, bot_of, number
+from .base import ID, BadControl, Control, bot_of, number
 from .replies import display_name
 
 PREFIX = "tn"
@@ -40,10 +40,22 @@ class TournamentButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
-        return cls(number(match["tournament"], "tournament"))
+        # An id past the database's integers names no tournament (0: none has it): asked
+        # for, it is refused as one that does not exist, and never reaches a query.
+        try:
+            return cls(number(match["tournament"], "tournament"))
+        except BadControl:
+            return cls(0)
+
+    async def check_server(self, interaction: discord.Interaction[Any]) -> None:
+        """A sign-up button names a tournament of the server it is clicked in: another
+        server's (a forged click) is refused as a tournament that does not exist."""
+        row = await bot_of(interaction).tournaments.repo.get(self.tournament_id)
+        if row is not None and row.guild_id != interaction.guild_id:
+            raise refusal(TournamentError("no_such_tournament"))
 
 
-class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[0-9]+)"):
+class JoinTournamentButton(TournamentButton, template=rf"tn:join:(?P<tournament>{ID})"):
     kind = "join"
     answers_by = "reply"
 
@@ -58,7 +70,7 @@ class JoinTournamentButton(TournamentButton, template=r"tn:join:(?P<tournament>[
                    await _reader_words(interaction, self.tournament_id, "tournaments.joined"))
 
 
-class LeaveTournamentButton(TournamentButton, template=r"tn:leave:(?P<tournament>[0-9]+)"):
+class LeaveTournamentButton(TournamentButton, template=rf"tn:leave:(?P<tournament>{ID})"):
     kind = "leave"
     answers_by = "reply"
 
