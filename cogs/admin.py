@@ -21,6 +21,7 @@ from bot.errors import tell
 from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
 from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
+from bot.preflight import check_channels, report_lines
 from bot.tables import LiveTable
 from bot.translator import command_description, command_name, text
 from db.audit import AuditEntry
@@ -38,7 +39,7 @@ from .common import (
 log = logging.getLogger(__name__)
 
 # Subcommands only moderators may use (and see in /belote help).
-MODERATOR_COMMANDS = frozenset({"config", "tables", "tournament"})
+MODERATOR_COMMANDS = frozenset({"config", "tables", "tournament", "check"})
 
 
 def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
@@ -294,6 +295,34 @@ class Admin(BeloteSubcommands):
         if len(here) > 20:
             lines.append(w("admin.tables.more", n=len(here) - 20))
         lines.append(w("admin.tables.hint"))
+        await tell(interaction, "\n".join(lines))
+
+    # ---- /belote check --------------------------------------------------------------------
+    @app_commands.command(name=text("commands.check.name"),
+                          description=text("commands.check.description"),
+                          extras={ANSWERS: PRIVATE})
+    async def check(self, interaction: discord.Interaction[Any]) -> None:
+        """The preflight: what the bot lacks where tables may open, and whether DMs reach the
+        moderator who asks (a short DM is sent to find out: nothing else tells)."""
+        settings = await self.moderator_settings(interaction)
+        if settings is None:
+            return
+        guild = interaction.guild
+        assert guild is not None
+        w = reader_words(interaction, settings)
+        checks = check_channels(guild, settings.channels)
+        lines = [w("admin.check.title"), *report_lines(checks, w)]
+        try:
+            await interaction.user.send(w("admin.check.dm_test"), allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:
+            lines.append(w("admin.check.dm_closed"))
+        except discord.HTTPException as e:
+            log.info("/belote check: the test DM failed (%s)", e)
+            lines.append(w("admin.check.dm_unknown"))
+        else:
+            lines.append(w("admin.check.dm_open"))
+        lines.append(w("admin.check.blocking") if any(c.blocks for c in checks)
+                     else w("admin.check.ready"))
         await tell(interaction, "\n".join(lines))
 
 

@@ -89,7 +89,7 @@ async def test_the_names_people_type_are_unchanged() -> None:
                    "max_tables_server", "moderator_role", "log_channel", "language",
                    "tournament_no_show", "tournament_prize_split", "starting_credits",
                 "daily_bonus", "reset"],
-        "help": [], "tables": ["end"],
+        "help": [], "tables": ["end"], "check": [],
         # the stats commands (cogs/stats.py); leaderboard keeps its variant option
         "leaderboard": ["variant", "period", "pairs"], "stats": ["member", "variant"],
         "history": ["member"], "replay": ["match"]}

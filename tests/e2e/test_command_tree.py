@@ -26,7 +26,7 @@ EXPECTED = [{"belote": [
                 "max_tables_server", "moderator_role", "log_channel", "language",
                 "tournament_no_show", "tournament_prize_split", "starting_credits",
                 "daily_bonus", "reset"]},
-    {"help": []}, {"tables": ["end"]},
+    {"help": []}, {"tables": ["end"]}, {"check": []},
     {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
     {"history": ["member"]}, {"replay": ["match"]},
     {"tournament": [{"new": ["format", "variant", "starts_in", "entry_fee"]}]},
