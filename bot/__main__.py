@@ -1,6 +1,6 @@
-"""`belote-bot` (or `python -m bot`): run the bot, print its invite link, back up its
-database, rebuild its ratings from the stored matches, or move its data to another database
-(SQLite to PostgreSQL)."""
+"""`belote-bot` (or `python -m bot`): run the bot, print its invite link, check what it lacks
+in its servers (the preflight), back up its database, rebuild its ratings from the stored
+matches, or move its data to another database (SQLite to PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -74,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     backup.add_argument("output", metavar="OUT.sqlite3", help="the new file to write")
     sub.add_parser("rebuild-ratings", help="compute every rating again from the stored "
                    "matches, in order (stop the bot first)")
+    check = sub.add_parser("check", help="the preflight: in each server, what the bot lacks "
+                           "where tables may open, and whether its commands are registered; "
+                           "exits 1 when something blocks play")
+    check.add_argument("--language", choices=("en", "fr", "bg"), default="en",
+                       help="the language of the report (default: en)")
     move = sub.add_parser("migrate-db", help="copy every table of one database into another, "
                           "e.g. SQLite to PostgreSQL (stop the bot first)")
     move.add_argument("--from", dest="source", metavar="URL",
@@ -123,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
+    if args.command == "check":
+        return _check(settings, args.language)
     setup_logging(settings.log_level, settings.token)
     if settings.log_format == "json":
         use_json_lines(settings.shard_count or 1, shard_ranges(
@@ -165,6 +172,23 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("stopped: the database connection holding this process's shards was "
                      "lost and another process took them over.")
     return 0
+
+
+def _check(settings: Settings, language: str) -> int:
+    from .check_cli import run_check
+
+    try:
+        return asyncio.run(run_check(settings, language))
+    except discord.LoginFailure:
+        return _fail("Discord refused the token: reset it on the developer portal and "
+                     "update DISCORD_TOKEN.")
+    except discord.HTTPException as e:
+        return _fail(f"Discord answered {e.status} ({e.text or 'no detail'}); try again later.")
+    except (TimeoutError, aiohttp.ClientError, OSError) as e:
+        reason = str(e).strip() or type(e).__name__
+        return _fail(f"cannot reach Discord (discord.com): {reason}.")
+    except database_errors() as e:
+        return _fail(f"cannot read the database {settings.database_shown}: {e}.")
 
 
 def _fail(message: str) -> int:

@@ -3,7 +3,14 @@ there, whether DMs reach the moderator; refused to others. In the reader's langu
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import discord
+import pytest
+
+from bot.__main__ import main
+from tests.fakediscord import FakeDiscord
 
 from .table_helpers import FLAT, World
 
@@ -51,3 +58,42 @@ async def test_only_moderators_may_check(world: World) -> None:
     r = await world.fake.slash(world.bot, world.members[1], world.channel, "belote check")
     assert r.ephemeral and "Only moderators" in r.text
     assert not world.fake.dm_messages(world.members[1])
+
+
+async def test_the_command_line_check_lists_servers_channels_and_commands(
+        world: World, database_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake, guild = world.fake, world.guild
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", fake.token)
+    monkeypatch.setenv("DATABASE_PATH", str(database_path))
+    assert await asyncio.to_thread(main, ["check"]) == 0
+    out = capsys.readouterr().out
+    assert f"Server Cafe ({guild.id}):" in out and "Nothing blocks play." in out
+    assert "The /belote command is registered on Discord" in out
+
+    cards = guild.add_text_channel("cards")
+    guild.set_bot_permissions(cards, discord.Permissions(view_channel=True,
+                                                         send_messages=True))
+    assert await asyncio.to_thread(main, ["check", "--language", "fr"]) == 1
+    out = capsys.readouterr().out
+    assert "❌ #cards" in out and "Joindre des fichiers" in out
+    assert "Un point ci-dessus empêche de jouer" in out
+
+    # The channels setting, read from the bot's database: #cards is not one of them.
+    await world.bot.guild_settings.change(guild.id, {"channels": [world.channel.id]}, [])
+    assert await asyncio.to_thread(main, ["check"]) == 0
+    assert "#cards" not in capsys.readouterr().out
+
+
+async def test_the_command_line_check_fails_without_registered_commands(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake_discord.add_guild("Cafe").add_text_channel("belote")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", fake_discord.token)
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "none.sqlite3"))
+    assert await asyncio.to_thread(main, ["check"]) == 1
+    out = capsys.readouterr().out
+    assert "not registered on Discord" in out
+    assert not (tmp_path / "none.sqlite3").exists()  # a check creates no database

@@ -526,6 +526,7 @@ class FakeDiscord(Driver):
         r = self._routes.append
         r(("GET", "/users/@me", self._get_me))
         r(("POST", "/users/@me/channels", self._create_dm))
+        r(("GET", "/users/@me/guilds", self._my_guilds))
         r(("GET", "/users/{user_id}", self._get_user))
         r(("GET", "/oauth2/applications/@me", self._get_application))
         r(("GET", "/applications/@me", self._get_application))
@@ -1098,6 +1099,12 @@ class FakeDiscord(Driver):
         if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
         return guild
+
+    def _my_guilds(self, req: Req) -> tuple[int, Any]:
+        """The bot's servers, as Discord lists them (partial guilds), in id order."""
+        return 200, [{"id": str(g.id), "name": g.name, "icon": None, "owner": False,
+                      "permissions": str(g.bot_role.permissions), "features": []}
+                     for g in sorted(self._guilds.values(), key=lambda g: g.id)]
 
     def _get_guild(self, req: Req) -> tuple[int, Any]:
         payload = self._guild(req).payload(all_members=False)
