@@ -23,7 +23,7 @@ from db.rebuild import rebuild_ratings
 from db.routing import ShardTaken
 from db.transfer import TransferError, copy_database
 
-from .bot import NEEDED_PERMISSIONS, create_bot
+from .bot import INVITE_PERMISSIONS, create_bot
 from .logjson import use_json_lines
 from .logs import quiet_voice_warnings, setup_logging
 from .settings import Settings, SettingsError, read_env_file, shard_ranges
@@ -49,7 +49,7 @@ def client_id_from_token(token: str) -> int | None:
 
 
 def invite_url(client_id: int) -> str:
-    return discord.utils.oauth_url(client_id, permissions=NEEDED_PERMISSIONS,
+    return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS,
                                    scopes=("bot", "applications.commands"))
 
 

@@ -63,6 +63,9 @@ INTENTS = discord.Intents(guilds=True)
 NEEDED_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
     create_public_threads=True, send_messages_in_threads=True, embed_links=True)
+# The invite link asks for Manage Threads too: a table's thread is locked as well as archived
+# when the table is over (without it, archived only; nothing else needs it).
+INVITE_PERMISSIONS = NEEDED_PERMISSIONS | discord.Permissions(manage_threads=True)
 
 
 class BeloteTree(app_commands.CommandTree["BeloteBot"]):

@@ -238,10 +238,42 @@ class Delivery:
 
     def match_finished(self, live: LiveTable, ratings: dict[int, tuple[float, float]]) -> None:
         self.jobs.request(("match", live.id), lambda: self.post_match_result(live, ratings))
+        self.close_thread(live)
 
     def table_closed(self, live: LiveTable, reason: str) -> None:
         self._request_table(live, closed=reason)
         self._note_over(live)
+        self.close_thread(live)
+
+    # ---- the table's thread, once the table is over --------------------------------------
+    def close_thread(self, live: LiveTable) -> None:
+        """The table is over: its thread is archived and locked, so that closed tables do not
+        pile up in the channel's thread list, once every post and edit the table still has
+        on its way went (an archived thread takes no edit; a locked one, no post)."""
+        if live.row.thread_id is not None:
+            self.jobs.request(("thread", live.id), functools.partial(self._close_thread, live))
+
+    async def _close_thread(self, live: LiveTable) -> None:
+        thread_id = live.row.thread_id
+        assert thread_id is not None
+        # Requests made with the table's end (its closed notice, the result) are already
+        # waiting when this runs: this worker starts on the next turn of the loop.
+        await self.jobs.settled(lambda key: isinstance(key, tuple) and len(key) > 1 and
+                                key[0] != "thread" and key[1] == live.id)
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except discord.Forbidden:
+            # Locking needs Manage Threads; the bot may archive the thread it made without it.
+            try:
+                await self.bot.http.edit_channel(thread_id, archived=True)
+            except discord.HTTPException as e:
+                log.warning("table %s: its thread %s cannot be archived (%s)", live.id,
+                            thread_id, describe(e))
+                return
+            log.info("table %s: its thread %s is archived, not locked (the bot lacks Manage "
+                     "Threads there)", live.id, thread_id)
+        except discord.NotFound:
+            log.info("table %s: its thread %s is gone; nothing to archive", live.id, thread_id)
 
     def _request_table(self, live: LiveTable, closed: str | None = None) -> None:
         """Edit the table message to its newest state, at its channel's pace; an edit made as

@@ -140,6 +140,8 @@ class Outbox:
         self._recovery: tuple[float, float] | None = None  # (time away, when it came back)
         self.on_outage: Callable[[], None] | None = None
         self.on_recovery: Callable[[float], None] | None = None
+        # Told each time a message's worker ends (``settled``).
+        self._ended: list[asyncio.Future[None]] = []
 
     # ---- requests ---------------------------------------------------------------------
     def request(self, key: Hashable, job: Job, *, bucket: Hashable | None = None,
@@ -189,6 +191,15 @@ class Outbox:
             self.succeeded()
             return result
         raise AssertionError("unreachable")
+
+    async def settled(self, which: Callable[[Hashable], bool]) -> None:
+        """Wait until no message ``which`` picks has a send on its way or waiting (a thread
+        is archived once its table's last posts and edits went)."""
+        while any(which(key) for key in self._dirty):
+            ended = asyncio.get_running_loop().create_future()
+            self._ended.append(ended)
+            async with self._parking():  # waiting on other messages, as in a backoff
+                await ended
 
     @property
     def down(self) -> bool:
@@ -392,5 +403,9 @@ class Outbox:
             self._priority.pop(key, None)
             self._tickets.pop(key, None)
             self._done(key, sent)
+            ended, self._ended = self._ended, []
+            for waiter in ended:
+                if not waiter.done():
+                    waiter.set_result(None)
             if bucket is not None:
                 self.pacer.forget(bucket, self.clock())

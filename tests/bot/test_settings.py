@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import discord
 import pytest
 
 from bot import Settings, create_bot
 from bot.__main__ import client_id_from_token, invite_url
-from bot.bot import NEEDED_PERMISSIONS
+from bot.bot import INVITE_PERMISSIONS, NEEDED_PERMISSIONS
 from bot.controls import decode_action, encode_action
 from bot.logs import RedactToken
 from bot.settings import SettingsError
@@ -79,7 +80,9 @@ def test_invite_url_has_the_scopes_and_permissions(tmp_path: Path) -> None:
     query = parse_qs(urlparse(invite_url(123)).query)
     assert query["client_id"] == ["123"]
     assert set(query["scope"][0].split()) == {"bot", "applications.commands"}
-    assert int(query["permissions"][0]) == NEEDED_PERMISSIONS.value
+    permissions = discord.Permissions(int(query["permissions"][0]))
+    assert permissions == INVITE_PERMISSIONS and permissions >= NEEDED_PERMISSIONS
+    assert permissions.manage_threads  # a closed table's thread is locked
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN}
     out = subprocess.run([sys.executable, "-m", "bot", "invite-url"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=60)
