@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import functools
 import gc
@@ -67,6 +68,7 @@ import io
 import os
 import pstats
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -488,14 +490,37 @@ async def forget_table_tokens(bot: Any, share: float) -> list[int]:
     return old
 
 
+async def web_port(bot: Any) -> int | None:
+    """The port of the bot's web server (metrics on), or None."""
+    return bot.web.port if bot.web is not None else None
+
+
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
     probe = Probe(args.profile, args.slow_callbacks)
     handlers: dict[str, Callable[..., Awaitable[Any]]] = {
         "start": probe.start, "finish": probe.finish, "cards": count_cards,
-        "memory": memory_per_table, "forget_table_tokens": forget_table_tokens}
+        "memory": memory_per_table, "forget_table_tokens": forget_table_tokens,
+        "web_port": web_port}
+    web = {"web_port": 0} if args.with_metrics else {}
     asyncio.run(serve_bot(create_bot, handlers, args.child,
-                          computer_delay=args.computer_delay))
+                          computer_delay=args.computer_delay, **web))
+
+
+async def scrape_metrics(port: int, every: float, stop: asyncio.Event) -> list[int]:
+    """Read /metrics every ``every`` seconds, as Prometheus would (more often: its default is
+    15 s), until ``stop``; the size of each answer."""
+    import aiohttp
+
+    sizes: list[int] = []
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+        while not stop.is_set():
+            async with s.get(f"http://127.0.0.1:{port}/metrics") as r:
+                assert r.status == 200
+                sizes.append(len(await r.read()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+    return sizes
 
 
 # ---- this process: the fake Discord and the players --------------------------------------
@@ -720,7 +745,7 @@ def kind_of(fake: FakeDiscord, r: Any) -> str:
     return f"{r.method} {r.route}"
 
 
-async def run(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> dict[str, float]:
     fake = FakeDiscord().start()
     fake.install()
     fake.keep_upload_bytes = False
@@ -737,6 +762,8 @@ async def run(args: argparse.Namespace) -> None:
         argv += ["--profile", args.profile]
     if args.slow_callbacks is not None:
         argv += ["--slow-callbacks", str(args.slow_callbacks)]
+    if args.with_metrics:
+        argv += ["--with-metrics"]
     remote = await RemoteBot.spawn(fake, argv)
     t0 = time.perf_counter()
     tables = await open_tables(fake, remote, guild, channels, args.computers, args.mixed)
@@ -771,6 +798,10 @@ async def run(args: argparse.Namespace) -> None:
     here = time.process_time()
     stop_watching = asyncio.Event()
     watcher = asyncio.create_task(players.watch_tables(tables, stop_watching))
+    port = await remote.call("web_port") if args.with_metrics else None
+    stop_scraping = asyncio.Event()
+    scraper = asyncio.create_task(scrape_metrics(port, 1.0, stop_scraping)) \
+        if port is not None else None
     if args.burst:
         await players.burst(tables, args.rounds)
         load = f"burst: every table clicks at once, {args.rounds} rounds"
@@ -780,6 +811,8 @@ async def run(args: argparse.Namespace) -> None:
         load = (f"realistic: think time uniform {args.think[0]:g}-{args.think[1]:g} s, "
                 f"{args.seconds:g} s")
     clicked_for = time.perf_counter() - started
+    stop_scraping.set()
+    scrapes = await scraper if scraper is not None else []
     await remote.settle(600)
     measured_for = time.perf_counter() - started
     stop_watching.set()
@@ -809,6 +842,9 @@ async def run(args: argparse.Namespace) -> None:
           f"({len(players.clicks) / clicked_for:.0f}/s); actions applied: {actions} "
           f"(cards {cards}, new deals {deals}); unanswered {lost}, refused {refused}, "
           f"deferred {deferred}")
+    if scrapes:
+        print(f"metrics on: /metrics read {len(scrapes)} times (every second), "
+              f"{scrapes[-1] / 1024:.1f} KB at the end")
     if acked:
         print(f"click-to-ack: p50 {pct(acked, .5) * 1000:.1f} ms, "
               f"p99 {pct(acked, .99) * 1000:.1f} ms, max {max(acked) * 1000:.1f} ms")
@@ -950,6 +986,29 @@ async def run(args: argparse.Namespace) -> None:
         print(out.getvalue())
     await fake.close_bots()
     fake.close()
+    return {"ack_p99": pct(acked, .99) if acked else 0.0, "cpu_per_action": probe["cpu"] * per,
+            "lag_p99": probe["lag_p99"], "actions": actions}
+
+
+async def metrics_ab(args: argparse.Namespace) -> None:
+    """The same load with metrics off and on, alternately (a shared machine's load drifts),
+    each round a fresh fake and bot; then the figures side by side."""
+    results: dict[bool, list[dict[str, float]]] = {False: [], True: []}
+    for n in range(args.metrics_ab):
+        for on in (False, True):
+            print(f"---- round {n + 1}, metrics {'on' if on else 'off'}", flush=True)
+            args.with_metrics = on
+            results[on].append(await run(args))
+    print("---- metrics off / on (each round's figure; median of the rounds)")
+    for key, label, scale, unit in (("ack_p99", "click-to-ack p99", 1000, "ms"),
+                                    ("cpu_per_action", "bot CPU per action", 1, "ms"),
+                                    ("lag_p99", "event-loop lag p99", 1000, "ms")):
+        row = []
+        for on in (False, True):
+            values = [r[key] * scale for r in results[on]]
+            row.append(f"{statistics.median(values):.1f} {unit} "
+                       f"({', '.join(f'{v:.1f}' for v in values)})")
+        print(f"{label}: off {row[0]}; on {row[1]}")
 
 
 def main() -> None:
@@ -987,10 +1046,18 @@ def main() -> None:
     parser.add_argument("--fake-gc", action="store_true",
                         help="let the fake Discord's process collect garbage while measuring "
                              "(its pauses then count as the bot's latency)")
+    parser.add_argument("--with-metrics", action="store_true",
+                        help="the bot serves /metrics (WEB_PORT), read every second")
+    parser.add_argument("--metrics-ab", type=int, nargs="?", const=1, default=0,
+                        metavar="ROUNDS",
+                        help="run the load with metrics off then on, ROUNDS times each "
+                             "(alternately), and print both figures side by side")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the bot's process: its database
     args = parser.parse_args()
     if args.child:
         child(args)
+    elif args.metrics_ab:
+        asyncio.run(metrics_ab(args))
     else:
         asyncio.run(run(args))
 

@@ -49,6 +49,14 @@ def test_bench_bot_loses_no_click_and_gets_no_429() -> None:
     assert "edit table message through a click's token" in out and "edit table message (" in out
 
 
+def test_bench_bot_compares_metrics_off_and_on() -> None:
+    out = run("bench/bench_bot.py", "--tables", "2", "--seconds", "4", "--metrics-ab")
+    assert out.count("unanswered 0, refused 0") == 2
+    assert "metrics on: /metrics read" in out
+    assert re.search(r"click-to-ack p99: off [\d.]+ ms .*; on [\d.]+ ms", out), out
+    assert "bot CPU per action: off" in out
+
+
 def test_bench_restart_sends_almost_nothing() -> None:
     out = run("bench/bench_restart.py", "--tables", "2")
     assert "restart with 2 open tables" in out and "429 answers: 0" in out
