@@ -36,6 +36,7 @@ from .logjson import tag_interactions
 from .metrics import BotMetrics
 from .ratelimit import MemberLimits
 from .records import Records
+from .seasons import SeasonKeeper
 from .settings import Settings
 from .sharding import ClickRouter, Shards
 from .tables import TableService
@@ -50,7 +51,7 @@ GC_YOUNG = 20_000
 
 # cogs.admin and cogs.stats after cogs.belote: their commands join the /belote group.
 COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
-        "cogs.tournaments", "cogs.credits", "cogs.fallback")
+        "cogs.tournaments", "cogs.credits", "cogs.seasons", "cogs.fallback")
 
 # The gateway events the bot hears: servers, their channels, threads and roles (what it may do
 # where). Commands and clicks come as interactions whatever the intents; messages, reactions,
@@ -176,6 +177,7 @@ class BeloteBot(commands.Bot):
         self.readers.attach(MemberLanguagesRepo(self.db))
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
+        self.seasons = SeasonKeeper(self.db, self.guild_settings)
         self.credits = Credits(self.db, self.guild_settings)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,

@@ -164,6 +164,10 @@ def credits(value: Any, w: Words) -> str:
     return w.plural("credits.amount", int(value))
 
 
+def season_length(value: Any, w: Words) -> str:
+    return w(f"seasons.length.{value}")
+
+
 def variant_title(value: Any, w: Words) -> str:
     return w(f"image.variant.{value}")
 
@@ -173,6 +177,7 @@ MAX_CHANNELS: Final = 25
 # English (cogs/common.table_language). Any language code forces that language.
 AUTO_LANGUAGE: Final = "auto"
 NO_SHOW_CHOICES: Final = ("computer", "cancel")
+SEASON_LENGTHS: Final = ("off", "week", "month", "quarter")
 LOW_TIMER, HIGH_TIMER = TURN_TIMER_LIMITS
 
 
@@ -213,6 +218,13 @@ class GuildSettings:
     tournament_prize_split: int = setting(70, whole(50, 100), percent)
     starting_credits: int = setting(1000, whole(0, 1_000_000), credits)
     daily_bonus: int = setting(100, whole(0, 100_000), credits)
+    # Seasons (bot/seasons.py): their length, UTC ("off": none), and the role their
+    # champions wear until the next season ends (None: no role).
+    season_length: str = setting("month", one_of(lambda: SEASON_LENGTHS), season_length)
+    season_role: int | None = setting(None, snowflake, role_or_none)
+    # Where the bot posts for everybody: a season's podium, the daily deal's board; None: the
+    # log channel (and nowhere without one).
+    announce_channel: int | None = setting(None, snowflake, channel_or_none)
 
 
 DEFAULTS: Final = GuildSettings()

@@ -190,6 +190,12 @@ async def leaderboard_image(rows: Sequence[rendering.LeaderboardRow], title: str
                  "leaderboard")
 
 
+async def podium_image(variants: Sequence[rendering.PodiumVariant], title: str,
+                       language: str = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(await OTHERS.run(rendering.render_podium, variants, title, _style(language)),
+                 "podium")
+
+
 async def rating_chart_image(values: Sequence[float], title: str,
                              language: str = DEFAULT_LANGUAGE) -> discord.File:
     return _file(await OTHERS.run(rendering.render_rating_chart, values, title, language),

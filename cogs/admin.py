@@ -18,7 +18,15 @@ from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
 from bot.errors import language as reader_language
 from bot.errors import tell
-from bot.guild_settings import AUTO_LANGUAGE, KEYS, NO_SHOW_CHOICES, GuildSettings, label, show
+from bot.guild_settings import (
+    AUTO_LANGUAGE,
+    KEYS,
+    NO_SHOW_CHOICES,
+    SEASON_LENGTHS,
+    GuildSettings,
+    label,
+    show,
+)
 from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
 from bot.preflight import check_channels, report_lines
@@ -51,13 +59,15 @@ CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_ti
                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                   "max_tables_server", "moderator_role", "log_channel", "language",
                   "tournament_no_show", "tournament_prize_split", "starting_credits",
-                  "daily_bonus", "reset")
+                  "daily_bonus", "season_length", "season_role", "announce_channel", "reset")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
              for code in (AUTO_LANGUAGE, *languages())]
 NO_SHOWS = [app_commands.Choice(name=text(f"tournaments.no_show.{choice}"), value=choice)
             for choice in NO_SHOW_CHOICES]
+SEASONS = [app_commands.Choice(name=text(f"seasons.length.{length}"), value=length)
+           for length in SEASON_LENGTHS]
 RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
 # The option that sets each setting directly (the channels have add/remove instead).
 SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "turn_timer",
@@ -68,7 +78,9 @@ SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "tu
                      "moderator_role": "moderator_role", "log_channel": "log_channel",
                      "language": "language", "tournament_no_show": "tournament_no_show",
                      "starting_credits": "starting_credits", "daily_bonus": "daily_bonus",
-                     "tournament_prize_split": "tournament_prize_split"}
+                     "tournament_prize_split": "tournament_prize_split",
+                     "season_length": "season_length", "season_role": "season_role",
+                     "announce_channel": "announce_channel"}
 
 
 def settings_text(settings: GuildSettings, w: Words, changed: frozenset[str] = frozenset()
@@ -158,7 +170,7 @@ class Admin(BeloteSubcommands):
     @app_commands.rename(**option_names("config", CONFIG_OPTIONS))
     @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
     @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS,
-                          tournament_no_show=NO_SHOWS)
+                          tournament_no_show=NO_SHOWS, season_length=SEASONS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def config(self, interaction: discord.Interaction[Any],
                      add_channel: discord.TextChannel | None = None,
@@ -177,6 +189,9 @@ class Admin(BeloteSubcommands):
                      tournament_prize_split: app_commands.Range[int, 50, 100] | None = None,
                      starting_credits: app_commands.Range[int, 0, 1_000_000] | None = None,
                      daily_bonus: app_commands.Range[int, 0, 100_000] | None = None,
+                     season_length: app_commands.Choice[str] | None = None,
+                     season_role: discord.Role | None = None,
+                     announce_channel: discord.TextChannel | None = None,
                      reset: app_commands.Choice[str] | None = None) -> None:
         settings = await self.moderator_settings(interaction)
         if settings is None:
@@ -191,7 +206,8 @@ class Admin(BeloteSubcommands):
             "log_channel": log_channel, "language": language,
             "tournament_no_show": tournament_no_show,
             "tournament_prize_split": tournament_prize_split, "starting_credits": starting_credits,
-            "daily_bonus": daily_bonus}
+            "daily_bonus": daily_bonus, "season_length": season_length,
+            "season_role": season_role, "announce_channel": announce_channel}
         values: dict[str, Any] = {}
         for option, value in given.items():
             if value is None:

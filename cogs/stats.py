@@ -23,10 +23,12 @@ from bot.bot import BeloteBot
 from bot.controls.base import BadControl, number, too_fast, unknown_control
 from bot.errors import answer_error, reply, tell
 from bot.records import Replay
+from bot.seasons import CURRENT, LAST
 from bot.translator import text
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
+from db.seasons import SEASON_MIN
 from game.rules import Variant
-from i18n import Number, Words
+from i18n import Number, Words, languages, words
 from rendering import LeaderboardRow
 
 from .common import BeloteSubcommands, bot_of, member_words, option_names, public_words
@@ -61,7 +63,8 @@ def bounded(part: str) -> int:
 # ---- the leaderboard -----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Board:
-    """Which board and page a message shows (its buttons carry it)."""
+    """Which board and page a message shows (its buttons carry it). ``period``: a Period's
+    value, or ``s<number>`` for a season's board."""
 
     variant: str
     period: str
@@ -75,37 +78,87 @@ class Board:
     def parse(args: str) -> Board:
         variant, period, pairs, page = args.split(":")
         first = bounded(page) * PAGE  # the query's offset, a 64-bit integer too
-        return Board(Variant(variant).value, Period(period).value, pairs == "1",
-                     bounded(str(first)) // PAGE)
+        at = bounded(str(first)) // PAGE
+        if period.startswith("s") and period[1:].isdigit():  # a season's board
+            return Board(Variant(variant).value, f"s{bounded(period[1:])}", pairs == "1", at)
+        return Board(Variant(variant).value, Period(period).value, pairs == "1", at)
+
+    @property
+    def season(self) -> int | None:
+        return int(self.period[1:]) if self.period.startswith("s") else None
 
     def title(self, w: Words) -> str:
+        if self.season is not None:
+            return w("stats.board.title_season" + ("_pairs" if self.pairs else ""),
+                     variant=variant_name(self.variant, w), number=self.season)
         key = "stats.board.title" + ("_pairs" if self.pairs else "") + \
             ("" if self.period == Period.ALL else f"_{self.period}")
         return w(key, variant=variant_name(self.variant, w))
 
     def empty(self, w: Words) -> str:
+        if self.season is not None:
+            return w.plural("stats.board.empty_season", SEASON_MIN, title=self.title(w))
         if self.pairs and self.period == Period.ALL:
             return w("stats.board.empty_pairs", title=self.title(w), n=PAIR_MIN)
         return w("stats.board.empty", title=self.title(w))
 
 
+class BoardSource:
+    """Where a board's lines come from: the ratings (all time, month, week), or a season's
+    gains (bot/seasons.py) with its minimum of rated matches."""
+
+    def __init__(self, bot: BeloteBot, guild_id: int, board: Board) -> None:
+        self.bot, self.guild_id, self.board = bot, guild_id, board
+        self.key: str | None = None
+
+    async def ready(self) -> bool:
+        """False for a season that is not (any more) there."""
+        if self.board.season is None:
+            return True
+        season = await self.bot.seasons.repo.get(self.guild_id, self.board.season)
+        self.key = season.period if season is not None else None
+        return self.key is not None
+
+    async def rows(self, limit: int, offset: int) -> list[RatingRow]:
+        b = self.board
+        if self.key is not None:
+            return await self.bot.seasons.repo.board(self.guild_id, b.variant, self.key,
+                                                     limit, offset, b.pairs)
+        return await self.bot.records.board(self.guild_id, b.variant, limit, offset,
+                                            b.period, b.pairs)
+
+    async def size(self) -> int:
+        b = self.board
+        if self.key is not None:
+            return await self.bot.seasons.repo.board_size(self.guild_id, b.variant, self.key,
+                                                          b.pairs)
+        return await self.bot.records.board_size(self.guild_id, b.variant, b.period, b.pairs)
+
+    async def rank_of(self, user_id: int) -> RatingRow | None:
+        b = self.board
+        if self.key is not None:
+            return await self.bot.seasons.repo.rank_of(self.guild_id, b.variant, self.key,
+                                                       user_id, b.pairs)
+        return await self.bot.records.rank_of(self.guild_id, b.variant, user_id, b.period,
+                                              b.pairs)
+
+
 def _signed(value: float, period: str) -> Number:
     """A rating (all time), or its change over a period (+12)."""
-    return Number(value, signed=period != Period.ALL)
+    return Number(value, signed=period != Period.ALL)  # a season's too
 
 
 async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board, w: Words
                         ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """The content, image and page buttons of one page of a board, in ``w``'s language."""
-    results = bot.records
-    rows = await results.board(guild_id, board.variant, PAGE, board.page * PAGE,
-                                     board.period, board.pairs)
+    source = BoardSource(bot, guild_id, board)
+    rows = await source.rows(PAGE, board.page * PAGE) if await source.ready() else []
     title = board.title(w)
     if not rows:
         return board.empty(w), [], None
-    size = await results.board_size(guild_id, board.variant, board.period, board.pairs)
+    size = await source.size()
     pages = max(1, -(-size // PAGE))
-    mine = await results.rank_of(guild_id, board.variant, user_id, board.period, board.pairs)
+    mine = await source.rank_of(user_id)
     ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
     if mine is not None:
         ids |= {mine.user_id, mine.partner_id} - {0}
@@ -126,6 +179,8 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
         for r in rows]
     if pages > 1:
         lines.append(w("stats.board.page", page=board.page + 1, pages=pages))
+    if board.season is not None:
+        lines.append(w.plural("stats.board.season_minimum", SEASON_MIN))
     shown = {r.rank for r in rows}
     if mine is None:
         lines.append(w("stats.board.you_unranked", who=f"<@{user_id}>"))
@@ -147,6 +202,20 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
         view.add_item(StatsButton(board.custom_id(board.page + 1), w("stats.button.next"),
                                   disabled=board.page + 1 >= pages))
     return "\n".join(lines), files, view
+
+
+def season_asked(value: str) -> str | None:
+    """What ``season:`` asks for: ``current``, ``last`` or a number (the words for this one
+    and the last one are understood in every language); None for anything else."""
+    value = value.strip().casefold()
+    if value.isdigit():
+        return str(int(value))
+    for language in languages():
+        w = words(language)
+        for which in (CURRENT, LAST):
+            if value in (which, w(f"seasons.which.{which}").casefold()):
+                return which
+    return None
 
 
 # ---- the replay ----------------------------------------------------------------------------
@@ -293,22 +362,33 @@ class Stats(BeloteSubcommands):
     @app_commands.command(name=text("commands.leaderboard.name"),
                           description=text("commands.leaderboard.description"),
                           extras={ANSWERS: PUBLIC})
-    @app_commands.rename(**option_names("leaderboard", ("variant", "period", "pairs")))
+    @app_commands.rename(**option_names("leaderboard", ("variant", "period", "pairs",
+                                                        "season")))
     @app_commands.describe(variant=text("commands.leaderboard.variant"),
                            period=text("commands.leaderboard.period"),
-                           pairs=text("commands.leaderboard.pairs"))
+                           pairs=text("commands.leaderboard.pairs"),
+                           season=text("commands.leaderboard.season"))
     @app_commands.choices(variant=_variant_choices(), period=PERIODS)
     async def leaderboard(self, interaction: discord.Interaction[Any],
                           variant: app_commands.Choice[str] | None = None,
                           period: app_commands.Choice[str] | None = None,
-                          pairs: bool = False) -> None:
+                          pairs: bool = False,
+                          season: app_commands.Range[str, 1, 20] | None = None) -> None:
         bot = bot_of(interaction)
         assert interaction.guild_id is not None
-        board = Board(variant.value if variant else Variant.CLASSIC.value,
-                      period.value if period else Period.ALL.value, pairs, 0)
-        results = bot.records
-        rows = await results.board(interaction.guild_id, board.variant, PAGE, 0,
-                                         board.period, board.pairs)
+        chosen = period.value if period else Period.ALL.value
+        if season is not None:
+            which = season_asked(season)
+            found = None if which is None else \
+                await bot.seasons.find(interaction.guild_id, which)
+            if found is None:
+                await tell(interaction, member_words(interaction)(
+                    "stats.board.no_season", season=season[:20]))
+                return
+            chosen = f"s{found.number}"
+        board = Board(variant.value if variant else Variant.CLASSIC.value, chosen, pairs, 0)
+        source = BoardSource(bot, interaction.guild_id, board)
+        rows = await source.rows(PAGE, 0) if await source.ready() else []
         w = await public_words(interaction)
         if not rows:
             await reply(interaction, board.empty(w), ephemeral=False)

@@ -17,14 +17,16 @@ from .results import (
     skill_rows,
     write_skill_rows,
 )
+from .seasons import rebuild_podiums
 
 if TYPE_CHECKING:
     from .connection import Database
 
 
 async def rebuild_ratings(db: Database) -> int:
-    """Recompute skills, their history and the period gains from ``matches``, in one
-    transaction. Returns how many matches moved ratings."""
+    """Recompute skills, their history, the period gains (the seasons' boards) and the ended
+    seasons' podiums from ``matches``, in one transaction. Returns how many matches moved
+    ratings."""
     async with db.transaction() as tx:
         matches = await tx.fetchall(
             "SELECT seq, guild_id, variant, winner_team, finished_at, ending FROM matches"
@@ -67,4 +69,6 @@ async def rebuild_ratings(db: Database) -> int:
             out.periods.extend(rows.periods)
         await write_skill_rows(tx, out)
         await tx.executemany("UPDATE matches SET rated = ? WHERE seq = ?", rated_flags)
+        # The ended seasons' podiums, from the season gains just computed again.
+        await rebuild_podiums(tx)
     return counted

@@ -54,6 +54,11 @@ def period_keys(when: datetime) -> tuple[str, str]:
     return when.strftime("%Y-%m"), f"{year}-W{week:02d}"
 
 
+def quarter_key(when: datetime) -> str:
+    """The quarter ('2026-Q4') a moment belongs to: the key of a quarter's season."""
+    return f"{when.year}-Q{(when.month + 2) // 3}"
+
+
 def period_key(period: Period, when: datetime) -> str | None:
     if period is Period.ALL:
         return None
@@ -454,6 +459,7 @@ def skill_rows(guild_id: int, variant: str, seq: int, when: datetime, mv: Moves,
                players: Sequence[MatchPlayer]) -> SkillRows:
     team_of = {p.user_id: p.seat & 1 for p in players if p.user_id is not None}
     month, week = period_keys(when)
+    quarter = quarter_key(when)
     skills: list[tuple[Any, ...]] = []
     history: list[tuple[Any, ...]] = []
     periods: list[tuple[Any, ...]] = []
@@ -466,7 +472,7 @@ def skill_rows(guild_id: int, variant: str, seq: int, when: datetime, mv: Moves,
                 history.append((guild_id, variant, kind, a, b, seq, after.mu, after.sigma,
                                 after.shown, before.shown))
             gain = after.shown - before.shown
-            for key in (month, week):
+            for key in (month, week, quarter):
                 periods.append((guild_id, variant, kind, key, a, b, gain, won))
     return SkillRows(skills, history, periods)
 

@@ -25,6 +25,7 @@ from .encode import Format, Kind, encode, encode_for
 from .hand import draw_hand
 from .layout import Layout
 from .palette import palette
+from .podium import PodiumPlace, PodiumVariant, draw_podium
 from .sheet import draw_deal_sheet
 from .style import DEFAULT_STYLE, Style
 from .summary import LeaderboardRow, MatchResult, draw_leaderboard, draw_match_result
@@ -39,12 +40,15 @@ __all__ = [
     "Layout",
     "LeaderboardRow",
     "MatchResult",
+    "PodiumPlace",
+    "PodiumVariant",
     "Style",
     "draw_bracket",
     "draw_deal_sheet",
     "draw_hand",
     "draw_leaderboard",
     "draw_match_result",
+    "draw_podium",
     "draw_rating_chart",
     "draw_table",
     "encode",
@@ -55,6 +59,7 @@ __all__ = [
     "render_hand",
     "render_leaderboard",
     "render_match_result",
+    "render_podium",
     "render_rating_chart",
     "render_table",
     "styled",
@@ -111,3 +116,9 @@ def render_bracket(rounds: Sequence[BracketRound], title: str,
     """A tournament's bracket (the sign-up message shows it, updated after each game)."""
     return encode_for(draw_bracket(rounds, title, tables_per_round,
                                    styled(style, language))[0], Kind.BOARD)
+
+
+def render_podium(variants: Sequence[PodiumVariant], title: str, style: Style = DEFAULT_STYLE,
+                  language: str | None = None) -> tuple[bytes, str]:
+    """A season's podium, each variant played on its own steps."""
+    return encode_for(draw_podium(variants, title, styled(style, language))[0], Kind.BOARD)

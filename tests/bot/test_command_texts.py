@@ -88,10 +88,10 @@ async def test_the_names_people_type_are_unchanged() -> None:
                    "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                    "max_tables_server", "moderator_role", "log_channel", "language",
                    "tournament_no_show", "tournament_prize_split", "starting_credits",
-                "daily_bonus", "reset"],
+                "daily_bonus", "season_length", "season_role", "announce_channel", "reset"],
         "help": [], "tables": ["end"], "check": [],
         # the stats commands (cogs/stats.py); leaderboard keeps its variant option
-        "leaderboard": ["variant", "period", "pairs"], "stats": ["member", "variant"],
+        "leaderboard": ["variant", "period", "pairs", "season"], "stats": ["member", "variant"],
         "history": ["member"], "replay": ["match"]}
     new = next(c for c in group["options"] if c["name"] == "new")
     timer = next(o for o in new["options"] if o["name"] == "turn_timer")

@@ -25,12 +25,12 @@ EXPECTED = [{"belote": [
                 "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                 "max_tables_server", "moderator_role", "log_channel", "language",
                 "tournament_no_show", "tournament_prize_split", "starting_credits",
-                "daily_bonus", "reset"]},
+                "daily_bonus", "season_length", "season_role", "announce_channel", "reset"]},
     {"help": []}, {"tables": ["end"]}, {"check": []},
-    {"leaderboard": ["variant", "period", "pairs"]}, {"stats": ["member", "variant"]},
+    {"leaderboard": ["variant", "period", "pairs", "season"]}, {"stats": ["member", "variant"]},
     {"history": ["member"]}, {"replay": ["match"]},
     {"tournament": [{"new": ["format", "variant", "starts_in", "entry_fee"]}]},
-    {"wallet": ["member"]}, {"daily": []}, {"credits": []}]}]
+    {"wallet": ["member"]}, {"daily": []}, {"credits": []}, {"seasons": []}]}]
 
 
 def tree_shape(tree: app_commands.CommandTree) -> list[Any]:

@@ -475,11 +475,27 @@ class FakeGuild:
             channel.bot_permissions = _as_permissions(permissions)
         self.fake._gateway("CHANNEL_UPDATE", channel.payload())
 
-    def add_role(self, name: str, permissions: discord.Permissions | int) -> FakeRole:
+    def add_role(
+        self, name: str, permissions: discord.Permissions | int, *, position: int | None = None
+    ) -> FakeRole:
+        """A role (``position``: its place in the hierarchy, default above every role);
+        connected bots get GUILD_ROLE_CREATE."""
         with self.fake.lock:
-            role = FakeRole(snowflake(), name, _as_permissions(permissions).value, len(self.roles))  # type: ignore[union-attr]
+            place = len(self.roles) if position is None else position
+            role = FakeRole(snowflake(), name, _as_permissions(permissions).value, place)  # type: ignore[union-attr]
             self.roles[role.id] = role
+        self.fake._gateway("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": role.payload()})
         return role
+
+    def set_bot_role(self, permissions: discord.Permissions | int, position: int) -> None:
+        """What the bot's own role allows in the server and where it stands; connected bots
+        get GUILD_ROLE_UPDATE."""
+        with self.fake.lock:
+            self.bot_role.permissions = _as_permissions(permissions).value  # type: ignore[union-attr]
+            self.bot_role.position = position
+        self.fake._gateway(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": self.bot_role.payload()}
+        )
 
     def add_member(
         self, name: str, *, manage_guild: bool = False, roles: list[FakeRole] | None = None

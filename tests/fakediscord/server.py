@@ -581,6 +581,14 @@ class FakeDiscord(Driver):
         r(("GET", "/guilds/{guild_id}/channels", self._get_guild_channels))
         r(("GET", "/guilds/{guild_id}/roles", self._get_roles))
         r(("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member))
+        r(("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self._add_member_role))
+        r(
+            (
+                "DELETE",
+                "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self._remove_member_role,
+            )
+        )
 
     # -- identity
     def _get_me(self, req: Req) -> tuple[int, Any]:
@@ -1120,6 +1128,34 @@ class FakeDiscord(Driver):
 
     def _get_roles(self, req: Req) -> tuple[int, Any]:
         return 200, [r.payload() for r in self._guild(req).roles.values()]
+
+    def _add_member_role(self, req: Req) -> tuple[int, Any]:
+        return self._member_role(req, give=True)
+
+    def _remove_member_role(self, req: Req) -> tuple[int, Any]:
+        return self._member_role(req, give=False)
+
+    def _member_role(self, req: Req, *, give: bool) -> tuple[int, Any]:
+        """Give (PUT) or take (DELETE) a member's role, as Discord allows it: with Manage Roles,
+        for a role below the bot's highest, not a managed one."""
+        guild = self._guild(req)
+        role = guild.roles.get(req.int("role_id"))
+        if role is None:
+            raise ApiError(404, 10011, "Unknown Role")
+        perms = discord.Permissions(guild.everyone.permissions | guild.bot_role.permissions)
+        if not (perms.manage_roles or perms.administrator):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if role.managed or role.id == guild.id or role.position >= guild.bot_role.position:
+            raise ApiError(403, 50013, "Missing Permissions")
+        member = guild.members.get(req.int("user_id"))
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        with self.lock:
+            if give and role not in member.roles:
+                member.roles.append(role)
+            elif not give and role in member.roles:
+                member.roles.remove(role)
+        return 204, None
 
     def _get_member(self, req: Req) -> tuple[int, Any]:
         guild = self._guild(req)

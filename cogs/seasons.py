@@ -1,0 +1,235 @@
+"""Seasons on Discord: each minute the servers' seasons are brought up to now (bot/seasons.py),
+and each season ended and not posted yet gets its post, once: the podium of each variant played
+(an image and its text), in the announcement channel (else the log channel), with the champions'
+role moved when the server set one and the bot may manage it (else the post says why not).
+``/belote seasons`` lists the ended seasons with their champions.
+
+A season's post is marked sent when Discord confirmed it (or refused the channel for good), so a
+restart across a season's end posts it late, and once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot import images
+from bot.answers import ANSWERS, PUBLIC
+from bot.bot import BeloteBot
+from bot.errors import reply
+from bot.guild_settings import GuildSettings
+from bot.messages import NO_MENTIONS
+from bot.translator import text
+from db.seasons import OFF, SEASON_MIN, PodiumRow, SeasonRow, season_end
+from i18n import Number, Words, words
+from rendering import PodiumPlace, PodiumVariant
+
+from .common import BeloteSubcommands, bot_of, public_words, table_language
+
+log = logging.getLogger(__name__)
+
+MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
+
+
+def _when(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def span(season: SeasonRow) -> tuple[str, str]:
+    """The season's first and last days as Discord timestamps (each reader's own calendar)."""
+    start = _when(season.started_at)
+    end = _when(season.ended_at) if season.ended_at else season_end(season.length, start)
+    return f"<t:{int(start.timestamp())}:D>", f"<t:{int(end.timestamp()) - 1}:D>"
+
+
+def by_variant(rows: list[PodiumRow]) -> dict[str, list[PodiumRow]]:
+    out: dict[str, list[PodiumRow]] = {}
+    for r in rows:
+        out.setdefault(r.variant, []).append(r)
+    return out
+
+
+def podium_text(season: SeasonRow, rows: list[PodiumRow], w: Words, role_line: str | None,
+                running: SeasonRow | None, off: bool) -> str:
+    first, last = span(season)
+    lines = [w("seasons.post.title", number=season.number, start=first, end=last)]
+    for variant, places in sorted(by_variant(rows).items()):
+        shown = ", ".join(
+            w("seasons.post.place", medal=MEDALS[p.place], who=f"<@{p.user_id}>",
+              gain=Number(p.gain, signed=True), wins=Number(p.wins),
+              matches=Number(p.matches)) for p in places)
+        lines.append(w("seasons.post.variant", variant=w(f"image.variant.{variant}"),
+                       places=shown))
+    if not rows:
+        lines.append(w.plural("seasons.post.nobody", SEASON_MIN))
+    if role_line:
+        lines.append(role_line)
+    if running is not None:
+        end = season_end(running.length, _when(running.started_at))
+        lines.append(w("seasons.post.next", number=running.number,
+                       when=f"<t:{int(end.timestamp())}:R>"))
+    elif off:
+        lines.append(w("seasons.post.off"))
+    return "\n".join(lines)
+
+
+class Seasons(BeloteSubcommands):
+    def __init__(self, bot: BeloteBot) -> None:
+        super().__init__(bot)
+        # One check at a time: two would both find a season not posted yet, and post it twice.
+        self._checking = asyncio.Lock()
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.season_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.season_loop.cancel()
+        await super().cog_unload()
+
+    @tasks.loop(minutes=1)
+    async def season_loop(self) -> None:
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("seasons: the check failed")
+
+    @season_loop.before_loop
+    async def _when_ready(self) -> None:
+        await self.bot.wait_until_ready()  # the servers and their channels are known then
+
+    async def tick(self) -> None:
+        """Every server of this process: its seasons up to now, and the ended ones posted."""
+        async with self._checking:
+            await self._tick()
+
+    async def _tick(self) -> None:
+        for guild in list(self.bot.guilds):
+            if not self.bot.sharding.owns(guild.id):
+                continue
+            for season in await self.bot.seasons.roll(guild.id):
+                await self.post(guild, season)
+
+    async def post(self, guild: discord.Guild, season: SeasonRow) -> None:
+        repo = self.bot.seasons.repo
+        settings = await self.bot.guild_settings.get(guild.id)
+        w = words(table_language(settings, guild))
+        rows = (await repo.podiums(guild.id, [season.number]))[season.number]
+        role_line = await self.move_role(guild, season, rows, settings, w)
+        channel_id = settings.announce_channel or settings.log_channel
+        if channel_id is None:  # nowhere to post: the season is kept (/belote seasons)
+            await repo.mark_posted(guild.id, season.number)
+            return
+        running = await repo.running(guild.id)
+        content = podium_text(season, rows, w, role_line, running,
+                              settings.season_length == OFF)
+        files: list[discord.File] = []
+        try:
+            names = await self.bot.records.names(sorted({r.user_id for r in rows}))
+            variants = [PodiumVariant(w(f"image.variant.{variant}"), tuple(
+                PodiumPlace(p.place, names.get(p.user_id, str(p.user_id)), p.gain, p.wins,
+                            p.matches) for p in places))
+                for variant, places in sorted(by_variant(rows).items())]
+            files.append(await images.podium_image(
+                variants, w("seasons.image.title", number=season.number), w.language))
+        except Exception:  # the text says it all: the image is a nicety
+            log.exception("season %s podium image failed; sending the text alone",
+                          season.number)
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
+        try:
+            await channel.send(content, files=files, allowed_mentions=NO_MENTIONS)
+        except (discord.Forbidden, discord.NotFound) as e:
+            # The channel is gone or closed to the bot: the season stays (/belote seasons).
+            log.warning("season %s of server %s not posted to %s: %s", season.number,
+                        guild.id, channel_id, e)
+        except discord.HTTPException as e:
+            log.warning("season %s of server %s: post failed (%s), tried again in a minute",
+                        season.number, guild.id, e)
+            return
+        await repo.mark_posted(guild.id, season.number)
+
+    async def move_role(self, guild: discord.Guild, season: SeasonRow, rows: list[PodiumRow],
+                        settings: GuildSettings, w: Words) -> str | None:
+        """The champions' role taken from the last season's champions and given to this
+        one's; the post's line about it (None: no role set)."""
+        if settings.season_role is None:
+            return None
+        mention = f"<@&{settings.season_role}>"
+        role = guild.get_role(settings.season_role)
+        me = guild.me
+        why = None
+        if role is None:
+            why = "gone"
+        elif me is None or not me.guild_permissions.manage_roles:
+            why = "no_permission"
+        elif role.managed or role.is_default() or role >= me.top_role:
+            why = "too_high"
+        if why is not None:
+            return w("seasons.post.role_failed", role=mention, why=w(f"seasons.role.{why}"))
+        assert role is not None
+        champions = {r.user_id for r in rows if r.place == 1}
+        before = (await self.bot.seasons.repo.podiums(guild.id, [season.number - 1])
+                  )[season.number - 1]
+        reason = w("seasons.role.reason", number=season.number)
+        try:
+            for user in sorted({r.user_id for r in before if r.place == 1} - champions):
+                await self._role(guild.id, user, role.id, reason, give=False)
+            for user in sorted(champions):
+                await self._role(guild.id, user, role.id, reason, give=True)
+        except discord.Forbidden:
+            return w("seasons.post.role_failed", role=mention,
+                     why=w("seasons.role.no_permission"))
+        return w("seasons.post.role_given", role=mention) if champions else None
+
+    async def _role(self, guild_id: int, user_id: int, role_id: int, reason: str, *,
+                    give: bool) -> None:
+        try:
+            if give:
+                await self.bot.http.add_role(guild_id, user_id, role_id, reason=reason)
+            else:
+                await self.bot.http.remove_role(guild_id, user_id, role_id, reason=reason)
+        except discord.NotFound:  # the member left the server
+            log.info("season role: member %s of server %s is gone", user_id, guild_id)
+
+    # ---- /belote seasons -----------------------------------------------------------------
+    @app_commands.command(name=text("commands.seasons.name"),
+                          description=text("commands.seasons.description"),
+                          extras={ANSWERS: PUBLIC})
+    async def seasons(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        assert interaction.guild_id is not None
+        keeper = bot.seasons
+        await keeper.roll(interaction.guild_id)
+        w = await public_words(interaction)
+        running = await keeper.repo.running(interaction.guild_id)
+        ended = await keeper.repo.ended(interaction.guild_id, 10)
+        lines = [w("seasons.list.title")]
+        if running is not None:
+            end = season_end(running.length, _when(running.started_at))
+            lines.append(w("seasons.list.running", number=running.number,
+                           length=w(f"seasons.length.{running.length}"),
+                           when=f"<t:{int(end.timestamp())}:R>"))
+        else:
+            lines.append(w("seasons.list.off"))
+        podiums = await keeper.repo.podiums(interaction.guild_id, [s.number for s in ended])
+        for season in ended:
+            first, last = span(season)
+            champions = [w("seasons.list.champion", variant=w(f"image.variant.{r.variant}"),
+                           who=f"<@{r.user_id}>", gain=Number(r.gain, signed=True))
+                         for r in podiums[season.number] if r.place == 1]
+            lines.append(w("seasons.list.line", number=season.number, start=first, end=last,
+                           champions="; ".join(champions) or w("seasons.list.no_champion")))
+        if not ended:
+            lines.append(w("seasons.list.none"))
+        await reply(interaction, "\n".join(lines), ephemeral=False,
+                    allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Seasons(bot))
