@@ -26,6 +26,7 @@ from . import images
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .audit import AuditLog
 from .budget import meter
+from .challenge import DailyDeal
 from .controls import CONTROLS
 from .credits import Credits
 from .delivery import Delivery
@@ -51,7 +52,8 @@ GC_YOUNG = 20_000
 
 # cogs.admin and cogs.stats after cogs.belote: their commands join the /belote group.
 COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels",
-        "cogs.tournaments", "cogs.credits", "cogs.seasons", "cogs.fallback")
+        "cogs.tournaments", "cogs.credits", "cogs.seasons", "cogs.challenge",
+        "cogs.fallback")
 
 # The gateway events the bot hears: servers, their channels, threads and roles (what it may do
 # where). Commands and clicks come as interactions whatever the intents; messages, reactions,
@@ -191,6 +193,8 @@ class BeloteBot(commands.Bot):
             rng=None if self.settings.table_seed is None
             else random.Random(self.settings.table_seed))
         self.tournaments.balance_of = self.credits.balance  # entry fees
+        # Before the restore: a daily deal's table restored still scores its try at its end.
+        self.daily = DailyDeal(self.db, self.service)
         self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:

@@ -70,7 +70,9 @@ class Lobby:
             row = await tables.db.tables.create(
                 guild_id=spec.guild_id, channel_id=spec.channel_id, host_id=spec.host_id,
                 variant=variant.value, options=options.to_json(variant), private=spec.private,
-                seed=tables.rng.getrandbits(62), first_dealer=tables.rng.randrange(4),
+                seed=tables.rng.getrandbits(62) if spec.seed is None else spec.seed,
+                first_dealer=tables.rng.randrange(4) if spec.first_dealer is None
+                else spec.first_dealer,
                 turn_timer=timer, computer_level=level,
                 sweep_at=self.sweeper.lobby_deadline(spec.lobby_minutes or DEFAULT_LOBBY_MINUTES),
                 lobby_minutes=spec.lobby_minutes, idle_minutes=spec.idle_minutes,

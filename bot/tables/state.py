@@ -258,3 +258,6 @@ class NewTable:
     away_turns: int | None = None
     language: str = "en"  # one of i18n.languages(): the table's public words and images
     stake: int = 0  # virtual credits each person stakes (tables of four people only)
+    # The decks and the first dealer; None: drawn (the daily deal gives its day's).
+    seed: int | None = None
+    first_dealer: int | None = None

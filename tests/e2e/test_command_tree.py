@@ -30,7 +30,8 @@ EXPECTED = [{"belote": [
     {"leaderboard": ["variant", "period", "pairs", "season"]}, {"stats": ["member", "variant"]},
     {"history": ["member"]}, {"replay": ["match"]},
     {"tournament": [{"new": ["format", "variant", "starts_in", "entry_fee"]}]},
-    {"wallet": ["member"]}, {"daily": []}, {"credits": []}, {"seasons": []}]}]
+    {"wallet": ["member"]}, {"daily": []}, {"credits": []}, {"seasons": []},
+    {"challenge": ["variant", "world", "board"]}]}]
 
 
 def tree_shape(tree: app_commands.CommandTree) -> list[Any]:

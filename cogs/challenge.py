@@ -1,0 +1,225 @@
+"""/belote challenge: the daily deal on Discord (bot/challenge.py decides and stores).
+
+``/belote challenge [variant] [world]`` opens your try of the day in a private thread (only you
+and the bot in it: nobody watches your cards; a public one where the bot may not make private
+threads); ``board:True`` shows the day's board, its scores only to who has played. After a try
+the thread gets your score against the board's best and median. Each minute, the server's boards
+of the days past are posted once in the announcement channel (else the log channel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot import messages
+from bot.answers import ANSWERS, PRIVATE
+from bot.bot import BeloteBot
+from bot.challenge import Standing, day_of
+from bot.errors import tell
+from bot.messages import NO_MENTIONS
+from bot.tables import LiveTable
+from bot.translator import text
+from db.challenge import WORLD, TryRow
+from game.rules import Variant
+from i18n import Number, Words, words
+
+from .common import BeloteSubcommands, display_name, member_words, option_names, table_language
+
+log = logging.getLogger(__name__)
+
+VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
+            for v in Variant]
+
+
+def board_text(rows: list[TryRow], streaks: dict[int, int], w: Words, title: str,
+               show_scores: bool) -> str:
+    """The day's board: scores best first with each player's streak, or (for a member who has
+    not played) only who has played."""
+    lines = [f"**{title}**"]
+    if not rows:
+        lines.append(w("challenge.board.empty"))
+        return "\n".join(lines)
+    if not show_scores:
+        lines.append(w("challenge.board.hidden", players=", ".join(
+            f"<@{r.user_id}>" for r in rows)))
+        return "\n".join(lines)
+    rank = 0
+    for r in rows:
+        if r.score is None:
+            lines.append(w("challenge.board.playing", who=f"<@{r.user_id}>"))
+            continue
+        rank += 1
+        lines.append(w.plural("challenge.board.line", streaks.get(r.user_id, 1), rank=rank,
+                              who=f"<@{r.user_id}>", score=Number(r.score)))
+    return "\n".join(lines)
+
+
+def after_text(row: TryRow, standing: Standing, w: Words, lines: list[str]) -> str:
+    out = [w("challenge.after.score", who=f"<@{row.user_id}>", score=Number(standing.score),
+             against=Number(row.against or 0)),
+           w("challenge.after.board" if row.scope != WORLD else "challenge.after.world",
+             best=Number(standing.best), median=Number(standing.median),
+             rank=standing.rank, players=standing.players)]
+    return "\n".join(out + lines)
+
+
+class Challenge(BeloteSubcommands):
+    def __init__(self, bot: BeloteBot) -> None:
+        super().__init__(bot)
+        self._checking = asyncio.Lock()  # one post of a day's board at a time
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.daily.finished = self.tell_score
+        self.post_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.post_loop.cancel()
+        self.bot.daily.finished = None
+        await super().cog_unload()
+
+    # ---- the command ---------------------------------------------------------------------
+    @app_commands.command(name=text("commands.challenge.name"),
+                          description=text("commands.challenge.description"),
+                          extras={ANSWERS: PRIVATE})
+    @app_commands.rename(**option_names("challenge", ("variant", "world", "board")))
+    @app_commands.describe(variant=text("commands.challenge.variant"),
+                           world=text("commands.challenge.world"),
+                           board=text("commands.challenge.board"))
+    @app_commands.choices(variant=VARIANTS)
+    async def challenge(self, interaction: discord.Interaction[Any],
+                        variant: app_commands.Choice[str] | None = None,
+                        world: bool = False, board: bool = False) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        daily = self.bot.daily
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        spoken = table_language(settings, interaction.guild)
+        w = member_words(interaction, spoken)
+        chosen = variant.value if variant is not None else settings.variant
+        scope = WORLD if world else interaction.guild_id
+        day = daily.today()
+        if board:
+            rows = await daily.repo.board(scope, day, chosen)
+            mine = next((r for r in rows if r.user_id == interaction.user.id), None)
+            streaks = await daily.repo.streaks(scope, [r.user_id for r in rows], day)
+            await tell(interaction, board_text(
+                rows, streaks, w, self.title(w, day, chosen, world),
+                show_scores=mine is not None and mine.finished))
+            return
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            await tell(interaction, w("challenge.text_channel_only"))
+            return
+        _, live = await daily.begin(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            user_id=interaction.user.id, name=display_name(interaction.user), variant=chosen,
+            world=world, language=spoken, idle_minutes=settings.idle_minutes)
+        where = await self.open_thread(channel, live, interaction.user, w)
+        await tell(interaction, w("challenge.opened", where=where, deals=4,
+                                  variant=w(f"image.variant.{chosen}")))
+
+    def title(self, w: Words, day: str, variant: str, world: bool) -> str:
+        return w("challenge.board.world_title" if world else "challenge.board.title", day=day,
+                 variant=w(f"image.variant.{variant}"))
+
+    async def open_thread(self, channel: discord.TextChannel, live: LiveTable,
+                          user: discord.abc.User, w: Words) -> str:
+        """The try's table in a private thread (the member added), else a public one, else
+        the channel; where it is, as a mention."""
+        public = words(live.language)
+        name = public("challenge.thread_name", table=live.id)
+        home: discord.abc.Messageable = channel
+        thread: discord.Thread | None = None
+        for kind in (discord.ChannelType.private_thread, discord.ChannelType.public_thread):
+            try:
+                thread = await channel.create_thread(name=name, type=kind,
+                                                     auto_archive_duration=1440,
+                                                     invitable=False)
+                if kind is discord.ChannelType.private_thread:
+                    await thread.add_user(user)
+                home = thread
+                break
+            except discord.HTTPException as e:
+                log.info("daily deal table %s: no %s thread (%s)", live.id, kind.name, e)
+        payload = await self.bot.delivery.table_payload(live)
+        payload["files"] = payload.pop("attachments", [])
+        if payload.get("view") is None:
+            payload.pop("view", None)
+        message = await home.send(allowed_mentions=NO_MENTIONS, **payload)
+        await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
+                                      message_id=message.id)
+        self.bot.delivery.table_changed(live)
+        self.bot.delivery.hands_changed(live, range(4))
+        return thread.mention if thread is not None else channel.mention
+
+    # ---- after a try ---------------------------------------------------------------------
+    async def tell_score(self, row: TryRow, standing: Standing, live: LiveTable,
+                         lines: list[str]) -> None:
+        w = words(live.language)
+        home = self.bot.get_partial_messageable(live.row.thread_id or live.row.channel_id,
+                                                guild_id=live.row.guild_id)
+        content = after_text(row, standing, w, lines)
+        self.bot.delivery.post(("daily score", live.id), lambda: home.send(
+            content, allowed_mentions=messages.NO_MENTIONS))
+
+    # ---- yesterday's board ---------------------------------------------------------------
+    @tasks.loop(minutes=1)
+    async def post_loop(self) -> None:
+        try:
+            await self.post_days()
+        except Exception:
+            log.exception("daily deal: the boards' posts failed")
+
+    @post_loop.before_loop
+    async def _when_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def post_days(self) -> None:
+        """Each server's boards of the days past, posted once, with the day's best."""
+        async with self._checking:
+            today = day_of(self.bot.daily.clock())
+            for guild in list(self.bot.guilds):
+                if not self.bot.sharding.owns(guild.id):
+                    continue
+                for day in await self.bot.daily.repo.days_to_post(guild.id, today):
+                    await self.post_day(guild, day)
+
+    async def post_day(self, guild: discord.Guild, day: str) -> None:
+        repo = self.bot.daily.repo
+        settings = await self.bot.guild_settings.get(guild.id)
+        channel_id = settings.announce_channel or settings.log_channel
+        if channel_id is None:
+            await repo.mark_posted(guild.id, day)
+            return
+        w = words(table_language(settings, guild))
+        parts = []
+        for variant in await repo.variants_of(guild.id, day):
+            rows = [r for r in await repo.board(guild.id, day, variant) if r.finished]
+            if not rows:
+                continue
+            streaks = await repo.streaks(guild.id, [r.user_id for r in rows], day)
+            parts.append(board_text(rows, streaks, w, self.title(w, day, variant, False),
+                                    show_scores=True) + "\n" + w(
+                "challenge.board.best", who=f"<@{rows[0].user_id}>",
+                score=Number(rows[0].score or 0)))
+        if parts:
+            channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
+            try:
+                await channel.send("\n\n".join(parts), allowed_mentions=NO_MENTIONS)
+            except (discord.Forbidden, discord.NotFound) as e:
+                log.warning("daily board %s of server %s not posted: %s", day, guild.id, e)
+            except discord.HTTPException as e:
+                log.warning("daily board %s of server %s: %s; tried again", day, guild.id, e)
+                return
+        await repo.mark_posted(guild.id, day)
+
+
+async def setup(bot: BeloteBot) -> None:
+    await bot.add_cog(Challenge(bot))
+
