@@ -19,9 +19,9 @@ from i18n import Permissions, Words
 
 # Without these a table cannot be played in the channel (the checks of /belote new).
 BLOCKING = ("view_channel", "send_messages", "attach_files", "read_message_history")
-# Without these it plays, less well: in the channel rather than its own thread, and without
-# the embeds of links.
-WANTED = ("create_public_threads", "send_messages_in_threads", "embed_links")
+# Without these it plays, less well: in the channel rather than its own thread, without the
+# embeds of links, its thread archived but not locked when it is over.
+WANTED = ("create_public_threads", "send_messages_in_threads", "embed_links", "manage_threads")
 # Lines of a report that fits one message (Discord takes 2000 characters).
 SHOWN = 15
 

@@ -37,7 +37,8 @@ async def test_check_names_the_channel_whose_permission_was_removed(world: World
     assert "cannot be played there" in blocked
     lacking = next(line for line in lines if f"<#{world.channel.id}>" in line)
     assert lacking.startswith("⚠️") and "Create Public Threads" in lacking
-    assert "Embed Links" in lacking and "Send Messages," not in lacking
+    assert "Embed Links" in lacking and "Manage Threads" in lacking
+    assert "Send Messages," not in lacking
     assert "do not reach you" in r.text
     assert "Something above blocks play" in r.text
 
