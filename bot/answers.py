@@ -26,6 +26,8 @@ from typing import Any, Final
 
 import discord
 
+from .undelivered import undelivered
+
 log = logging.getLogger(__name__)
 
 # Seconds after the interaction's creation (which counts the event's way to us) to wait for the
@@ -153,7 +155,11 @@ class SlowAnswer:
                     await response.defer(ephemeral=self.ephemeral, thinking=True)
                     if not self.ephemeral:
                         self.interaction.extras[THINKING_PUBLICLY] = True
-            except discord.HTTPException as e:  # too late already: the answer will say so
+            except Exception as e:
+                if not undelivered(e):
+                    raise
+                # Too late already, or Discord is failing: the answer will fail too, and say
+                # so in its one WARNING (bot/undelivered.py).
                 log.info("interaction %s not deferred (%s)", self.interaction.id, e)
 
     async def defer_now(self) -> None:

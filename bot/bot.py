@@ -43,6 +43,7 @@ from .sharding import ClickRouter, Shards
 from .tables import TableService
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
+from .undelivered import answering, guard_choices
 from .web import start_web
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,9 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
         """Each member's commands are rate-limited (bot/ratelimit.py); the refusal says when
         to try again. Typing in an option (autocomplete) is not a command."""
         self.client.readers.note(interaction.user.id, interaction.locale)
+        if interaction.type is discord.InteractionType.autocomplete:
+            guard_choices(interaction)  # choices Discord does not take are one WARNING
+            return True
         if interaction.type is not discord.InteractionType.application_command:
             return True
         again = self.client.limits.commands.take((interaction.guild_id, interaction.user.id))
@@ -100,10 +104,8 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
         if isinstance(error, app_commands.CommandInvokeError):
             await answer_error(interaction, error.original, where)
         elif isinstance(error, app_commands.CheckFailure):  # says what is missing: no bug
-            try:
+            with answering(interaction, "why the command cannot be used", where):
                 await tell(interaction, str(error))
-            except discord.HTTPException as e:
-                log.info("%s: the answer to a failed check was not delivered (%s)", where, e)
         else:
             await answer_error(interaction, error, where)
 

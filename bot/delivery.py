@@ -36,6 +36,7 @@ from .digests import digest
 from .outbox import Outbox, describe, is_transient, nonce, retry_after
 from .shown import TABLE_SLOT, ShownRecords
 from .tables import LiveTable, TableService
+from .undelivered import lost
 
 if TYPE_CHECKING:
     from .bot import BeloteBot
@@ -476,15 +477,14 @@ class Delivery:
                 self.overlapped.discard(slot)
 
     def answer_failed(self, interaction: discord.Interaction[Any], table_id: int,
-                      error: BaseException) -> None:
+                      error: BaseException, where: str | None = None) -> None:
         """Discord failed to carry the answer to a click (what the click asked for stands):
-        the table and the player's hand are sent again, by the Outbox, once Discord answers."""
-        if is_transient(error):
-            self.jobs.failed(("answer", interaction.id), error)
+        one WARNING, counted with an outage's failures (bot/undelivered.py), and the table and
+        the player's hand are sent again, by the Outbox, once Discord answers. ``where``: the
+        control clicked, for the log (never its custom_id: on a hand it names a card)."""
+        lost(interaction, "its answer (the table and hand are sent again)",
+             where or f"a click at table {table_id}", error)
         live = self.service.live.get(table_id) or self.over.get(table_id)
-        if not self.jobs.down:
-            log.warning("table %s: the answer to a click failed (%s); its table and hand "
-                        "are sent again", table_id, describe(error))
         if live is None:
             return
         self.table_shown.pop(live.id, None)

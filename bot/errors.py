@@ -1,9 +1,12 @@
 """The one error path of slash commands and controls: what the user reads when a handler raised.
 
 A Refusal (the service turning a request down) is answered privately in its own words and is
-no error. Anything else is a bug or an outage: the user gets a short private apology instead of
-Discord's "The application did not respond", and the log gets its traceback, once. Either way
-the answer works whether or not the interaction was already answered or deferred.
+no error. Discord failing to take the handler's answer (an outage) is no bug either: one
+WARNING (bot/undelivered.py), and no apology, which could not get through either. Anything
+else is a bug: the user gets a short private apology instead of Discord's "The application did
+not respond", and the log gets its traceback, once. Either way the answer works whether or not
+the interaction was already answered or deferred, and this path never raises: an answer that
+does not get through is one WARNING.
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ import discord
 from i18n import DEFAULT_LANGUAGE, words
 
 from .answers import THINKING_PUBLICLY, SlowAnswer
+from .outbox import is_transient
 from .tables import Refusal
 from .translator import language_of
+from .undelivered import UNKNOWN_INTERACTION, answering, lost
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_INTERACTION = 10062
 NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
 APOLOGY: Final = words(DEFAULT_LANGUAGE)("errors.apology")  # in English
 
@@ -78,20 +82,22 @@ async def reply(interaction: discord.Interaction[Any], text: str, *, ephemeral: 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException,
                        where: str, otherwise: str = DEFAULT_LANGUAGE) -> None:
     """Answer an interaction whose handler raised ``error`` (``where``: what it was, for the
-    log; ``otherwise``: the language of a member whose client's we do not speak, the table's).
-    Never raises: a failure to answer is logged in one line."""
+    log, never naming a card; ``otherwise``: the language of a member whose client's we do
+    not speak, the table's). Never raises: a failure to answer is one WARNING."""
     if isinstance(error, Refusal):
-        # In the words of who clicked or typed.
+        # In the words of who clicked or typed; the log names the refusal, not its words.
         text = error.text(language(interaction, otherwise))
-    elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-        # Discord has forgotten the interaction (no answer within 3 s): nobody can be told.
-        log.warning("%s was answered too late (user %s)", where, interaction.user.id)
+        what = f"a refusal ({error.message_id})"
+    elif is_transient(error) or (isinstance(error, discord.NotFound) and
+                                 error.code == UNKNOWN_INTERACTION):
+        # Discord did not take the handler's answer (down, or too late: it has forgotten the
+        # interaction): nobody can be told, an apology would not get through either.
+        lost(interaction, "its answer", where, error)
         return
     else:
         log.error("%s failed (user %s, channel %s)", where, interaction.user.id,
                   interaction.channel_id, exc_info=error)
         text = apology(interaction)
-    try:
+        what = "an apology"
+    with answering(interaction, what, where):
         await tell(interaction, text)
-    except discord.HTTPException as e:  # too late (10062), or the channel is gone
-        log.info("%s: the answer to its error was not delivered (%s)", where, e)

@@ -23,6 +23,7 @@ from i18n import words
 from .controls.base import MAX_ID
 from .errors import language, tell
 from .settings import Settings
+from .undelivered import answering
 
 if TYPE_CHECKING:
     from db.routing import ClickRoutes
@@ -124,10 +125,9 @@ class ClickRouter:
         log.warning("a click for table %s found no process running shard %s", table_id, shard)
         interaction: discord.Interaction[Any] = discord.Interaction(
             data=data, state=self.bot._connection)  # type: ignore[arg-type]
-        try:
+        with answering(interaction, "that the table's process is away",
+                       f"a click for table {table_id}"):
             await tell(interaction, words(language(interaction))("shards.owner_away"))
-        except discord.HTTPException as e:
-            log.info("the answer to an undeliverable click was not delivered (%s)", e)
 
     async def close(self) -> None:
         for task in list(self._tasks):

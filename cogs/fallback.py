@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.controls import is_ours, unknown_control
 from bot.errors import tell
+from bot.undelivered import answering
 
 from .stats import StatsButton
 
@@ -28,7 +29,8 @@ class Fallback(commands.Cog):
         custom_id = data.get("custom_id", "")
         if not is_ours(str(custom_id)) and \
                 not StatsButton.__discord_ui_compiled_template__.fullmatch(str(custom_id)):
-            await tell(interaction, unknown_control(interaction))
+            with answering(interaction, "that the control is unknown", "an unknown control"):
+                await tell(interaction, unknown_control(interaction))
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -25,6 +25,7 @@ from bot.errors import answer_error, reply, tell
 from bot.records import Replay
 from bot.seasons import CURRENT, LAST
 from bot.translator import text
+from bot.undelivered import answering
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
 from db.seasons import SEASON_MIN
 from game.rules import Variant
@@ -282,10 +283,8 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         except ValueError:
             target = None
         if target is None or interaction.guild_id is None:
-            try:
+            with answering(interaction, "that the control is unknown", self.where()):
                 await tell(interaction, unknown_control(interaction))
-            except discord.HTTPException as e:
-                log.info("stats button %s: not answered (%s)", self.kind, e)
             return
         opens = isinstance(target, tuple) and target[1] == 0
         early = SlowAnswer.armed(interaction, update=not opens, ephemeral=False)
@@ -295,7 +294,11 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
             finally:
                 await early.close()
         except Exception as e:
-            await answer_error(interaction, e, f"stats button {self.kind}:{self.args}")
+            await answer_error(interaction, e, self.where())
+
+    def where(self) -> str:
+        """This button in a log line (a page of a board or a replay: it names no card)."""
+        return f"stats button {self.kind}:{self.args}"
 
     async def show(self, interaction: discord.Interaction[Any], guild_id: int,
                    target: Board | tuple[int, int]) -> None:

@@ -29,6 +29,7 @@ from ..answers import SlowAnswer
 from ..errors import answer_error, language, tell
 from ..outbox import is_transient
 from ..tables import Refusal
+from ..undelivered import answering
 
 if TYPE_CHECKING:
     from ..bot import BeloteBot
@@ -43,6 +44,7 @@ MAX_ID = 2**63 - 1
 ID = r"[0-9]{1,19}"
 TABLE = rf"(?P<table>{ID})"
 PART = r"[^:]+"
+KIND = re.compile(r"[a-z]{1,8}")  # what a control's kind looks like
 
 # The English answer to an unknown control (the tests compare to it); a member reads
 # ``unknown_control(interaction)``, in their language.
@@ -90,10 +92,8 @@ async def too_fast(interaction: discord.Interaction[Any]) -> bool:
     bot = bot_of(interaction)
     if bot.limits.clicks.take(interaction.user.id) is None:
         return False
-    try:
+    with answering(interaction, "to slow down", "a click over the limit"):
         await tell(interaction, words(language(interaction))("controls.slow_down"))
-    except discord.HTTPException as e:
-        log.info("a click over the limit: not answered (%s)", e)
     return True
 
 
@@ -162,13 +162,17 @@ class Control:
             # discord.py only needs an item to call back; this one answers "unknown".
             return cast(Self, Unreadable(item, match, e))
 
+    def where(self) -> str:
+        """This control in a log line: its kind and table, never its custom_id (on a hand, the
+        custom_id names a card of that hand)."""
+        return f"control {self.kind} of table {self.table_id}"
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the handler; whatever it raises is answered here, once for every control: a
-        refusal in its words, a bad control as unknown, anything else with an apology and a
-        traceback in the log (bot/errors.py)."""
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", "?"))
-        where = f"control {custom_id}"
+        refusal in its words, a bad control as unknown, Discord failing to take the answer as
+        one WARNING, anything else with an apology and a traceback in the log (bot/errors.py).
+        Nothing is raised to discord.py."""
+        where = self.where()
         bot = bot_of(interaction)
         bot.readers.note(interaction.user.id, interaction.locale)
         if await too_fast(interaction):
@@ -184,16 +188,14 @@ class Control:
             if self.moves:
                 bot.limits.clicks.give_back(interaction.user.id)
         except BadControl as e:
-            log.info("malformed control %s (%s)", custom_id, e)
-            try:
+            log.info("malformed %s (%s)", where, e)
+            with answering(interaction, "that the control is unknown", where):
                 await tell(interaction, unknown_control(interaction))
-            except discord.HTTPException as e2:
-                log.info("%s: not answered (%s)", where, e2)
         except Exception as e:
             if is_transient(e):
                 # Discord failed to carry the answer (5xx, dropped connection): what the click
                 # did stands, and the delivery shows it once Discord answers again.
-                bot_of(interaction).delivery.answer_failed(interaction, self.table_id, e)
+                bot_of(interaction).delivery.answer_failed(interaction, self.table_id, e, where)
                 return
             # A member whose client's language we do not speak reads the table's.
             await answer_error(interaction, e, where,
@@ -253,7 +255,7 @@ class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], tem
     def chosen(self) -> str:
         """The (single) value chosen; BadControl if none came."""
         if not self.item.values:
-            raise BadControl(f"{self.custom_id}: no value chosen")
+            raise BadControl("no value chosen")
         return self.item.values[0]
 
 
@@ -271,7 +273,13 @@ class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template
         table = match.groupdict().get("table")
         self.table_id = int(table) if table is not None and int(table) <= MAX_ID else 0
         self.fault = fault
+        # The kind its custom_id names, if it looks like one (the rest may name a card).
+        parts = match[0].split(":")
+        self.named = parts[1] if len(parts) > 1 and KIND.fullmatch(parts[1]) else "?"
         super().__init__(item)
+
+    def where(self) -> str:
+        return f"control {self.named} of table {self.table_id}"
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         if self.table_id:

@@ -26,7 +26,7 @@ def decode_action(variant: Variant, code: str) -> Action:
     try:
         return _decode_action(variant, code)
     except (ValueError, KeyError, TypeError) as e:
-        raise BadControl(f"bad action code {code!r}") from e
+        raise BadControl("not an action code") from e  # not named: it may name a card
 
 
 def _decode_action(variant: Variant, code: str) -> Action:

@@ -38,7 +38,7 @@ def choice_of(code: str) -> tuple[tuple[Card, ...], ...] | None:
     try:
         return declare_from_code(code)
     except ValueError as e:
-        raise BadControl(f"bad announcement choice {code!r}") from e
+        raise BadControl("not an announcement choice") from e  # not named: it may name cards
 
 
 async def act(interaction: discord.Interaction[Any], table_id: int, seq: int,

@@ -54,6 +54,9 @@ class TournamentButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
         if row is not None and row.guild_id != interaction.guild_id:
             raise refusal(TournamentError("no_such_tournament"))
 
+    def where(self) -> str:
+        return f"control {PREFIX}:{self.kind} of tournament {self.tournament_id}"
+
 
 class JoinTournamentButton(TournamentButton, template=rf"tn:join:(?P<tournament>{ID})"):
     kind = "join"
