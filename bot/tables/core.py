@@ -72,6 +72,13 @@ class Tables:
         live = self.get(table) if isinstance(table, int) else table
         about_table(live.id, live.row.guild_id)  # the log lines that follow name it
         async with live.lock:
+            # Looked up before the wait: whoever held the lock may have closed it meanwhile
+            # (its winning card saved, ended, swept). Refused as if asked after, so nothing
+            # closes a table twice.
+            if isinstance(table, int) and self.live.get(table) is not live:
+                if live.row.status == TableStatus.FINISHED:
+                    raise Refusal("tables.game_over")
+                raise Refusal("tables.closed", table=table)
             yield live
 
     def seating(self, guild_id: int) -> AbstractAsyncContextManager[None]:
