@@ -149,7 +149,7 @@ def lobby_text(live: LiveTable, language: str = EN) -> str:
         lines.append(w("lobby.team", team=Team(team),
                        seats=" · ".join(_seat_line(live, s, w) for s in seats)))
     lines.append(options_line(live.variant, live.options, language))
-    lines.append(w("lobby.timer", timer=timer_text(live.row.turn_timer, language),
+    lines.append(w("lobby.timer", timer=timer_text(live.turn_timer, language),
                    level=Level(live.level)))
     if live.row.stake:
         lines.append(w("credits.stake_line", stake=w.plural("credits.amount", live.row.stake)))
@@ -256,7 +256,7 @@ def table_view_controls(live: LiveTable, language: str = EN) -> discord.ui.View 
     view.add_item(HandButton(live.id, Look(w("controls.hand"), discord.ButtonStyle.primary,
                                            emoji="🂠")))
     view.add_item(RulesButton(live.id, Look(w("controls.rules"))))
-    if any(s.user_id is not None and s.computer is not None and s.user_id not in live.kicked
+    if any(s.user_id is not None and s.computer is not None and live.may_take_back(s)
            for s in live.seats.values()):
         view.add_item(TakeBackButton(live.id, Look(w("controls.take_back"))))
     return view
@@ -342,7 +342,12 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
         lines.append(w("hand.lost", lost=live.lost))
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
     if seat is not None and seat.computer is not None:
-        lines.append(w("hand.computer_timed_out" if seat.timed_out else "hand.computer_left"))
+        if seat.user_id in live.kicked:
+            lines.append(w("sweeper.kicked.no_back", table=live.id))
+        else:
+            lines.append(w("hand.computer_timed_out" if seat.timed_out
+                           else "hand.computer_left" if live.may_take_back(seat)
+                           else "hand.computer_for_good"))
     elif view.winner is not None:
         lines.append(w("hand.over"))
     else:
@@ -400,7 +405,7 @@ def hand_controls(live: LiveTable, view: TableView,
     if view.winner is not None or seat is None:
         return None
     if seat.computer is not None:
-        if seat.user_id in live.kicked:  # removed: the seat is the computer's to the end
+        if not live.may_take_back(seat):  # the seat is the computer's to the end
             return None
         out.add_item(TakeBackButton(live.id, Look(w("controls.take_back"),
                                                   discord.ButtonStyle.primary)))
@@ -473,9 +478,9 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
         say = words(language)
         lines.append(say("credits.stake_line",
                          stake=say.plural("credits.amount", live.row.stake)))
-    if live.row.turn_timer:
+    if live.turn_timer:
         lines.append(w.plural("timer", live.away_turns,
-                              timer=timer_text(live.row.turn_timer, language)))
+                              timer=timer_text(live.turn_timer, language)))
     else:
         lines.append(w("timer_off"))
     level = Level(live.level)

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from db import Database
-from db.credits import Move, NotEnoughCredits
+from db.credits import CreditsRepo, Move, NotEnoughCredits
 from db.tournaments import COMPUTER, IN, LEFT, TournamentRepo, TournamentRow
 from game.rules import Variant
 from game.tournament import (
@@ -43,6 +43,8 @@ from i18n import DEFAULT_LANGUAGE, Number
 from .guild_settings import GuildSettingsStore
 from .keyed_lock import KeyedLock
 from .tables import LiveTable, NewTable, Refusal, TableService
+from .tables.core import ABANDONED, EVERYBODY_LEFT
+from .tables.stakes import kicked
 from .tournament_prizes import fee_returned, fee_taken, prizes
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,7 @@ class TournamentRunner:
                  rng: random.Random | None = None,
                  listener: TournamentListener | None = None) -> None:
         self.repo = TournamentRepo(db)
+        self.credits = CreditsRepo(db)
         self.service = service
         self.settings = settings
         self.names = names
@@ -222,11 +225,13 @@ class TournamentRunner:
         self.listener.ended(row, t)
 
     async def _payers(self, row: TournamentRow) -> list[int]:
-        """The members who paid the entry fee and have not had it back."""
+        """The members who paid the entry fee and have not had it back (those who left at
+        sign-up, those a moderator removed from a table)."""
         if not row.entry_fee:
             return []
+        back = await self.credits.paid(row.guild_id, row.id, "refund")
         return [e.user_id for e in await self.repo.entrants(row.id)
-                if e.user_id > 0 and e.status != LEFT]
+                if e.user_id > 0 and e.status != LEFT and e.user_id not in back]
 
     async def _check_fee(self, row: TournamentRow, user_id: int) -> None:
         if self.balance_of is None:
@@ -329,6 +334,7 @@ class TournamentRunner:
                     computers.append(player)
             await self.service.add_computer(live.id, live.row.host_id, seat)
         await self.repo.link_table(row.id, number, position, live.id)
+        live.tournament = True
         await self._to_computers(row, t, computers)
         await self.service.start(live.id, live.row.host_id)
         self.listener.table_seated(row, number, position, live, computers)
@@ -365,33 +371,80 @@ class TournamentRunner:
 
     # ---- a table ends --------------------------------------------------------------------
     def _table_ended(self, live: LiveTable) -> None:
-        match = live.match
-        winner = None if match is None else match.winner
-        if winner is None and match is not None and match.totals[0] != match.totals[1]:
-            winner = 0 if match.totals[0] > match.totals[1] else 1  # ended early: the lead
+        # Seat 0 is the person the table was opened by (the draw is turned by them), even if
+        # another person hosts it now (a moderator removed them).
+        first = live.seats.get(0)
+        opener = first.user_id if first is not None and first.user_id is not None \
+            else live.row.host_id
         task = asyncio.get_running_loop().create_task(
-            self._on_table_end(live.id, live.row.host_id, winner, live.leavers()))
+            self._on_table_end(live.id, opener, self.table_winner(live),
+                               live.leavers(), sorted(kicked(live))))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @staticmethod
+    def table_winner(live: LiveTable) -> int | None:
+        """The team (of the table) that won it, or None: the table is played again.
+
+        A match won is won. A game abandoned (the sweeper: the idle people are its leavers) or
+        left by every person is lost by the side whose people left or idled, when only one
+        side did. Anything else ended early (a moderator's ``/belote end``, both sides gone)
+        is replayed from nothing with the same draw: the score when it stopped decides
+        nothing, so nobody gains by having it ended."""
+        match = live.match
+        if match is not None and match.winner is not None:
+            return match.winner
+        if live.closed_why in (ABANDONED, EVERYBODY_LEFT):
+            removed = kicked(live)  # a moderator's removal is nobody's fault at the table
+            gone = {s.seat % 2 for s in live.seats.values()
+                    if s.user_id in live.leavers() and s.user_id not in removed}
+            if len(gone) == 1:
+                return 1 - gone.pop()
+        return None
+
     async def _on_table_end(self, table_id: int, host_id: int, table_winner: int | None,
-                            leavers: Sequence[int] = ()) -> None:
+                            leavers: Sequence[int] = (), removed: Sequence[int] = ()) -> None:
         try:
             where = await self.repo.of_table(table_id)
             if where is None:
-                return  # not a tournament table
+                return  # not a tournament table (or one replayed since)
             tournament_id, number, position = where
             async with self._guard(tournament_id):
                 row, t = await self.load(tournament_id)
-                # Who left the table (its Leave button, a kick) and did not come back has
-                # left the tournament: a computer plays on for them from the next round.
+                # A member a moderator removed from the table has their entry fee back (no
+                # prize: they are out, and a computer plays on for them).
+                out = [u for u in removed if u in t.entrants and not t.plays_by_computer(u)]
+                if out:
+                    t.left.update(out)
+                    await self.repo.set_entrant_status(
+                        row.id, out, COMPUTER, guild_id=row.guild_id,
+                        credits=[fee_returned(row, u) for u in out] if row.entry_fee else [])
+                # Who left the table (its Leave button, idle when it was abandoned) and did
+                # not come back has left the tournament: a computer plays on for them from
+                # the next round.
                 await self._to_computers(row, t, [u for u in leavers if u in t.entrants])
-                draw = t.rounds[number - 1].draws[position]
-                await self._record(row, t, number, position,
-                                   self._draw_team(row, draw, host_id, table_winner, number,
-                                                   position))
+                await self._decide(row, t, number, position, host_id, table_winner)
         except Exception:
             log.exception("tournament table %s: its end could not be recorded", table_id)
+
+    async def _decide(self, row: TournamentRow, t: Tournament, number: int, position: int,
+                      host_id: int, table_winner: int | None) -> None:
+        """Record the table's winner, or seat it again (``table_winner`` None: replayed)."""
+        current = t.current
+        if current is None or current.number != number or position in current.winners:
+            return
+        draw = t.rounds[number - 1].draws[position]
+        if table_winner is not None:
+            await self._record(row, t, number, position,
+                               self._draw_team(row, draw, host_id, table_winner, number,
+                                               position))
+            return
+        log.info("tournament %s: table %s of round %s ended early; it is played again",
+                 row.id, position, number)
+        seated = await self._seat_table(row, t, number, position, draw)
+        if seated.table_id is None:  # four computers now: the seeded coin decides
+            coin = random.Random(f"{row.seed}:{number}:{position}").randrange(2)
+            await self._record(row, t, number, position, coin)
 
     @staticmethod
     def _draw_team(row: TournamentRow, draw: Draw, host_id: int, table_winner: int | None,
@@ -425,15 +478,18 @@ class TournamentRunner:
                 resumed.append(row.id)
                 for table in await self.repo.tables(row.id):
                     if table.round != current.number or table.winner_team is not None or \
-                            table.table_id is None or table.table_id in self.service.live:
+                            table.table_id is None:
+                        continue
+                    live = self.service.live.get(table.table_id)
+                    if live is not None:  # restored: its leavers stay out
+                        live.tournament = True
                         continue
                     end = await self.repo.table_end(table.table_id)
                     if end is None:
                         continue
                     host, _status, winner = end
-                    team = self._draw_team(row, Draw(table.seats), host, winner, table.round,
-                                           table.position)
-                    await self._record(row, t, table.round, table.position, team)
+                    # Ended without a winner while the bot was away: replayed (``_decide``).
+                    await self._decide(row, t, table.round, table.position, host, winner)
                     if t.current is not current:
                         break
                 if t.stage is Stage.RUNNING and t.current is not None:

@@ -91,6 +91,13 @@ class ActionLog:
             (table_id,))
         return [LogEntry(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
+    async def actors(self, table_id: int) -> set[int]:
+        """The people who acted at this table (a bid, a card) at least once."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT user_id FROM actions WHERE table_id = ? AND user_id IS NOT NULL",
+            (table_id,))
+        return {int(r[0]) for r in rows}
+
 
 def _first_rows(waiting: list[_Append]) -> tuple[list[_Append], list[_Append]]:
     """The appends that go in the next statement (whole appends, up to ROWS_PER_STATEMENT

@@ -120,10 +120,19 @@ class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)
-        if interaction.message is not None and interaction.message.id == live.row.message_id:
+        message = interaction.message
+        if message is not None and message.id == live.row.message_id:
             await show_table(interaction, live)
-        else:  # clicked on the player's own hand (DM or "My hand"): show the controls there
+        elif message is not None and (interaction.guild_id is None or message.flags.ephemeral):
+            # Clicked on the player's own hand (their DM, or a "My hand" reply only they
+            # see): show the controls there.
             await show_hand(interaction, live)
+        else:
+            # A public message that is not the table's any more (``/belote show`` posted a
+            # newer one): everybody sees it, so it never becomes the hand. Words for the
+            # player alone; their hand comes as every hand does (DM, or "My hand").
+            await tell(interaction, words(language(interaction, live.language))(
+                "controls.back_elsewhere", table=live.id))
 
 
 LOBBY_CONTROLS = (SitButton, ComputerButton, StartButton, LeaveButton, RulesButton,

@@ -156,6 +156,7 @@ class Tables:
         await self.db.tables.set_status(live.id, status, guild_id=live.row.guild_id,
                                         credits=refunds)
         live.row.status = status
+        live.closed_why = why
         self.live.pop(live.id, None)
         live.stop_timer()
         live.stop_sweep()

@@ -275,6 +275,8 @@ class Lobby:
         s = live.seats[seat]
         if s.departed == KICKED:
             raise Refusal("sweeper.kicked.no_back", table=live.id)
+        if s.departed == LEFT and not live.may_take_back(s):
+            raise Refusal("tables.tournament_no_back", table=live.id)
         if s.computer is None:
             raise Refusal("tables.already_play")
         async with tables.seating(live.row.guild_id):
@@ -292,15 +294,26 @@ class Lobby:
         self.turns.schedule_computer(live)  # a paused table goes on
         return live
 
+    @staticmethod
+    def _check_referee(live: LiveTable, actor_id: int, can_manage: bool, refused: str) -> None:
+        """Once a match is under way only a moderator who holds no seat at it may kick or end:
+        a player (the host included) could otherwise remove opponents, or end a match they
+        are losing, for their own gain."""
+        if live.row.status == TableStatus.PLAYING and \
+                (not can_manage or live.held_seat(actor_id) is not None):
+            raise Refusal(refused, table=live.id)
+
     async def kick(self, table_id: int, actor_id: int, user_id: int, *,
                    can_manage: bool) -> LiveTable:
         """The host or a moderator (``can_manage``) removes a person from the table for good:
-        in the lobby their seat is freed, in a game a computer plays it to the end (a loss for
-        them). They may not sit at this table again, nor take the seat back."""
+        in the lobby their seat is freed, in a game (a moderator who does not play there) a
+        computer plays it to the end (a loss for them in the ratings; their stake comes back,
+        stakes.py). They may not sit at this table again, nor take the seat back."""
         tables = self.tables
         async with tables.door(table_id) as live:
             if actor_id != live.row.host_id and not can_manage:
                 raise Refusal("sweeper.kick.who", table=live.id)
+            self._check_referee(live, actor_id, can_manage, "sweeper.kick.referee")
             if user_id == actor_id:
                 raise Refusal("sweeper.kick.yourself")
             seat = live.held_seat(user_id)
@@ -347,5 +360,6 @@ class Lobby:
         async with self.tables.door(table_id) as live:
             if user_id != live.row.host_id and not can_manage:
                 raise Refusal("tables.end_who")
+            self._check_referee(live, user_id, can_manage, "tables.end_referee")
             await self.tables.close(live, TableStatus.ENDED, "ended by its host or a moderator")
         return live

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from db import SeatRow, TableRow, TableStatus
+from db.tables import LEFT
 from game.actions import Declaration
 from game.match import Match
 from game.players import Player
@@ -25,6 +26,10 @@ from .clock import Handle
 # Turn timers: the seconds /belote new offers, and the range the service accepts.
 TURN_TIMERS = (30, 60, 120, 300)
 TURN_TIMER_LIMITS = (15, 600)
+# The turn timer of a table where something is at stake (a stake, the ratings: four people)
+# whose host chose none: without one, the person to act could stall until the sweeper ends the
+# game, and a losing player get their stake back or keep their rating.
+FAIR_TURN_TIMER = 120
 # After a restart the person to act keeps the deadline their table showed while it is at least
 # this far ahead; a deadline that passed or is nearer is given anew: the whole timer, and at
 # least this long (they may not have seen the table while the bot was away).
@@ -85,8 +90,9 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("choices", "computers", "deadline", "invited", "kicked", "lock", "lost", "match",
-                 "row", "seats", "seq", "sweep", "sweep_saved", "task", "timer", "timer_key")
+    __slots__ = ("choices", "closed_why", "computers", "deadline", "invited", "kicked", "lock",
+                 "lost", "match", "row", "seats", "seq", "sweep", "sweep_saved", "task", "timer",
+                 "timer_key", "tournament")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int],
                  kicked: set[int] | None = None) -> None:
@@ -113,6 +119,12 @@ class LiveTable:
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: Message | None = None
+        # Why it closed before a winner (core.ENDED, ABANDONED...), once it has; None while
+        # open or once won (the end hooks read it: a tournament replays a table ended early).
+        self.closed_why: str | None = None
+        # A tournament's table (the runner says so when it seats it, and again at a restart):
+        # a person who leaves it is out of the tournament, and cannot take the seat back.
+        self.tournament = False
 
     @property
     def id(self) -> int:
@@ -129,6 +141,20 @@ class LiveTable:
     @property
     def playing(self) -> bool:
         return self.row.status == TableStatus.PLAYING and self.match is not None
+
+    @property
+    def rated(self) -> bool:
+        """Four people hold the seats (those a computer stands in for included): the match
+        moves ratings."""
+        return len(self.seats) == 4 and all(s.user_id is not None for s in self.seats.values())
+
+    @property
+    def turn_timer(self) -> int | None:
+        """The seconds a person has to act here, or None: the table's own timer, else
+        ``FAIR_TURN_TIMER`` at a staked or rated table (a tournament sets its own)."""
+        if self.row.turn_timer:
+            return self.row.turn_timer
+        return FAIR_TURN_TIMER if self.row.stake or self.rated else None
 
     @property
     def level(self) -> str:
@@ -210,6 +236,12 @@ class LiveTable:
     @property
     def away_turns(self) -> int:
         return self.row.away_turns or DEFAULT_AWAY_TURNS
+
+    def may_take_back(self, seat: SeatRow) -> bool:
+        """Whether the person of this seat, played by a computer, may take it back: not one a
+        moderator removed, nor one who left a tournament's table."""
+        return seat.user_id not in self.kicked and \
+            not (self.tournament and seat.departed == LEFT)
 
     def leavers(self) -> list[int]:
         """The people who left this match (or were kicked) and did not come back."""

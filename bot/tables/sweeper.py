@@ -2,10 +2,14 @@
 
 A lobby not started within its server's ``lobby_minutes`` closes; a started game without any
 person's action for ``idle_minutes`` (everybody away, run out of time, or gone quiet) is ended
-and recorded as abandoned (no rating moves, the leavers are marked). Each table's deadline is
-``row.sweep_at``, stored, so a restart arms it again, and a table whose deadline passed while the
-bot was down is closed as soon as it starts. A person's action moves a game's deadline
-(``Tables.touch``): when the clock's call comes and the deadline has moved, it is armed again.
+and recorded as abandoned (no rating moves). Its idle players are its leavers, with those who
+left: the person it waited for, each person a computer stands in for because they ran out of
+time, and each person who never acted there. They lose their stake (nobody receives it), the
+others have theirs back; a tournament table is lost by the idle side (bot/tournaments.py).
+Each table's deadline is ``row.sweep_at``, stored, so a restart arms it again, and a table
+whose deadline passed while the bot was down is closed as soon as it starts. A person's action
+moves a game's deadline (``Tables.touch``): when the clock's call comes and the deadline has
+moved, it is armed again.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ import asyncio
 import logging
 
 from db import TableStatus
+from db.tables import LEFT
 from game.tally import tally
 from i18n import words
 
 from .core import ABANDONED, LOBBY_EXPIRED, Tables
 from .play import Playing
-from .stakes import stakes_returned
+from .stakes import abandoned_credits
 from .state import LiveTable
 
 log = logging.getLogger(__name__)
@@ -83,15 +88,37 @@ class Sweeper:
         except Exception:
             log.exception("table %s: the sweeper could not close it", live.id)
 
-    async def _abandon(self, live: LiveTable) -> None:
-        """Record the match as abandoned (no rating moves; the leavers marked), then close."""
+    async def idle(self, live: LiveTable) -> list[int]:
+        """The people an abandoned game is abandoned by (who have not left it already): the
+        person to act, those a computer stands in for after they ran out of time, and those
+        who never acted at it."""
         match = live.match
         assert match is not None
+        acted = await self.tables.db.log.actors(live.id)
+        out = []
+        for s in sorted(live.seats.values(), key=lambda s: s.seat):
+            if s.user_id is None or s.departed is not None:
+                continue
+            if (s.is_human and match.to_act == s.seat) or s.timed_out or \
+                    s.user_id not in acted:
+                out.append(s.user_id)
+        return out
+
+    async def _abandon(self, live: LiveTable) -> None:
+        """Record the match as abandoned (no rating moves; the leavers marked, its idle players
+        among them, who lose their stakes), then close."""
+        match = live.match
+        assert match is not None
+        idle = await self.idle(live)
+        for s in live.seats.values():
+            if s.user_id in idle:
+                s.departed = LEFT  # in memory: the end hooks (tournaments) read the leavers
         await self.tables.db.results.record_match(
             table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
             winner=None, totals=(match.totals[0], match.totals[1]), deals=len(match.deals),
             players=self.play.players_of(live), tally=tally(match), ending="abandoned",
-            left=live.leavers(), credits=stakes_returned(live))
+            left=live.leavers(), credits=abandoned_credits(live, idle))
+        live.row.status = TableStatus.ENDED  # the stakes are settled: close returns none
         await self.tables.close(
             live, TableStatus.ENDED,
             words().plural("sweeper.reason.abandoned", live.idle_minutes), ABANDONED)

@@ -119,7 +119,7 @@ class Turns:
     def _turn_key(self, live: LiveTable) -> tuple[int, int] | None:
         """(seq, seat) of the person's turn a timer should run for now, or None."""
         match = live.match
-        if live.row.turn_timer is None or not live.playing or live.id not in self.tables.live \
+        if live.turn_timer is None or not live.playing or live.id not in self.tables.live \
                 or match is None or match.needs_deal or match.to_act is None:
             return None
         s = live.seats.get(match.to_act)
@@ -134,7 +134,7 @@ class Turns:
         live.stop_timer()
         if key is None:
             return
-        delay = float(live.row.turn_timer or 0)
+        delay = float(live.turn_timer or 0)
         if grace is not None:
             delay = max(delay, grace)
         self._arm_at(live, key, self.tables.clock.now() + delay)

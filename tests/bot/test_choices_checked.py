@@ -118,7 +118,7 @@ async def test_no_announcement_is_chosen_where_the_rules_allow_none(db: Database
         await service.choose(off, user, 1, declare=held)
     await service.choose(off, user, 1, declare=())  # nothing: always fine
     await plays_a_card(service, off)
-    await service.end(off, 1, can_manage=True)
+    await service.end(off, 99, can_manage=True)  # a moderator who does not play
 
     # Coinche deals all 8 cards before the bidding: no contract yet, so no announcement.
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "coinche",

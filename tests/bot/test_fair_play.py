@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.tables import LiveTable, Refusal, TableService
+from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import Database
 from tests.bot.helpers import status_of
-from tests.bot.test_service import four_players, play_random
+from tests.bot.test_service import CHANNEL, GUILD, four_players, play_random
 
 MODERATOR = 99
 
@@ -44,6 +44,7 @@ async def test_a_request_during_the_winning_card_does_not_close_the_table_again(
     await asyncio.wait_for(gate.saving.wait(), 30)
     # While the winning card is saved, a moderator ends the table / a player leaves / a
     # moderator kicks: each waits for the table's lock, looked up before it was closed.
+    late: asyncio.Task[object]
     if request_kind == "end":
         late = asyncio.create_task(service.end(table_id, MODERATOR, can_manage=True))
     elif request_kind == "leave":
@@ -60,3 +61,37 @@ async def test_a_request_during_the_winning_card_does_not_close_the_table_again(
     assert await status_of(db, table_id) == "finished"  # not "ended" over the result
     assert len(ended) == 1  # the tournaments and the rest hear of its end once
     assert await db.results.winner_of(table_id) in (0, 1)
+
+
+async def test_once_the_match_is_under_way_only_a_moderator_who_does_not_play_kicks_or_ends(
+        db: Database) -> None:
+    service = TableService(db)
+    table_id = await four_players(service)
+    live = service.live[table_id]
+    # The host (ana, seat 0) may no longer remove an opponent or end the match...
+    for request in (service.kick(table_id, 1, 2, can_manage=False),
+                    service.end(table_id, 1, can_manage=False),
+                    # ...nor may a moderator who plays at the table (here ana again).
+                    service.kick(table_id, 1, 2, can_manage=True),
+                    service.end(table_id, 1, can_manage=True)):
+        with pytest.raises(Refusal) as refused:
+            await request
+        assert refused.value.message_id in ("sweeper.kick.referee", "tables.end_referee")
+        assert "only a moderator who does not play at it" in refused.value.text()
+    assert live.seats[1].departed is None and live.seats[1].computer is None
+    assert table_id in service.live and await status_of(db, table_id) == "playing"
+    # A moderator who does not play there may.
+    await service.kick(table_id, MODERATOR, 2, can_manage=True)
+    assert live.seats[1].departed == "kicked"
+    await service.end(table_id, MODERATOR, can_manage=True)
+    assert await status_of(db, table_id) == "ended"
+
+
+async def test_the_host_still_kicks_and_ends_in_the_lobby(db: Database) -> None:
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {}))
+    await service.sit(live.id, 2, "bo", 1)
+    await service.kick(live.id, 1, 2, can_manage=False)
+    assert 1 not in live.seats
+    await service.end(live.id, 1, can_manage=False)
+    assert live.id not in service.live

@@ -132,7 +132,8 @@ async def test_every_change_waits_at_the_tables_door(db: Database) -> None:
         "choose": lambda: service.choose(table_id, HOST, 1, belote=False),
         "leave": lambda: service.leave(table_id, 3),
         "reclaim": lambda: service.reclaim(table_id, 3),
-        "end": lambda: service.end(table_id, HOST, can_manage=False),
+        # Under way: a moderator who does not play there ends it (issue 48).
+        "end": lambda: service.end(table_id, 99, can_manage=True),
     }
     for name, request in requests.items():
         if table_id not in service.live:

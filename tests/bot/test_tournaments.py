@@ -393,3 +393,72 @@ async def test_a_table_seated_but_never_shown_is_shown_after_a_restart(db: Datab
     await w3.restore()
     assert again.seated == []  # shown already: not again
     await w3.close()
+
+
+async def test_a_kicked_entrant_has_the_fee_back_and_the_pool_is_the_others(
+        db: Database) -> None:
+    """Issue 48: a kick must not take a member's fee and hand it to the others."""
+    w = World(db)
+    credits = await with_credits(w)
+    row = await w.runner.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST,
+                                fmt=Format.QUICK, variant="bulgarian", starts_at=None,
+                                entry_fee=100)
+    for user in PEOPLE:
+        await w.runner.join(row.id, user)
+    first = await tables_of(w, row.id, 1)
+    live = w.service.live[first[0]]
+    kicked = live.seats[1].user_id
+    assert kicked is not None
+    await w.service.kick(first[0], HOST, kicked, can_manage=True)  # a moderator, not seated
+    await play(w, first)
+    assert await credits.repo.balance(GUILD, kicked) == 1000  # the fee came back
+    _, t = await w.runner.load(row.id)
+    assert t.plays_by_computer(kicked)  # out: a computer plays on for them
+    await play(w, await tables_of(w, row.id, 2), seed=2)
+    _, t = await w.runner.load(row.id)
+    assert t.stage is Stage.FINISHED
+    # 700 in the pool, not 800: the kicked member's fee is not shared out.
+    paid = await credits.repo.paid(GUILD, row.id, "prize")
+    assert sum(paid.values()) == 700 and kicked not in paid
+    total, ledger, per_reason = await credits.repo.sums(GUILD)
+    assert total == ledger == per_reason["grant"] == 8 * 1000
+    await w.close()
+
+
+async def test_an_abandoned_table_is_lost_by_the_idle_side_and_one_ended_is_replayed(
+        db: Database) -> None:
+    w = World(db)
+    tid = await new_quick(w)
+    for user in PEOPLE:
+        await w.runner.join(tid, user)
+    first, second = await tables_of(w, tid, 1)
+    # A moderator ends the first table: replayed, nothing recorded.
+    await w.service.end(first, HOST, can_manage=True)
+    await w.runner.settle()
+    _, t = await w.runner.load(tid)
+    assert not t.rounds[0].winners
+    replayed = [tb for tb in await tables_of(w, tid, 1) if tb != second]
+    assert len(replayed) == 1 and replayed[0] != first and replayed[0] in w.service.live
+    # The second table is abandoned while its person to act stalls: their side loses it.
+    live = w.service.live[second]
+    rng, acted = RandomPlayer(4), set[int]()
+    while acted != {0, 1, 2, 3}:  # everybody acts once (who never acted would be idle too)
+        turn = match_of(live).to_act
+        assert turn is not None
+        person = live.seats[turn].user_id
+        assert person is not None and live.seats[turn].is_human
+        await w.service.act(second, person, live.seq,
+                            rng.choose(table_view(match_of(live), turn)))
+        acted.add(turn)
+    staller = match_of(live).to_act
+    assert staller is not None and live.seats[staller].is_human
+    await w.service.sweeper._abandon(live)
+    await w.runner.settle()
+    _, t = await w.runner.load(tid)
+    position = [tb.table_id for tb in await w.runner.repo.tables(tid)].index(second)
+    draw = t.rounds[0].draws[position]
+    opener = live.seats[0].user_id
+    assert opener is not None
+    assert t.rounds[0].winners[position] == (1 - staller % 2 + draw.seats.index(opener)) % 2
+    assert t.plays_by_computer(live.seats[staller].user_id or 0)
+    await w.close()

@@ -23,12 +23,19 @@ async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
     return w
 
 
-async def test_the_host_kicks_a_player_from_a_game(world: World) -> None:
+async def test_a_moderator_kicks_a_player_from_a_game_the_host_cannot(world: World) -> None:
     w = world
-    ana, bo = w.members[:2]
+    ana, bo, mod = w.members[0], w.members[1], w.members[4]
     table_id, _ = await start_table(w, "classic")
     live = w.bot.service.live[table_id]
+    # The host, who plays there, may not remove an opponent once the match is under way
+    # (issue 48: the pot, or a tournament place, would be theirs for it).
     r = await w.fake.slash(w.bot, ana, w.channel, "belote kick", player=bo)
+    assert r.ephemeral and r.text == f"Table #{table_id} is being played: only a moderator " \
+        "who does not play at it can remove a player now."
+    assert (live.seats[1].computer, live.seats[1].departed) == (None, None)
+    assert await AuditRepo(w.bot.db).recent(w.guild.id) == []
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote kick", player=bo)
     assert r.ephemeral and f"<@{bo.id}> was removed from table #{table_id}." == r.text
     await w.fake.settle()
     s = live.seats[1]
@@ -36,7 +43,7 @@ async def test_the_host_kicks_a_player_from_a_game(world: World) -> None:
     assert (await w.bot.service.db.tables.seats(table_id))[1].departed == "kicked"  # saved
     notice = [m.content for m in w.fake.messages(w.fake.channel(live.row.thread_id))
               if "removed" in m.content]
-    assert notice == [f"<@{ana.id}> removed <@{bo.id}> from the table: a computer plays their "
+    assert notice == [f"<@{mod.id}> removed <@{bo.id}> from the table: a computer plays their "
                       "seat to the end, and the match counts as a loss for them."]
     # His hand and the table message no longer offer to take the seat back...
     hand = w.fake.message(s.dm_message_id)
@@ -53,7 +60,7 @@ async def test_the_host_kicks_a_player_from_a_game(world: World) -> None:
     assert s.computer == "easy"
     entry = (await AuditRepo(w.bot.db).recent(w.guild.id))[0]
     assert (entry.action, entry.actor_id, entry.table_id, entry.details) == \
-        ("kick", ana.id, table_id, {"user": bo.id})
+        ("kick", mod.id, table_id, {"user": bo.id})
     # He is free to play elsewhere.
     r = await w.fake.slash(w.bot, bo, w.channel, "belote new")
     assert r.callback_type == 5, r.text

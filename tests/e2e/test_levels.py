@@ -67,7 +67,8 @@ async def test_the_tables_level_fills_seats_and_takes_over(world: World) -> None
     assert live.seats[2].computer == "easy"  # the table's level, not the bot's (hard)
     assert "bo (⚙ Nora)" in fake.message(lobby.id).content
     # A table without the option uses the bot's level.
-    await fake.slash(bot, ana, world.channel, "belote end")
+    mod = world.guild.add_member("mod", manage_guild=True)  # who may end a game (issue 48)
+    await fake.slash(bot, mod, world.channel, "belote end", table=table_id)
     table_id, lobby = await open_table(world, ana, variant="classic", computers=True)
     assert [s.computer for s in bot.service.live[table_id].seats.values()][1:] == ["hard"] * 3
     assert "computers: hard" in fake.message(lobby.id).content

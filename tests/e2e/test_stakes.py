@@ -11,9 +11,10 @@ import pytest
 
 from bot.controls import button_id
 from bot.tables.clock import FakeClock
+from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, make_world, open_table, play_out, seat_everyone
+from .table_helpers import World, make_world, open_table, play_out, play_turn, seat_everyone
 
 STAKE = 100
 GRANT = 1000
@@ -77,17 +78,74 @@ async def test_a_leaver_forfeits_and_the_winners_who_stayed_share_the_pot(
     await assert_only_grants_brought_credits(w)
 
 
-async def test_an_abandoned_game_returns_every_stake(world: World,
-                                                    table_clock: FakeClock) -> None:
+async def test_a_staller_at_a_staked_table_runs_out_of_time_and_the_game_goes_on(
+        world: World, table_clock: FakeClock) -> None:
+    """Issue 48: a staked table whose host chose no turn timer once let the player to act stop
+    until the sweeper ended the game and gave every stake back. It has a timer now."""
     w = world
     r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote config", idle_minutes=20)
     assert "Settings changed" in r.text
-    table_id = await staked_game(w)
-    assert await balances(w) == [GRANT - STAKE] * 4
-    table_clock.advance(21 * 60)
+    table_id = await staked_game(w)  # no turn timer chosen
+    live = w.bot.service.live[table_id]
+    assert "Turn timer: 2 min" in w.fake.message(live.row.message_id).versions[0].content
+    staller, seq = live.match.to_act, live.seq
+    assert live.deadline == table_clock.now() + 120  # their time runs
+    table_clock.advance(121)
+    await w.fake.settle()
+    assert live.seq > seq  # a computer played that turn for them
+    # The others play on, and the match has its winners, who take the pot.
+    await play_out(w, table_id, seed=3)
+    winner = live.match.winner
+    assert winner is not None and table_id not in w.bot.service.live
+    got = await balances(w)
+    assert got != [GRANT] * 4 and sum(g or 0 for g in got) == 4 * GRANT
+    assert all(got[s] == GRANT - STAKE for s in range(4) if s % 2 != winner), (got, staller)
+    await assert_only_grants_brought_credits(w)
+
+
+async def test_an_abandoned_game_is_lost_by_its_idle_player_alone(
+        world: World, table_clock: FakeClock) -> None:
+    w = world
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote config", idle_minutes=1)
+    assert "Settings changed" in r.text
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1,
+                                       stake=STAKE, turn_timer=300)
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    live = w.bot.service.live[table_id]
+    acted: set[int] = set()
+    rng = RandomPlayer(5)
+    while acted != {0, 1, 2, 3}:  # everybody acts at least once...
+        acted.add(live.match.to_act)
+        r = await play_turn(w, table_id, rng)
+        assert r.callback_type == 7, r.text
+    staller = live.match.to_act  # ...then one stops, and a minute passes (their timer: 5)
+    table_clock.advance(61)
     await w.fake.settle()
     assert table_id not in w.bot.service.live
-    assert await balances(w) == [GRANT] * 4
+    match = await w.bot.service.db.results.match(w.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned" and match.left == (staller,)
+    # The staller loses their stake, alone: nobody receives it, the others have theirs back.
+    assert await balances(w) == [GRANT - STAKE if s == staller else GRANT for s in range(4)]
+    total, ledger, _ = await w.bot.credits.repo.sums(w.guild.id)
+    assert total == ledger == 4 * GRANT - STAKE
+
+
+async def test_a_kicked_player_has_their_stake_back_and_the_pot_is_the_others(
+        world: World) -> None:
+    w = world
+    table_id = await staked_game(w)
+    live = w.bot.service.live[table_id]
+    r = await w.fake.slash(w.bot, w.members[4], w.channel, "belote kick", player=w.members[1])
+    assert "was removed" in r.text, r.text
+    await play_out(w, table_id, seed=3)
+    winner = live.match.winner
+    got = await balances(w)
+    assert got[1] == GRANT  # bo's stake came back; he shares nothing
+    if winner == 1:  # dee takes the three other stakes
+        assert got == [GRANT - STAKE, GRANT, GRANT - STAKE, GRANT + 2 * STAKE]
+    else:  # ana and cy share dee's stake and their own: nobody gained bo's
+        assert got == [GRANT + STAKE // 2, GRANT, GRANT + STAKE // 2, GRANT - STAKE]
     await assert_only_grants_brought_credits(w)
 
 

@@ -99,27 +99,40 @@ async def test_a_game_nobody_plays_is_ended_as_abandoned_with_the_leaver_marked(
         world: World, table_clock: FakeClock) -> None:
     w = world
     modlog = await configure(w, idle_minutes=20)
-    table_id, lobby = await start_table(w, "classic")  # four people, no turn timer
+    # Three people and a computer, no turn timer (a friendly table: no stake, not rated).
+    ana, bo, cy = w.members[:3]
+    table_id, lobby = await open_table(w, ana, variant="classic")
+    for seat, member in ((1, bo), (2, cy)):
+        r = await w.fake.click(w.bot, member, lobby, button_id("sit", table_id, seat))
+        assert r.callback_type == 7, r.text
+    await w.fake.click(w.bot, ana, lobby, button_id("cpu", table_id, 3))
+    r = await w.fake.click(w.bot, ana, lobby, button_id("start", table_id))
+    assert r.callback_type == 7, r.text
     live = w.bot.service.live[table_id]
-    bo = w.members[1]
+    assert live.turn_timer is None
     r = await w.fake.slash(w.bot, bo, w.channel, "belote leave")
     assert "computer" in r.text, r.text
     # A person acting gives the game its 20 minutes again.
     await advance(w, table_clock, 15 * MINUTE)
     assert live.seats[live.match.to_act].computer is None  # computers act at once
+    played = live.match.to_act
     r = await play_turn(w, table_id, RandomPlayer(3))
     assert r.callback_type == 7, r.text
     await advance(w, table_clock, 19 * MINUTE)
     assert table_id in w.bot.service.live
     # The person to act opens "My hand": its buttons stay on that reply.
-    acting = member_of(w, live.seats[live.match.to_act].user_id)
+    staller = live.match.to_act
+    acting = member_of(w, live.seats[staller].user_id)
     mine = await w.fake.click(w.bot, acting, lobby, button_id("hand", table_id))
     assert mine.answer.custom_ids
     await advance(w, table_clock, 1 * MINUTE)
     assert table_id not in w.bot.service.live
     match = await w.bot.service.db.results.match(w.guild.id, table_id)
     assert match is not None and match.ending == "abandoned" and match.winner is None
-    assert not match.rated and match.left == (1,)  # bo, South's right, left
+    # Its leavers: bo, who left; the person it waited for (issue 48: the staller is the
+    # leaver, not one who gets their stake back); and the person who never acted there.
+    never = {0, 2} - {played}
+    assert not match.rated and match.left == tuple(sorted({1, staller} | never))
     for member in w.members[:4]:
         assert await w.bot.service.db.results.skill(w.guild.id, "classic", member.id) is None
     said = thread_says(w, live, f"Table #{table_id} is ended")

@@ -60,9 +60,14 @@ async def test_end_host_moderator_and_refusal(world: World) -> None:
     assert (await bot.service.db.tables.get(table_id)).status == "ended"
     assert "Table closed" in fake.message(lobby.id).content
     assert not fake.message(lobby.id).custom_ids  # no buttons left on a closed table
-    # The host ends their own (started) table by its number, from another channel.
+    # Once it is played, its host may not end it (issue 48: a match they are losing)...
     table_id, lobby = await start_table(world)
     r = await fake.slash(bot, ana, world.channel, "belote end", table=table_id)
+    assert r.ephemeral and r.text == f"Table #{table_id} is being played: only a moderator " \
+        "who does not play at it can end it now. `/belote leave` leaves it (a loss for you)."
+    assert table_id in bot.service.live
+    # ...a moderator ends it by its number, from another channel.
+    r = await fake.slash(bot, mod, world.channel, "belote end", table=table_id)
     assert f"Table #{table_id} was ended" in r.text
     assert (await bot.service.db.tables.get(table_id)).status == "ended"
     for m in world.members[:4]:  # nobody is held at an ended table
@@ -252,7 +257,7 @@ async def test_unknown_controls_and_closed_tables_get_a_private_answer(world: Wo
     acting = live.seats[live.match.to_act]
     mine = await fake.click(bot, member_of(world, acting.user_id), lobby,
                             button_id("hand", table_id))
-    await fake.slash(bot, ana, world.channel, "belote end", table=table_id)
+    await fake.slash(bot, world.members[5], world.channel, "belote end", table=table_id)
     r = await fake.click(bot, member_of(world, acting.user_id), mine.message,
                          mine.answer.custom_ids[0])
     assert r.ephemeral and f"Table #{table_id} is closed" in r.text

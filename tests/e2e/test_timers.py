@@ -122,7 +122,8 @@ async def test_time_out_take_over_wait_and_take_back(
     assert "bo ran out of time" not in table and "⏱ ana ran out of time" in table
     assert "▶ **bo** to " in table and f"time runs out {stamp(live)}" in table
     assert f"time runs out {stamp(live)}" in fake.message(live.seats[1].dm_message_id).content
-    await fake.slash(bot, ana, world.channel, "belote end")  # stops bo's timer
+    mod = next(m for m in world.guild.members.values() if m.user.name == "mod")
+    await fake.slash(bot, mod, world.channel, "belote end", table=table_id)  # stops bo's timer
     assert live.timer is None and live.deadline is None
 
 

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.controls import button_id
+from bot.tables import Refusal
 from game.tournament import TournamentError
 from i18n import words
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import make_world
+from .table_helpers import make_world, play_out
 
 NAMES = ("ana", "bo", "cy", "dee", "eve", "fay", "gus", "hal", "ivy")
 
@@ -141,9 +143,23 @@ async def test_the_sign_up_message_shows_the_bracket_updated_after_each_game(
     signup = fake.message(signup.id)
     assert [a.filename for a in signup.attachments] == ["bracket.png"]
     before = signup.attachments[0].data
-    # A moderator ends one table of round one: its result goes into the bracket at once.
+    # A moderator ends one table of round one early: it is played again from nothing, with
+    # the same draw (issue 48: the score when it stopped decides nothing).
     first = next(t.table_id for t in await bot.tournaments.repo.tables(1))
+    assert first is not None
+    seated = {s.user_id for s in bot.service.live[first].seats.values()}
     r = await fake.slash(bot, mod, w.channel, "belote end", table=first)
+    await fake.settle()
+    await bot.tournaments.settle()
+    await fake.settle()
+    _, t = await bot.tournaments.load(1)
+    assert not t.rounds[0].winners  # nothing recorded for it
+    again = next(t.table_id for t in await bot.tournaments.repo.tables(1))
+    assert again is not None and again != first and again in bot.service.live
+    assert {s.user_id for s in bot.service.live[again].seats.values()} == seated
+    assert fake.message(signup.id).attachments[0].data == before
+    # Played out, its result goes into the bracket at once.
+    await play_out(w, again, seed=2)
     await fake.settle()
     await bot.tournaments.settle()
     await fake.settle()
@@ -151,3 +167,37 @@ async def test_the_sign_up_message_shows_the_bracket_updated_after_each_game(
     assert t.rounds[0].winners  # recorded
     after = fake.message(signup.id).attachments
     assert [a.filename for a in after] == ["bracket.png"] and after[0].data != before
+
+
+async def test_a_leaver_of_a_tournament_table_cannot_take_the_seat_back(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, names=NAMES)
+    fake, bot = w.fake, w.bot
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await fake.slash(bot, mod, w.channel, "belote tournament new", format="quick")
+    assert r.message is not None
+    for member in w.members[:8]:
+        await fake.click(bot, member, r.message, "tn:join:1")
+    await fake.settle()
+    table_id = next(t.table_id for t in await bot.tournaments.repo.tables(1))
+    assert table_id is not None
+    live = bot.service.live[table_id]
+    leaver = live.seats[1]
+    member = next(m for m in w.members if m.id == leaver.user_id)
+    r = await fake.slash(bot, member, w.channel, "belote leave")
+    assert "computer" in r.text, r.text
+    await fake.settle()
+    # Neither the table message nor the hand offers the seat back; the hand says why.
+    assert button_id("back", table_id) not in fake.message(live.row.message_id).custom_ids
+    hand = fake.message(leaver.dm_message_id)
+    assert button_id("back", table_id) not in hand.custom_ids
+    assert "a player who leaves a tournament table is out of the tournament, and cannot " \
+        "take the seat back" in hand.content, hand.content
+    # A Take back click kept from before the fix (a custom_id never shown now) is refused by
+    # the table service, and the seat stays the computer's.
+    with pytest.raises(Refusal) as refused:
+        await bot.service.reclaim(table_id, member.id)
+    assert refused.value.text() == f"You left table #{table_id}, a tournament table: a " \
+        "player who leaves a tournament is out of it, so the computer keeps your seat to the " \
+        "end."
+    assert live.seats[1].computer is not None and live.seats[1].departed == "left"
