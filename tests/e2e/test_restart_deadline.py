@@ -24,8 +24,12 @@ DEADLINE = re.compile(r"time runs out <t:(\d+):R>")
 
 
 async def table(w: World, group: list[Any], **options: Any) -> int:
+    """A started table of ``group``, a computer in the last seat if they are three (so that a
+    table without the option has no timer: four people run one, issue 48)."""
     table_id, lobby = await open_table(w, group[0], variant="classic", target=1, **options)
     await seat_everyone(w, table_id, lobby, group)
+    if len(group) == 3:
+        await w.fake.click(w.bot, group[0], lobby, button_id("cpu", table_id, 3))
     r = await w.fake.click(w.bot, group[0], lobby, button_id("start", table_id))
     assert r.callback_type in (6, 7), r.text
     return table_id
@@ -40,9 +44,10 @@ def sends(w: World, mark: int) -> list[str]:
 async def timed_and_untimed(w: World, turn_timer: int) -> tuple[int, int]:
     """Two tables two turns into their first deal, one with a turn timer and one without."""
     timed = await table(w, list(w.members[:4]), turn_timer=turn_timer)
-    untimed = await table(w, list(w.members[4:]))
+    untimed = await table(w, list(w.members[4:7]))
     for n in range(2):
         for table_id in (timed, untimed):
+            await w.fake.settle()  # the computer's turn, if it is, is played
             await play_turn(w, table_id, RandomPlayer(n))
     await w.fake.settle()
     return timed, untimed
