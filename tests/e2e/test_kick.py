@@ -1,7 +1,7 @@
 """/belote kick through the fake Discord: the host (in the lobby) or a moderator removes a player;
 in a game (a moderator who does not play there only) a computer plays the seat and the player
-cannot take it back, in a lobby the seat is freed and the player cannot sit there again; each kick is in the audit log; anybody else is refused, and nothing
-changes."""
+cannot take it back, in a lobby the seat is freed and the player cannot sit there again; each
+kick is in the audit log; anybody else is refused, and nothing changes."""
 
 from __future__ import annotations
 
