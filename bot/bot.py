@@ -39,7 +39,7 @@ from .ratelimit import MemberLimits
 from .records import Records
 from .seasons import SeasonKeeper
 from .settings import Settings
-from .sharding import ClickRouter, Shards
+from .sharding import ClickRouter, Shards, click_key
 from .tables import TableService
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
@@ -169,7 +169,8 @@ class BeloteBot(commands.Bot):
             # The shards' locks first: a second process started for the same shards stops
             # here, before it restores (and would run) tables another process runs.
             assert isinstance(self.db, PostgresDatabase)  # Settings refuse SQLite
-            routes = ClickRoutes(self.db, self.router.taken, self.lost_shards)
+            routes = ClickRoutes(self.db, self.router.taken, self.lost_shards,
+                                 key=click_key(self.settings))
             try:
                 await routes.start(self.sharding.ids, wait=self.shard_lock_wait)
             except BaseException:

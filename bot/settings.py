@@ -41,6 +41,9 @@ class Settings:
     # of them this process runs (None: all). Several processes need PostgreSQL.
     shard_count: int | None = None
     shards: tuple[int, ...] | None = None
+    # What the click key of sharded processes is derived from (bot/sharding.py), if not the
+    # token: the same in every process of the bot. repr=False, as the token.
+    click_secret: str | None = field(default=None, repr=False)
     # The HTTP port of health, readiness and metrics (and the web pages); None: no web server.
     # 0 picks a free port (tests). WEB_HOST: the address it listens on.
     web_port: int | None = None
@@ -94,6 +97,7 @@ class Settings:
             table_seed=get("TABLE_SEED"),
             shard_count=get("SHARD_COUNT"),
             shards=get("SHARDS"),
+            click_secret=get("CLICK_SECRET"),
             web_port=get("WEB_PORT"),
             web_host=get("WEB_HOST"),
             web_base_url=get("WEB_BASE_URL"),

@@ -10,6 +10,8 @@ answers it with the interaction's token, as it answers its own; the user sees no
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
 import re
 from collections.abc import Callable
@@ -65,6 +67,14 @@ class Shards:
         """This process's part of the bot's global request limit (Discord counts it per bot,
         not per process): its share of the shards, at least one call."""
         return max(1, limit * len(self.ids) // self.count)
+
+
+def click_key(settings: Settings) -> bytes:
+    """The key that signs the clicks carried between this bot's processes (db/routing.py):
+    derived from ``CLICK_SECRET`` when it is set, else from the bot's token, which every
+    process of the bot has and the database never holds."""
+    secret = settings.click_secret or settings.token or ""
+    return hmac.new(b"belote routed clicks", secret.encode(), hashlib.sha256).digest()
 
 
 def table_of(custom_id: str) -> int | None:

@@ -3,8 +3,10 @@
 Every movement is one ledger row and one balance update, in the caller's transaction, so a
 movement lands with what it pays for (a match result, a tournament's end) or not at all. Each
 movement has a key, unique in its server: a payout retried after a crash finds its key and
-moves nothing, so credits are neither lost nor paid twice. A balance never goes below zero
-(checked before the write, and by the schema).
+moves nothing, so credits are neither lost nor paid twice. A balance never goes below zero:
+it is moved in the database (``balance = balance + ?``) only when the result is not negative,
+so two processes moving one member's credits at once cannot overdraw it (each sees the other's
+committed balance), and the schema's CHECK stands behind it.
 """
 
 from __future__ import annotations
@@ -62,14 +64,20 @@ async def move(tx: Transaction, guild_id: int, m: Move) -> int | None:
     was moved before (nothing is written). Raises NotEnoughCredits, writing nothing."""
     if await done(tx, guild_id, m.key):
         return None
-    before = await balance_in(tx, guild_id, m.user_id) or 0
-    after = before + m.amount
-    if after < 0:
-        raise NotEnoughCredits(before, -m.amount)
-    await tx.execute(
-        "INSERT INTO credit_balances (guild_id, user_id, balance) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id, user_id) DO UPDATE SET balance = excluded.balance",
-        (guild_id, m.user_id, after))
+    if m.amount > 0:  # a new member's first credits make their balance
+        row = await tx.fetchone(
+            "INSERT INTO credit_balances (guild_id, user_id, balance) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE"
+            " SET balance = credit_balances.balance + excluded.balance RETURNING balance",
+            (guild_id, m.user_id, m.amount))
+    else:  # taken only from a balance that covers it, as it is when the statement runs
+        row = await tx.fetchone(
+            "UPDATE credit_balances SET balance = balance + ? WHERE guild_id = ? AND"
+            " user_id = ? AND balance + ? >= 0 RETURNING balance",
+            (m.amount, guild_id, m.user_id, m.amount))
+    if row is None:
+        raise NotEnoughCredits(await balance_in(tx, guild_id, m.user_id) or 0, -m.amount)
+    after = int(row[0])
     await tx.execute(
         "INSERT INTO credit_ledger (guild_id, user_id, amount, balance, reason, table_id,"
         " tournament_id, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

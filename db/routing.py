@@ -11,11 +11,21 @@ the owner, which ``LISTEN``s, takes the row (deletes it, so a click is taken onc
 with ``NOTIFY belote_taken``. The sender waits for that, and when no owner takes the click in
 time it takes the row back itself and the click is answered as undeliverable. The reasons for
 this design are in docs/deploy.md.
+
+A row is a click only if it is signed (migration 0018): an HMAC-SHA256 of its shard, table and
+payload under the bot's click key, which every process derives from the bot's token (or a
+configured secret) and which the database never holds. A row anyone else wrote in the table
+(without the key) is ignored and logged, left for its "sender" to take back; so are rows a
+process of the previous version queued during an upgrade (unsigned): their sender takes them
+back after its wait and tells the member the click could not be carried, as when no process
+takes one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 from collections.abc import Callable, Sequence
@@ -38,12 +48,19 @@ class ShardTaken(RuntimeError):
     """Another process runs this shard (it holds the shard's lock)."""
 
 
+def signature(key: bytes, shard: int, table_id: int, payload: str) -> str:
+    """The signature of a routed click: what it is for (shard, table) and what it says."""
+    message = f"{shard}:{table_id}:".encode() + payload.encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
 class ClickRoutes:
     """One process's end of the routes: the shards it runs, clicks sent and taken."""
 
     def __init__(self, db: PostgresDatabase, on_click: Callable[[dict[str, Any]], None],
-                 on_lost: Callable[[], None]) -> None:
+                 on_lost: Callable[[], None], *, key: bytes) -> None:
         self.db = db
+        self.key = key  # signs the clicks this process sends, checks those it takes
         self.on_click = on_click  # a click taken for one of our tables (its INTERACTION_CREATE)
         self.on_lost = on_lost  # the shards could not be held again: stop running them
         self.shards: tuple[int, ...] = ()
@@ -131,10 +148,12 @@ class ClickRoutes:
         if not await self.running(shard):
             return False
         taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        text = json.dumps(payload)
         async with self.db.transaction() as tx:
             click_id = await tx.execute(
-                "INSERT INTO routed_clicks (shard, table_id, payload) VALUES (?, ?, ?)",
-                (shard, table_id, json.dumps(payload)))
+                "INSERT INTO routed_clicks (shard, table_id, payload, signature)"
+                " VALUES (?, ?, ?, ?)",
+                (shard, table_id, text, signature(self.key, shard, table_id, text)))
             assert click_id is not None
             # Before the commit sends the NOTIFY: the owner's answer cannot come first.
             self._waiting[click_id] = taken
@@ -144,28 +163,44 @@ class ClickRoutes:
             return True
         except TimeoutError:
             async with self.db.transaction() as tx:
-                back = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? RETURNING id",
-                                         (click_id,))
+                back = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? AND shard = ?"
+                                         " RETURNING id", (click_id, shard))
             return back is None  # gone: the owner took it after all
         finally:
             self._waiting.pop(click_id, None)
 
     def _heard_click(self, _conn: object, _pid: int, _channel: str, message: object) -> None:
         shard, _, click_id = str(message).partition(":")
+        if not (shard.isdigit() and click_id.isdigit()):
+            log.warning("a click notice that names no click: %.80r", str(message))
+            return
         if int(shard) in self.shards:
-            task = asyncio.get_running_loop().create_task(self._take(int(click_id)),
-                                                          name=f"belote-routed-{click_id}")
+            task = asyncio.get_running_loop().create_task(
+                self._take(int(shard), int(click_id)), name=f"belote-routed-{click_id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _take(self, click_id: int) -> None:
+    async def _take(self, shard: int, click_id: int) -> None:
+        """Take the click ``click_id`` queued for our ``shard``, if it is signed with the
+        bot's key; a row without a valid signature is logged and left where it is."""
         async with self.db.transaction() as tx:
-            row = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? RETURNING payload",
-                                    (click_id,))
-            if row is not None:
+            row = await tx.fetchone("SELECT table_id, payload, signature FROM routed_clicks"
+                                    " WHERE id = ? AND shard = ?", (click_id, shard))
+            if row is None:  # taken back by its sender, or queued for another shard
+                log.info("routed click %s is not queued for shard %s", click_id, shard)
+                return
+            table_id, text, signed = int(row[0]), str(row[1]), row[2]
+            if signed is None or not hmac.compare_digest(
+                    str(signed), signature(self.key, shard, table_id, text)):
+                log.warning("routed click %s for table %s on shard %s is not signed with the "
+                            "bot's key: ignored", click_id, table_id, shard)
+                return
+            taken = await tx.fetchone("DELETE FROM routed_clicks WHERE id = ? AND shard = ?"
+                                      " RETURNING id", (click_id, shard))
+            if taken is not None:
                 await tx.execute("SELECT pg_notify(?, ?)", (TAKEN, str(click_id)))
-        if row is not None:
-            self.on_click(json.loads(row[0]))
+        if taken is not None:
+            self.on_click(json.loads(text))
 
     def _heard_taken(self, _conn: object, _pid: int, _channel: str, message: object) -> None:
         waiting = self._waiting.get(int(str(message)))

@@ -4,8 +4,10 @@ and done again pays each member once."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import asyncpg
 import pytest
 
 from db import Database
@@ -97,3 +99,49 @@ async def test_a_payout_crashing_at_any_step_neither_loses_nor_duplicates(
         assert [await repo.balance(GUILD, u) for u in (1, 2, 3, 4)] == [1100, 900, 1100, 900]
     finally:
         await db.close()
+
+
+async def test_two_processes_taking_one_balance_at_once_cannot_overdraw_it(
+        postgres_url: str) -> None:
+    """Two processes (two databases open on one PostgreSQL) take 80 of a balance of 100 at the
+    same moment: the second waits for the first's row and is refused, where a balance read and
+    then written would have let both through (and left the ledger and the balance apart)."""
+    first, second = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        await CreditsRepo(first).apply(GUILD, [Move(1, 100, "grant", "grant:1")])
+        held = asyncio.Event()
+        commit = asyncio.Event()
+
+        async def take_and_hold() -> None:
+            async with first.transaction() as tx:
+                assert await move(tx, GUILD, Move(1, -80, "stake", "stake:1:1")) == 20
+                held.set()
+                await commit.wait()
+
+        holding = asyncio.create_task(take_and_hold())
+        await held.wait()
+        racing = asyncio.create_task(
+            CreditsRepo(second).apply(GUILD, [Move(1, -80, "stake", "stake:2:1")]))
+        # The second waits on the first's row (PostgreSQL says so), then the first commits.
+        watcher = await asyncpg.connect(postgres_url)  # a connection neither is using
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10.0
+            while not await watcher.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND datname = current_database()"):
+                assert loop.time() < deadline and not racing.done(), "the second never waited"
+                await asyncio.sleep(0.01)
+        finally:
+            await watcher.close()
+        commit.set()
+        await holding
+        with pytest.raises(NotEnoughCredits):
+            await racing
+        repo = CreditsRepo(first)
+        assert await repo.balance(GUILD, 1) == 20
+        balances, ledger, _ = await repo.sums(GUILD)
+        assert balances == ledger == 20
+    finally:
+        await first.close()
+        await second.close()

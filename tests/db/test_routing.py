@@ -5,6 +5,8 @@ it; a lock connection that dies is taken again, or the process is told it lost i
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 
 from db import Database
 from db.postgres import PostgresDatabase
-from db.routing import SHARD_LOCKS, ClickRoutes, ShardTaken
+from db.routing import CLICK, SHARD_LOCKS, ClickRoutes, ShardTaken, signature
 
 
 @pytest.fixture
@@ -24,9 +26,12 @@ async def db(postgres_url: str) -> AsyncIterator[PostgresDatabase]:
     await opened.close()
 
 
+KEY = b"the bot's click key"
+
+
 def routes(db: PostgresDatabase, heard: list[dict[str, Any]] | None = None,
            lost: Callable[[], None] = lambda: None) -> ClickRoutes:
-    return ClickRoutes(db, (heard if heard is not None else []).append, lost)
+    return ClickRoutes(db, (heard if heard is not None else []).append, lost, key=KEY)
 
 
 async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
@@ -153,3 +158,82 @@ async def test_a_process_whose_shards_were_taken_meanwhile_is_told(
     finally:
         await mine.close()
         await rival.close()
+
+
+def logged(caplog: pytest.LogCaptureFixture, text: str) -> Callable[[], Awaitable[bool]]:
+    async def seen() -> bool:
+        return any(text in r.getMessage() for r in caplog.records)
+    return seen
+
+
+async def queue(db: PostgresDatabase, shard: int, table_id: int, payload: dict[str, Any],
+                signed: str | None) -> int:
+    """A row put in routed_clicks as someone other than this version's sender would."""
+    async with db.transaction() as tx:
+        click_id = await tx.execute(
+            "INSERT INTO routed_clicks (shard, table_id, payload, signature) VALUES (?, ?, ?, ?)",
+            (shard, table_id, json.dumps(payload), signed))
+        assert click_id is not None
+        await tx.execute("SELECT pg_notify(?, ?)", (CLICK, f"{shard}:{click_id}"))
+    return click_id
+
+
+async def test_a_row_without_the_bots_signature_is_ignored_and_logged(
+        db: PostgresDatabase, caplog: pytest.LogCaptureFixture) -> None:
+    """A clicks row anyone with the database could write (a forged interaction), one signed
+    with another key, and one an older version queued during an upgrade (no signature): the
+    owner runs none of them, logs each, and leaves them for their sender to take back."""
+    heard: list[dict[str, Any]] = []
+    owner = routes(db, heard)
+    await owner.start([1])
+    caplog.set_level(logging.INFO, logger="db.routing")
+    try:
+        forged = {"id": "66", "data": {"custom_id": "bt:act:7:3:play.AS"}}
+        unsigned = await queue(db, 1, 7, forged, None)
+        text = json.dumps(forged)
+        other_key = await queue(db, 1, 7, forged, signature(b"another bot", 1, 7, text))
+        # Signed for shard 2 and table 7, but queued for shard 1: the signature says no.
+        moved = await queue(db, 1, 7, forged, signature(KEY, 2, 7, text))
+        for click_id in (unsigned, other_key, moved):
+            await until(logged(caplog, f"routed click {click_id} "))
+        assert heard == [] and await leftovers(db) == 3
+        # Their sender (an older process) takes them back by id, as it always did.
+        for click_id in (unsigned, other_key, moved):
+            await db.write("DELETE FROM routed_clicks WHERE id = ?", (click_id,))
+        # A click this version sends goes through as before.
+        sender = routes(db)
+        await sender.start([0])
+        try:
+            assert await sender.send(1, 7, {"id": "67"}, timeout=5)
+        finally:
+            await sender.close()
+
+        async def taken() -> bool:
+            return bool(heard)
+
+        await until(taken)
+        assert heard == [{"id": "67"}]
+    finally:
+        await owner.close()
+
+
+async def test_a_click_is_taken_only_from_the_shard_its_notice_names(
+        db: PostgresDatabase, caplog: pytest.LogCaptureFixture) -> None:
+    """A notice naming shard 1 and a row queued for shard 2: the owner of shard 1 does not take
+    (delete) another shard's click."""
+    heard: list[dict[str, Any]] = []
+    owner = routes(db, heard)
+    await owner.start([1])
+    caplog.set_level(logging.INFO, logger="db.routing")
+    try:
+        payload = {"id": "68"}
+        async with db.transaction() as tx:
+            click_id = await tx.execute(
+                "INSERT INTO routed_clicks (shard, table_id, payload, signature)"
+                " VALUES (?, ?, ?, ?)",
+                (2, 7, json.dumps(payload), signature(KEY, 2, 7, json.dumps(payload))))
+            await tx.execute("SELECT pg_notify(?, ?)", (CLICK, f"1:{click_id}"))
+        await until(logged(caplog, f"routed click {click_id} is not queued for shard 1"))
+        assert heard == [] and await leftovers(db) == 1
+    finally:
+        await owner.close()
