@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from db.backup import BackupError, backup_database
-from db.connection import Database
+from db.connection import Database, redact, url_passwords
 from db.rebuild import rebuild_ratings
 from db.routing import ShardTaken
 from db.transfer import TransferError, copy_database
@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.command == "check":
         return _check(settings, args.language)
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, settings.token,
+                  url_passwords(settings.database_url) if settings.database_url else ())
     if settings.log_format == "json":
         use_json_lines(settings.shard_count or 1, shard_ranges(
             settings.shards or tuple(range(settings.shard_count or 1))))
@@ -192,7 +193,8 @@ def _check(settings: Settings, language: str) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"belote-bot: {message}", file=sys.stderr)
+    # A database's error may quote its connection string: never its password.
+    print(f"belote-bot: {redact(message)}", file=sys.stderr)
     return 1
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from dotenv import dotenv_values
 
+from db.connection import redact
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMATS = ("text", "json")
 DEFAULT_DATABASE = "belote.sqlite3"
@@ -114,11 +116,7 @@ class Settings:
         """The database as a log line may show it (no password)."""
         if self.database_url is None:
             return self.database_path
-        scheme, _, rest = self.database_url.partition("://")
-        creds, at, host = rest.rpartition("@")
-        if not at or ":" not in creds:
-            return self.database_url
-        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+        return redact(self.database_url)
 
     @classmethod
     def build(cls, **given: Any) -> Settings:

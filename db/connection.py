@@ -26,12 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
+from urllib.parse import unquote, urlsplit
 
 import aiosqlite
 
@@ -83,14 +85,36 @@ def sqlite_path(target: str | Path) -> str:
     return text
 
 
-def redact(url: str) -> str:
-    """The URL without its password, fit for a log line."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url
-    creds, _, host = rest.rpartition("@")
-    user = creds.split(":", 1)[0]
-    return f"{scheme}://{user}{':***' if ':' in creds else ''}@{host}"
+# The forms a database password takes in text (issue 48): a URL's userinfo
+# (``scheme://user:pass@host``; greedy up to the last ``@`` before a ``/`` or a space, as a raw
+# ``@`` in a password is common), and ``password=`` (also ``sslpassword=``, ``PGPASSWORD=``...)
+# as a URL query parameter or a libpq ``key=value`` connection string, quoted or not.
+_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*):[^\s/]*@")
+_PASSWORD_KEY = re.compile(r"(?i)(\w*password\s*=\s*)(?:'(?:\\.|[^'\\])*'|[^\s&#;]*)")
+
+
+def redact(text: str) -> str:
+    """``text`` (a database URL, a libpq connection string, a log line) without any database
+    password in it, fit for a log line: each password becomes ``***``."""
+    text = _USERINFO.sub(r"\1:***@", text)
+    return _PASSWORD_KEY.sub(r"\1***", text)
+
+
+def url_passwords(url: str) -> list[str]:
+    """The passwords a database URL holds (userinfo, ``password=`` in its query), as written and
+    percent-decoded: what a log filter must scrub wherever it appears, even out of its URL."""
+    found: list[str] = []
+    parts = urlsplit(url)
+    if parts.password:
+        found.append(parts.password)
+    for pair in parts.query.split("&"):
+        key, _, value = pair.partition("=")
+        if key.lower().endswith("password") and value:
+            found.append(value)
+    found += [unquote(p) for p in found]
+    # A password of one or two characters would scrub unrelated text: the patterns above
+    # still catch it where it is written as a password.
+    return sorted({p for p in found if len(p) > 2}, key=len, reverse=True)
 
 
 class Transaction(ABC):

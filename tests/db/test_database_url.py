@@ -35,3 +35,27 @@ def test_a_postgresql_url_is_used_and_its_password_never_shown() -> None:
 def test_another_scheme_is_refused_with_the_forms_it_takes() -> None:
     with pytest.raises(SettingsError, match="postgresql://"):
         Settings.from_env({"DATABASE_URL": "mysql://x@y/z"}, None)
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("postgresql://belote:s3cret@db.example:5432/belote",
+     "postgresql://belote:***@db.example:5432/belote"),
+    ("postgresql://belote@db.example/belote?password=s3cret&sslmode=require",
+     "postgresql://belote@db.example/belote?password=***&sslmode=require"),
+    ("postgres://db.example/belote?user=belote&PASSWORD=s3cret",
+     "postgres://db.example/belote?user=belote&PASSWORD=***"),
+    ("postgresql://belote:p@ss:w0rd@db.example/belote",
+     "postgresql://belote:***@db.example/belote"),
+    ("host=db.example user=belote password=s3cret dbname=belote",
+     "host=db.example user=belote password=*** dbname=belote"),
+    ("host=db.example password = 'it\\'s s3cret' dbname=belote",
+     "host=db.example password = *** dbname=belote"),
+    ("postgresql://belote@db.example/belote?sslpassword=s3cret",
+     "postgresql://belote@db.example/belote?sslpassword=***"),
+    ("postgresql://belote@db.example:5432/belote", "postgresql://belote@db.example:5432/belote"),
+])
+def test_every_form_of_a_database_password_is_redacted(written: str, shown: str) -> None:
+    assert redact(written) == shown
+    if written.startswith("postgres"):
+        s = Settings.from_env({"DATABASE_URL": written}, None)
+        assert s.database_shown == shown and "s3cret" not in repr(s)
