@@ -32,14 +32,27 @@ def _emit(obj: Any, out: TextIO) -> None:
     out.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
+# The largest record file read (docs/game-record.md, "Limits"): far above any real match;
+# a bigger file is refused before it is parsed.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+
+
 def read_record_file(path: str) -> Any:
     """The JSON of a record file ('-' is standard input). Raises ReplayError (status 2)."""
+    too_big = ReplayError(f"{path} is larger than the {MAX_RECORD_BYTES // (1024 * 1024)} MiB "
+                          "a record file may be", status=2)
     try:
         if path == "-":
-            text = sys.stdin.read()
+            # Read one past the limit: enough to know it is over, without reading it all.
+            text = sys.stdin.read(MAX_RECORD_BYTES + 1)
+            if len(text.encode("utf-8", "surrogateescape")) > MAX_RECORD_BYTES:
+                raise too_big
         else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                data = f.read(MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                raise too_big
+            text = data.decode("utf-8")
     except OSError as e:
         raise ReplayError(f"cannot read {path}: {e.strerror}", status=2) from None
     except UnicodeDecodeError:
@@ -48,6 +61,11 @@ def read_record_file(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ReplayError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}",
+                          status=2) from None
+    except ValueError:
+        # Python refuses to read an integer of more than 4,300 digits (its int limit): no
+        # count in a record comes near it.
+        raise ReplayError("not a valid record: a number longer than 4,300 digits",
                           status=2) from None
     except RecursionError:
         raise ReplayError("not valid JSON: nested too deeply", status=2) from None

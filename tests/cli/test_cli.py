@@ -326,3 +326,31 @@ def test_python_m_belote_cli() -> None:
     proc = subprocess.run([sys.executable, "-m", "belote_cli", "legal", "-"],
                           input=json.dumps(RECORD), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["seat"] == 1
+
+
+# ---- limits (issue 48) -----------------------------------------------------------------------
+@pytest.mark.parametrize("cmd", ["replay", "legal"])
+def test_a_number_of_more_than_4300_digits_is_a_clear_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, cmd: str) -> None:
+    raw = json.dumps(RECORD).replace('"dealer": 3', '"dealer": ' + "9" * 5000, 1)
+    assert "9" * 5000 in raw
+    status, out = run(capsys, tmp_path, cmd, None, raw)
+    assert status == 2 and "4,300 digits" in out["error"]["reason"]
+
+
+def test_a_record_file_over_the_size_limit_is_refused_before_it_is_read(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from belote_cli import cli
+
+    raw = json.dumps(RECORD)
+    monkeypatch.setattr(cli, "MAX_RECORD_BYTES", len(raw.encode()) - 1)
+    status, out = run(capsys, tmp_path, "replay", None, raw)
+    assert status == 2 and "larger than" in out["error"]["reason"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(raw))
+    assert main(["replay", "-"]) == 2
+    assert "larger than" in json.loads(capsys.readouterr().out)["error"]["reason"]
+    monkeypatch.setattr(cli, "MAX_RECORD_BYTES", len(raw.encode()))
+    assert run(capsys, tmp_path, "replay", None, raw)[0] == 0
