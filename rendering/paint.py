@@ -63,9 +63,17 @@ def fit(text: str, f: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
     if length(text, f) <= width:
         return text
-    while text and length(text + "…", f) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # The longest start that fits with the ellipsis, by bisection: a start's width grows with
+    # it, so this measures log2(len(text)) starts. (Cutting a character at a time measured one
+    # per character: a name of 2,000 characters took 6 s to draw, 8,000 took 91.)
+    fits, too_wide = 0, len(text)  # text[:fits] + "…" fits or is empty; text[:too_wide] + "…" not
+    while too_wide - fits > 1:
+        mid = (fits + too_wide) // 2
+        if length(text[:mid] + "…", f) <= width:
+            fits = mid
+        else:
+            too_wide = mid
+    return text[:fits].rstrip() + "…"
 
 
 def is_cut(text: str, size: int, width: int, *, bold: bool = False) -> bool:
