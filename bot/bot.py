@@ -41,6 +41,7 @@ from .seasons import SeasonKeeper
 from .settings import Settings
 from .sharding import ClickRouter, Shards, click_key
 from .tables import TableService
+from .tables import state as table_state
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
 from .undelivered import answering, guard_choices
@@ -149,6 +150,13 @@ class BeloteBot(commands.Bot):
             self.metrics.instrument()
         self.web: WebServer | None = None
 
+    def chance(self, what: str) -> random.Random:
+        """A generator for one use of chance (``what``: the retry jitter, a tournament's
+        draws): seeded from TABLE_SEED when it is set, so a run can be reproduced (the tests
+        set it), else the system's randomness."""
+        seed = self.settings.table_seed
+        return table_state.system_rng() if seed is None else random.Random(f"{seed}:{what}")
+
     @staticmethod
     def shard_options(shards: Shards, settings: Settings) -> dict[str, Any]:
         """discord.py's sharding arguments: none unless SHARD_COUNT is set; one shard as
@@ -193,7 +201,8 @@ class BeloteBot(commands.Bot):
         self.tournaments = TournamentRunner(
             self.db, self.service, self.guild_settings, names=self.member_name,
             present=self.is_member,
-            rng=None if self.settings.table_seed is None
+            # Seeded, the tournaments draw from the tables' seed, as they always have.
+            rng=self.chance("tournaments") if self.settings.table_seed is None
             else random.Random(self.settings.table_seed))
         self.tournaments.balance_of = self.credits.balance  # entry fees
         # Before the restore: a daily deal's table restored still scores its try at its end.

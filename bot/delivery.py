@@ -106,7 +106,8 @@ class Delivery:
 
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
-        self.jobs = Outbox()
+        # The retry jitter draws from the bot's chance (seeded by TABLE_SEED when set).
+        self.jobs = Outbox(rng=bot.chance("outbox"))
         self.over: dict[int, LiveTable] = {}  # tables that ended lately (see _note_over)
         # Discord down: turn timers stop (nobody can see the table); back: given back.
         self.jobs.on_outage = lambda: self.service.hold_timers()

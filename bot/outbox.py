@@ -52,6 +52,12 @@ PROBE_FIRST, PROBE_MAX = 0.5, 1.0  # seconds between probes while Discord is dow
 # request a second at most, and Discord back is noticed within a second
 
 
+def unseeded() -> random.Random:
+    """The jitter's generator when none is given (the bot gives its own, seeded by TABLE_SEED
+    when set): the system's randomness. The test suite fails a test that draws from it."""
+    return random.Random()
+
+
 def is_transient(exc: BaseException) -> bool:
     """A failure worth sending again: Discord's 5xx, a connection that dropped or could not
     be made, a timeout. Not a 4xx: Discord understood, and said no."""
@@ -113,7 +119,7 @@ class Outbox:
                  pacer: Pacer | None = None, budget: Budget | None = None) -> None:
         self.sleep = sleep
         self.clock = clock
-        self.rng = rng or random.Random()
+        self.rng = rng if rng is not None else unseeded()
         self.backoff = backoff or Backoff()
         self.pacer = pacer or Pacer()
         # On this Outbox's clock and sleep, looked up at each use (tests replace them).

@@ -50,6 +50,36 @@ def _seeded_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+class _Watched(random.Random):
+    """A generator made where no seed was given: every draw from it is noted."""
+
+    def __init__(self, where: str, draws: list[str]) -> None:
+        super().__init__()
+        self.where, self.draws = where, draws
+
+    def random(self) -> float:
+        self.draws.append(self.where)
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.draws.append(self.where)
+        return super().getrandbits(k)
+
+
+@pytest.fixture(autouse=True)
+def _no_unseeded_draws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The Outbox's retry jitter and a tournament's draws come from the bot's generator
+    (seeded by TABLE_SEED, or the seeded one above): a test that made one without a seed and
+    drew from it depends on luck, and fails here."""
+    from bot import outbox, tournaments
+
+    draws: list[str] = []
+    monkeypatch.setattr(outbox, "unseeded", lambda: _Watched("bot/outbox.py", draws))
+    monkeypatch.setattr(tournaments, "unseeded", lambda: _Watched("bot/tournaments.py", draws))
+    yield
+    assert not draws, f"unseeded draws: {sorted(set(draws))} ({len(draws)})"
+
+
 @pytest.fixture(autouse=True)
 def _shown_without_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shown, "PAUSE", 0.0)

@@ -58,8 +58,10 @@ async def test_workers_run_as_batch_processes_that_do_not_preempt_the_bot() -> N
         for pool, niceness in ((hands, 0), (others, 10)):
             (pid,) = pool.pids()
             assert os.sched_getscheduler(pid) == os.SCHED_BATCH
-            assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(
-                os.PRIO_PROCESS, 0) + niceness
+            # Added to the bot's own niceness, up to the kernel's cap of 19 (a suite started
+            # under ``nice -n 19`` asks for more than there is).
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(
+                os.PRIO_PROCESS, 0) + niceness)
         assert os.sched_getscheduler(0) == os.SCHED_OTHER
     finally:
         hands.shutdown()
