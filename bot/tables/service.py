@@ -174,12 +174,16 @@ class TableService:
         await self.turns.settle()
 
     def hold_timers(self) -> None:
-        """Discord is down and nobody can see the tables: no turn timer runs meanwhile."""
+        """Discord is down and nobody can see the tables: no turn timer runs meanwhile, and no
+        game is ended as abandoned."""
         self.turns.hold()
+        self.sweeper.hold()
 
     def release_timers(self) -> None:
-        """Discord is back: each turn timer goes on with the time it had left."""
+        """Discord is back: each turn timer goes on with the time it had left, each game's idle
+        deadline moves on by the outage's length."""
         self.turns.release()
+        self.sweeper.release()
 
     # ---- read-only queries for the cogs ----------------------------------------------------
     async def last_actions(self, table_ids: Iterable[int]) -> dict[int, datetime]:

@@ -9,7 +9,10 @@ others have theirs back; a tournament table is lost by the idle side (bot/tourna
 Each table's deadline is ``row.sweep_at``, stored, so a restart arms it again, and a table
 whose deadline passed while the bot was down is closed as soon as it starts. A person's action
 moves a game's deadline (``Tables.touch``): when the clock's call comes and the deadline has
-moved, it is armed again.
+moved, it is armed again. While Discord is down nobody can play, so no game is swept then: its
+idle time stops with the turn timers (``hold``) and each game's deadline moves on by the
+outage's length when Discord is back (``release``), so nobody becomes the leaver of a game they
+could not see.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ class Sweeper:
         self.tables = tables
         self.play = play
         self._tasks: set[asyncio.Task[None]] = set()
+        # When Discord went down (the tables' clock), while it is down.
+        self._held_since: float | None = None
 
     def lobby_deadline(self, minutes: int) -> float:
         return self.tables.clock.now() + 60.0 * minutes
@@ -65,12 +70,50 @@ class Sweeper:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def hold(self) -> None:
+        """Discord is down: no game is ended as abandoned until it is back."""
+        if self._held_since is None:
+            self._held_since = self.tables.clock.now()
+
+    def release(self) -> None:
+        """Discord is back: every game's idle deadline moves on by the time it was down (and
+        is saved, so a restart keeps it); a lobby's does not (closing one loses nobody
+        anything)."""
+        since, self._held_since = self._held_since, None
+        if since is None:
+            return
+        away = self.tables.clock.now() - since
+        moved = []
+        for live in self.tables.live.values():
+            if live.row.status == TableStatus.PLAYING and live.row.sweep_at is not None:
+                live.row.sweep_at += away
+                self.arm(live)
+                moved.append(live)
+        if moved:
+            task = asyncio.create_task(self._save(moved), name="belote-sweep-release")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _save(self, moved: list[LiveTable]) -> None:
+        for live in moved:
+            try:
+                async with self.tables.door(live):
+                    at = live.row.sweep_at
+                    if live.id in self.tables.live and at is not None and \
+                            (live.sweep_saved is None or at > live.sweep_saved):
+                        await self.tables.db.tables.set_sweep_at(live.id, at)
+                        live.sweep_saved = at
+            except Exception:
+                log.exception("table %s: its idle deadline could not be saved", live.id)
+
     async def _sweep(self, live: LiveTable) -> None:
         try:
             async with self.tables.door(live):
                 at = live.row.sweep_at
                 if live.id not in self.tables.live or at is None:
                     return
+                if self._held_since is not None and live.row.status == TableStatus.PLAYING:
+                    return  # Discord is down: ``release`` arms it again, later
                 if self.tables.clock.now() < at:  # somebody acted meanwhile
                     self.arm(live)
                     return

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id
+from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
@@ -127,3 +128,35 @@ async def test_a_restart_during_an_outage(world: World, clock: ManualClock, data
     assert await play_out(world, table_id, seed=9) > 0
     await delivered(world, clock)  # the last table edit is paced (5 per 5 s in a channel)
     await assert_shows_now(world, live)
+
+
+async def test_no_game_is_ended_as_abandoned_while_discord_is_down(
+        table_clock: FakeClock, world: World, clock: ManualClock) -> None:
+    """Nobody can play while Discord is down: the game's idle time stops with the turn timers,
+    and its deadline moves on by the outage's length (saved, for a restart), so nobody becomes
+    the idle leaver of a game they could not see (issue 48)."""
+    fake, bot = world.fake, world.bot
+    table_id = await start_one_deal_table(world)
+    live = bot.service.live[table_id]
+    idle = 60.0 * live.idle_minutes
+    outage = fake.faults.start_outage()
+    await play_turn(world, table_id, RandomPlayer(8))  # the last action: its answer fails
+    assert bot.delivery.jobs.down and outage.failed
+    table_clock.advance(idle + 60)  # past the game's idle deadline, all of it Discord down
+    await fake.settle()
+    assert table_id in bot.service.live
+    fake.faults.end_outage()
+    await delivered(world, clock)
+    await bot.service.settle()
+    assert table_id in bot.service.live
+    at = live.row.sweep_at
+    assert at is not None and at >= table_clock.now() + idle - 60
+    stored = (await bot.service.db.tables.get(table_id)).sweep_at
+    assert stored is not None and stored >= at
+    # The idle time it had left when Discord went down runs out after Discord is back.
+    table_clock.advance(idle)
+    await fake.settle()
+    await bot.service.settle()
+    assert table_id not in bot.service.live
+    match = await bot.service.db.results.match(world.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned"
