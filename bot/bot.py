@@ -45,7 +45,8 @@ from .tables import state as table_state
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
 from .undelivered import answering, guard_choices
-from .web import start_web
+from .web import start_web, web_links
+from .web_links import WebLinks
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,7 @@ class BeloteBot(commands.Bot):
         if self.metrics is not None:
             self.metrics.instrument()
         self.web: WebServer | None = None
+        self.web_links: WebLinks | None = None
 
     def chance(self, what: str) -> random.Random:
         """A generator for one use of chance (``what``: the retry jitter, a tournament's
@@ -191,6 +193,8 @@ class BeloteBot(commands.Bot):
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
         self.seasons = SeasonKeeper(self.db, self.guild_settings)
+        # Each server's web address (WEB_PORT): its pages' token and the links messages carry.
+        self.web_links = web_links(self)
         self.credits = Credits(self.db, self.guild_settings)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,

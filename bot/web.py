@@ -1,5 +1,6 @@
 """The bot's web server (web/): started in the bot's setup_hook when ``WEB_PORT`` is set, with
-the operators' routes (health, readiness, metrics); the web pages add theirs here too."""
+the operators' routes (health, readiness, metrics) and each server's pages (web/site.py), which
+read through :class:`BotSource` what the stats commands read."""
 
 from __future__ import annotations
 
@@ -9,16 +10,62 @@ from typing import TYPE_CHECKING
 from prometheus_client import CollectorRegistry
 
 from web import WebServer
+from web.guard import RateLimit, guard
 from web.ops import add_ops_routes
+from web.site import add_site_routes
+
+from . import images
+from .guild_settings import AUTO_LANGUAGE
+from .translator import language_of
+from .web_links import WebLinks
 
 if TYPE_CHECKING:
     from .bot import BeloteBot
+    from .records import Records, Replay
 
 log = logging.getLogger(__name__)
 
 
 class WebUnavailable(RuntimeError):
     """The web server could not listen where it was asked (a port in use, say)."""
+
+
+class BotSource:
+    """What the pages read, from the running bot (its database opens after the server starts:
+    until then every token is unknown)."""
+
+    def __init__(self, bot: BeloteBot) -> None:
+        self.bot = bot
+
+    @property
+    def records(self) -> Records:
+        return self.bot.records
+
+    async def guild_of(self, token: str) -> int | None:
+        links = self.bot.web_links
+        return None if links is None else await links.guild_of(token)
+
+    async def language(self, guild_id: int) -> str:
+        """The server's language, as its public messages speak it (cogs/common.table_language)."""
+        settings = await self.bot.guild_settings.get(guild_id)
+        if settings.language != AUTO_LANGUAGE:
+            return settings.language
+        guild = self.bot.get_guild(guild_id)
+        return (language_of(guild.preferred_locale) if guild is not None else None) or "en"
+
+    async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
+        file = await images.deal_sheet_image(replay.match.results[deal - 1],
+                                             replay.match.variant, replay.players, deal,
+                                             language)
+        data: bytes = file.fp.read()
+        return data
+
+
+def web_links(bot: BeloteBot) -> WebLinks | None:
+    """The server tokens' service, once the database is open and when pages are served."""
+    if bot.settings.web_port is None or bot.db is None:
+        return None
+    return WebLinks(bot.db, bot.settings.web_base_url)
 
 
 async def start_web(bot: BeloteBot) -> WebServer | None:
@@ -29,6 +76,8 @@ async def start_web(bot: BeloteBot) -> WebServer | None:
                        base_url=settings.web_base_url)
     registry = bot.metrics.registry if bot.metrics is not None else CollectorRegistry()
     add_ops_routes(server, bot.health.problems, registry)
+    server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/")))
+    add_site_routes(server, BotSource(bot))
     try:
         await server.start()
     except OSError as e:

@@ -59,7 +59,8 @@ CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_ti
                   "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                   "max_tables_server", "moderator_role", "log_channel", "language",
                   "tournament_no_show", "tournament_prize_split", "starting_credits",
-                  "daily_bonus", "season_length", "season_role", "announce_channel", "reset")
+                  "daily_bonus", "season_length", "season_role", "announce_channel", "reset",
+                  "renew_web_link")
 VARIANTS = [app_commands.Choice(name=text(f"image.variant.{v.value}"), value=v.value)
             for v in Variant]
 LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), value=code)
@@ -192,12 +193,16 @@ class Admin(BeloteSubcommands):
                      season_length: app_commands.Choice[str] | None = None,
                      season_role: discord.Role | None = None,
                      announce_channel: discord.TextChannel | None = None,
-                     reset: app_commands.Choice[str] | None = None) -> None:
+                     reset: app_commands.Choice[str] | None = None,
+                     renew_web_link: bool = False) -> None:
         settings = await self.moderator_settings(interaction)
         if settings is None:
             return
         assert interaction.guild_id is not None
         w = reader_words(interaction, settings)
+        if renew_web_link:
+            await tell(interaction, await self.web_address(interaction.guild_id, w, renew=True))
+            return
         given: dict[str, Any] = {
             "variant": variant, "target": target, "turn_timer": turn_timer, "level": level,
             "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
@@ -225,7 +230,8 @@ class Admin(BeloteSubcommands):
             values["channels"] = channels
         resets = [reset.value] if reset is not None else []
         if not values and not resets:
-            await tell(interaction, settings_text(settings, w))
+            await tell(interaction, settings_text(settings, w) + "\n" + await self.web_address(
+                interaction.guild_id, w, renew=False))
             return
         # Refused as a whole when one value is wrong: nothing is written then.
         after, changes = await self.bot.guild_settings.change(
@@ -239,6 +245,19 @@ class Admin(BeloteSubcommands):
         done = w("admin.config.done") if changes else w("admin.config.unchanged")
         await tell(interaction, done + "\n" + settings_text(
             after, w, frozenset(c.key for c in changes)))
+
+    async def web_address(self, guild_id: int, w: Words, *, renew: bool) -> str:
+        """The server's web pages for its moderators (renewed: every older link dies)."""
+        links = self.bot.web_links
+        if links is None:
+            return w("admin.config.web_off")
+        if renew:
+            await links.renew(guild_id)
+            if links.base_url is None:
+                return w("admin.config.web_renewed", url=await links.site(guild_id))
+            return w("admin.config.web_renewed", url=await links.url(guild_id))
+        url = await links.url(guild_id) or await links.site(guild_id)
+        return w("admin.config.web_link", url=url)
 
     # ---- /belote help ---------------------------------------------------------------------
     @app_commands.command(name=text("commands.help.name"),

@@ -1,0 +1,145 @@
+"""The web pages through the real bot and the fake Discord: after a match, /belote config gives
+moderators the server's address; the board page and the API list what /belote leaderboard shows
+in the same order; the player and match pages show the stats and every deal's sheet; a wrong
+token or id is 404 and nothing else; a renewed token kills the old links; a hostile name is
+text; a French server's pages are in French; every answer carries the security headers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.fakediscord import FakeDiscord
+
+from .table_helpers import World, make_world
+from .test_stats import played
+
+HOSTILE = "<script>alert(1)</script>"
+BASE = "http://pages.example"
+LINK = re.compile(re.escape(BASE) + r"(/s/[A-Za-z0-9_-]{22}/)")
+
+
+async def get(w: World, path: str) -> tuple[int, str, dict[str, str], bytes]:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s, \
+            s.get(f"http://127.0.0.1:{w.bot.web.port}{path}") as r:
+        body = await r.read()
+        return r.status, body.decode(errors="replace"), dict(r.headers), body
+
+
+async def site_of(w: World, *, renew: bool = False) -> str:
+    mod = w.members[-1]
+    options = {"renew_web_link": True} if renew else {}
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote config", **options)
+    assert r.ephemeral
+    found = LINK.search(r.text)
+    assert found is not None, r.text
+    return found.group(1)
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, database_path: Path) -> World:
+    w = await make_world(fake_discord, database_path, names=("ana", HOSTILE, "cy", "dee"),
+                         web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    return w
+
+
+def board_ids(text: str) -> list[int]:
+    return [int(m) for m in re.findall(r"^\d+\. .*?<@(\d+)>", text, re.M)]
+
+
+async def test_the_board_page_shows_the_leaderboard_in_its_order_with_names_as_text(
+        world: World) -> None:
+    table_id = await played(world, target=1)
+    root = await site_of(world)
+    board = await world.fake.slash(world.bot, world.members[0], world.channel,
+                                   "belote leaderboard")
+    order = board_ids(board.text)
+    assert len(order) == 4
+    status, html, headers, _ = await get(world, root)
+    assert status == 200
+    assert [int(u) for u in re.findall(r'/player/(\d+)\?', html)] == order
+    assert HOSTILE not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Cache-Control"].startswith("private")
+    assert '<html lang="en">' in html and "Leaderboards" in html
+    assert 'href="/static/site.css' in html and "http" not in html.replace(BASE, "")
+    status, css, headers, _ = await get(world, "/static/site.css?v=1")
+    assert status == 200 and "overflow-wrap" in css and "public" in headers["Cache-Control"]
+
+    token = root.split("/")[2]
+    status, _, _, body = await get(world, f"/api/v1/{token}/boards")
+    assert status == 200
+    api = json.loads(body)
+    assert [int(r["user_id"]) for r in api["rows"]] == order
+    assert HOSTILE in [r["name"] for r in api["rows"]]  # JSON carries the name as it is
+
+    hostile = world.members[1].id
+    status, html, _, _ = await get(world, f"{root}player/{hostile}")
+    assert status == 200 and "Matches: 1" in html and HOSTILE not in html
+    assert f"/match/{table_id}" in html and "<svg" in html
+
+    status, html, _, _ = await get(world, f"{root}match/{table_id}")
+    assert status == 200 and HOSTILE not in html
+    deals = re.findall(rf'/match/{table_id}/deal/(\d+)\.png', html)
+    assert deals and deals[0] == "1"
+    status, _, headers, png = await get(world, f"{root}match/{table_id}/deal/1.png")
+    assert status == 200 and png.startswith(b"\x89PNG") and headers["Content-Type"] == "image/png"
+    status, _, _, body = await get(world, f"/api/v1/{token}/match/{table_id}")
+    assert status == 200 and json.loads(body)["record"]["deals"]
+
+
+async def test_a_wrong_token_or_id_is_404_and_a_renewed_token_kills_the_old_links(
+        world: World) -> None:
+    table_id = await played(world, target=1)
+    root = await site_of(world)
+    token = root.split("/")[2]
+    wrong = ("A" * 22, "short", token[:-1] + ("B" if token[-1] != "B" else "C"))
+    for bad in (*(f"/s/{t}/" for t in wrong), f"{root}match/{table_id + 999}",
+                f"{root}match/99999999999999999999999", f"{root}player/12345",
+                f"{root}?variant=chess", f"{root}?page=0", f"{root}match/{table_id}/deal/99.png",
+                f"/api/v1/{'A' * 22}/boards", "/s/", "/nothing"):
+        status, text, headers, _ = await get(world, bad)
+        assert (status, text) == (404, "404"), bad
+        assert headers["X-Content-Type-Options"] == "nosniff"
+    new = await site_of(world, renew=True)
+    assert new != root
+    assert (await get(world, root))[:2] == (404, "404")
+    assert (await get(world, new))[0] == 200
+    assert await site_of(world) == new  # shown again: the same, until renewed
+
+
+async def test_a_french_server_has_its_pages_in_french(fake_discord: FakeDiscord,
+                                                       database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, locale="fr", web_port=0,
+                         web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    table_id = await played(w, target=1)
+    root = await site_of(w)
+    status, html, _, _ = await get(w, root)
+    assert status == 200 and '<html lang="fr">' in html and "Classements" in html
+    assert "Belote classique" in html and "Cote" in html
+    status, html, _, _ = await get(w, f"{root}match/{table_id}")
+    assert status == 200 and f"Partie n°{table_id}" in html and "Donne 1" in html
+
+
+async def test_config_says_so_when_the_bot_serves_no_pages(world: World,
+                                                           fake_discord: FakeDiscord,
+                                                           database_path: Path) -> None:
+    await fake_discord.disconnect(world.bot)
+    w = await make_world(fake_discord, tmp_db(database_path))
+    mod = w.guild.add_member("mod", manage_guild=True)
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote config")
+    assert "serves no web pages" in r.text
+    r = await w.fake.slash(w.bot, mod, w.channel, "belote config", renew_web_link=True)
+    assert "serves no web pages" in r.text
+
+
+def tmp_db(path: Path) -> Path:
+    return path.with_name("other.sqlite3")

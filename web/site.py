@@ -1,0 +1,312 @@
+"""A server's pages and their JSON twin, under its token (bot/web_links.py):
+
+- ``/s/{token}/``: the boards (``?variant=&period=&pairs=1&page=``), in /belote leaderboard's
+  order; ``/s/{token}/player/{id}`` (``?variant=``): /belote stats, the rating chart, the last
+  matches; ``/s/{token}/match/{id}``: the result and every deal's sheet (``/deal/{n}.png``);
+- ``/api/v1/{token}/boards``, ``/player/{id}``, ``/match/{id}`` (with its game record).
+
+A wrong token, id or option answers 404 and nothing else (web/guard.py). The data comes from
+the service the stats commands read (bot/records.py), through :class:`Source`.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from aiohttp import web
+
+from db.results import Period
+from game.rules import Variant
+from i18n import Number, Words, words
+
+from . import pages
+from .server import WebServer
+
+if TYPE_CHECKING:
+    from bot.records import Records, Replay
+    from db.results import MatchRow, RatingRow
+
+PAGE: Final = 10  # a board's page, as /belote leaderboard's
+HISTORY: Final = 10
+PAGE_CACHE: Final = {"Cache-Control": "private, max-age=15"}
+STATIC_CACHE: Final = {"Cache-Control": "public, max-age=86400"}
+MAX_ID: Final = 2 ** 63 - 1
+
+
+class Source(Protocol):
+    @property
+    def records(self) -> Records: ...
+
+    async def guild_of(self, token: str) -> int | None: ...
+
+    async def language(self, guild_id: int) -> str: ...
+
+    async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes: ...
+
+
+def _not_found() -> web.HTTPNotFound:
+    return web.HTTPNotFound(text="404")
+
+
+def _id(text: str) -> int:
+    if not text.isdigit() or len(text) > 19 or not 0 < int(text) <= MAX_ID:
+        raise _not_found()
+    return int(text)
+
+
+def _board_args(request: web.Request) -> tuple[str, str, bool, int]:
+    q = request.query
+    try:
+        variant = Variant(q.get("variant", Variant.CLASSIC.value)).value
+        period = Period(q.get("period", Period.ALL.value)).value
+    except ValueError:
+        raise _not_found() from None
+    pairs = q.get("pairs", "0")
+    page = q.get("page", "1")
+    if pairs not in ("0", "1") or not page.isdigit() or not 1 <= int(page) <= 10 ** 6:
+        raise _not_found()
+    return variant, period, pairs == "1", int(page) - 1
+
+
+def board_title(variant: str, period: str, pairs: bool, w: Words) -> str:
+    """The title /belote leaderboard gives the same board."""
+    key = "stats.board.title" + ("_pairs" if pairs else "") + \
+        ("" if period == Period.ALL else f"_{period}")
+    return w(key, variant=w(f"image.variant.{variant}"))
+
+
+class Site:
+    def __init__(self, source: Source) -> None:
+        self.source = source
+
+    async def guild(self, request: web.Request) -> tuple[int, Words, str]:
+        """The server the token opens, its words and the pages' root; 404 otherwise."""
+        token = request.match_info["token"]
+        guild_id = await self.source.guild_of(token)
+        if guild_id is None:
+            raise _not_found()
+        return guild_id, words(await self.source.language(guild_id)), f"/s/{token}"
+
+    # ---- data, shared by the pages and the API ---------------------------------------------
+    async def board_data(self, guild_id: int, variant: str, period: str, pairs: bool,
+                         page: int) -> tuple[list[RatingRow], int, dict[int, str]]:
+        records = self.source.records
+        rows = await records.board(guild_id, variant, PAGE, page * PAGE, period, pairs)
+        size = await records.board_size(guild_id, variant, period, pairs) if rows else 0
+        ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
+        return rows, size, await records.names(sorted(ids))
+
+    async def player_data(self, guild_id: int, user_id: int, variant: str
+                          ) -> tuple[Any, list[float], list[MatchRow], dict[int, str]]:
+        records = self.source.records
+        stats = await records.stats(guild_id, user_id, variant)
+        chart = await records.rating_history(guild_id, variant, user_id)
+        history = await records.history(guild_id, user_id, HISTORY)
+        ids = {user_id} | {p.user_id for r in history for p in r.players if p.user_id}
+        if stats.best_partner:
+            ids.add(stats.best_partner)
+        return stats, chart, history, await records.names(sorted(ids))
+
+    # ---- pages -----------------------------------------------------------------------------
+    async def boards(self, request: web.Request) -> web.Response:
+        guild_id, w, root = await self.guild(request)
+        variant, period, pairs, page = _board_args(request)
+        rows, size, names = await self.board_data(guild_id, variant, period, pairs, page)
+        pages_count = max(1, -(-size // PAGE))
+        if page >= pages_count and page > 0:
+            raise _not_found()
+
+        def href(**change: object) -> str:
+            args = {"variant": variant, "period": period, "pairs": int(pairs), "page": 1,
+                    **change}
+            return f"{root}/?variant={args['variant']}&period={args['period']}" \
+                   f"&pairs={args['pairs']}&page={args['page']}"
+
+        def who(uid: int) -> str:
+            return pages.link(f"{root}/player/{uid}?variant={variant}",
+                              names.get(uid, str(uid)))
+
+        title = board_title(variant, period, pairs, w)
+        body = [pages.choices(pages.link(href(variant=v.value), w(f"image.variant.{v.value}"),
+                                         on=v.value == variant) for v in Variant),
+                pages.choices(pages.link(href(period=p.value),
+                                         w(f"commands.leaderboard.period.{p.value}"),
+                                         on=p.value == period) for p in Period),
+                pages.choices([pages.link(href(pairs=0), w("web.board.players"), on=not pairs),
+                               pages.link(href(pairs=1), w("web.board.pairs"), on=pairs)])]
+        if not rows:
+            body.append(pages.paragraph(w("web.board.empty")))
+        else:
+            signed = period != Period.ALL
+            body.append(pages.table(
+                [("r", "#"), ("", w("web.board.who")), ("n", w("web.board.rating")),
+                 ("n", w("web.board.wins")), ("n", w("web.board.matches"))],
+                [(str(r.rank),
+                  who(r.user_id) if not r.partner_id else
+                  f"{who(r.user_id)} &amp; {who(r.partner_id)}",
+                  Number(r.rating, signed).text(w), Number(r.wins).text(w),
+                  Number(r.matches).text(w)) for r in rows]))
+            none = "<span></span>"
+            nav = [pages.link(href(page=page), w("web.board.previous")) if page > 0 else none,
+                   pages.paragraph(w("web.board.page", page=page + 1, pages=pages_count)),
+                   pages.link(href(page=page + 2), w("web.board.next"))
+                   if page + 1 < pages_count else none]
+            body.append(f'<nav class="pager">{"".join(nav)}</nav>')
+        return self.html(pages.page(w, title, f"{root}/", "".join(body)))
+
+    async def player(self, request: web.Request) -> web.Response:
+        guild_id, w, root = await self.guild(request)
+        user_id = _id(request.match_info["user"])
+        try:
+            variant = Variant(request.query.get("variant", Variant.CLASSIC.value)).value
+        except ValueError:
+            raise _not_found() from None
+        stats, chart, history, names = await self.player_data(guild_id, user_id, variant)
+        if not stats.matches and not history:
+            raise _not_found()  # nobody who played here: says nothing about the id
+        name = names.get(user_id, str(user_id))
+        vname = w(f"image.variant.{variant}")
+        title = w("web.player.title", who=name, variant=vname)
+        facts = [w("stats.stats.matches", matches=Number(stats.matches),
+                   wins=Number(stats.wins),
+                   rate=round(100 * stats.wins / stats.matches) if stats.matches else 0),
+                 w("stats.stats.contracts", taken=stats.taken, made=stats.made),
+                 w("stats.stats.sweeps", sweeps=stats.sweeps, belotes=stats.belotes),
+                 w("stats.stats.unrated") if stats.rating is None
+                 else w("stats.stats.rating", rating=Number(stats.rating))]
+        if stats.best_partner is not None:
+            facts.append(w("stats.stats.partner",
+                           who=names.get(stats.best_partner, str(stats.best_partner)),
+                           wins=stats.partner_wins, games=stats.partner_matches))
+        body = [pages.choices(pages.link(f"{root}/player/{user_id}?variant={v.value}",
+                                         w(f"image.variant.{v.value}"), on=v.value == variant)
+                              for v in Variant),
+                pages.lines(facts),
+                pages.chart(chart, w("stats.stats.chart", who=name, variant=vname)),
+                f"<h2>{escape(w('web.player.last'))}</h2>"]
+        items = []
+        for r in history:
+            me = next(p for p in r.players if p.user_id == user_id)
+            mine, theirs = r.totals[me.seat & 1], r.totals[1 - (me.seat & 1)]
+            result = w("stats.result.left") if me.seat in r.left else \
+                w(f"stats.result.{r.ending}") if r.ending != "played" else \
+                w("stats.result.won" if r.won(me.seat) else "stats.result.lost")
+            items.append("<li>" + pages.link(f"{root}/match/{r.table_id}", w(
+                "web.player.match", table=r.table_id, date=r.finished_at[:10],
+                variant=w(f"image.variant.{r.variant}"),
+                score=f"{w.number(mine)}–{w.number(theirs)}", result=result)) + "</li>")
+        body.append('<ul class="lines">' + "".join(items) + "</ul>")
+        return self.html(pages.page(w, title, f"{root}/", "".join(body)))
+
+    async def match(self, request: web.Request) -> web.Response:
+        guild_id, w, root = await self.guild(request)
+        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
+        if rp is None:
+            raise _not_found()
+        row = rp.row
+        title = w("web.match.title", table=row.table_id,
+                  variant=w(f"image.variant.{row.variant}"))
+        teams = [w("stats.board.pair", first=rp.players[s], second=rp.players[s + 2])
+                 for s in (0, 1)]
+        body = [pages.lines([
+            w("web.match.score", first=teams[0], second=teams[1],
+              score=f"{w.number(row.totals[0])}–{w.number(row.totals[1])}"),
+            w("web.match.when", date=row.finished_at[:16].replace("T", " "),
+              deals=row.deals)])]
+        # A place kept for the double-dummy analysis (game/analysis): once it exists, each
+        # deal's section shows it under the sheet.
+        for n in range(1, len(rp.match.results) + 1):
+            label = w("web.match.deal", deal=n)
+            body.append(f'<section class="deal" id="deal-{n}"><h2>{escape(label)}</h2>'
+                        f'<img src="{root}/match/{row.table_id}/deal/{n}.png"'
+                        f' alt="{escape(label)}" width="800"></section>')
+        body.append(pages.paragraph(w("web.match.record")) + pages.link(
+            f"/api/v1/{request.match_info['token']}/match/{row.table_id}", "JSON"))
+        return self.html(pages.page(w, title, f"{root}/", "".join(body)))
+
+    async def deal_png(self, request: web.Request) -> web.Response:
+        guild_id, w, _ = await self.guild(request)
+        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
+        deal = request.match_info["deal"]
+        if rp is None or not deal.isdigit() or not 1 <= int(deal) <= len(rp.match.results):
+            raise _not_found()
+        data = await self.source.deal_sheet(rp, int(deal), w.language)
+        # A finished match's sheet never changes (but the token can be renewed: private).
+        return web.Response(body=data, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=86400"})
+
+    # ---- the JSON API ----------------------------------------------------------------------
+    async def api_boards(self, request: web.Request) -> web.Response:
+        guild_id, _, _ = await self.guild(request)
+        variant, period, pairs, page = _board_args(request)
+        rows, size, names = await self.board_data(guild_id, variant, period, pairs, page)
+        return web.json_response({
+            "variant": variant, "period": period, "pairs": pairs, "page": page + 1,
+            "pages": max(1, -(-size // PAGE)), "size": size,
+            "rows": [{"rank": r.rank, "user_id": str(r.user_id),
+                      "name": names.get(r.user_id, str(r.user_id)),
+                      "partner_id": str(r.partner_id) if r.partner_id else None,
+                      "partner_name": names.get(r.partner_id) if r.partner_id else None,
+                      "rating": r.rating, "wins": r.wins, "matches": r.matches}
+                     for r in rows]}, headers=PAGE_CACHE)
+
+    async def api_player(self, request: web.Request) -> web.Response:
+        guild_id, _, _ = await self.guild(request)
+        user_id = _id(request.match_info["user"])
+        try:
+            variant = Variant(request.query.get("variant", Variant.CLASSIC.value)).value
+        except ValueError:
+            raise _not_found() from None
+        stats, chart, history, names = await self.player_data(guild_id, user_id, variant)
+        if not stats.matches and not history:
+            raise _not_found()
+        return web.json_response({
+            "user_id": str(user_id), "name": names.get(user_id, str(user_id)),
+            "variant": variant, "matches": stats.matches, "wins": stats.wins,
+            "taken": stats.taken, "made": stats.made, "sweeps": stats.sweeps,
+            "belotes": stats.belotes, "left": stats.left, "rating": stats.rating,
+            "best_partner": str(stats.best_partner) if stats.best_partner else None,
+            "rating_history": chart,
+            "last_matches": [{"table": r.table_id, "variant": r.variant,
+                              "finished_at": r.finished_at, "totals": list(r.totals),
+                              "ending": r.ending} for r in history]}, headers=PAGE_CACHE)
+
+    async def api_match(self, request: web.Request) -> web.Response:
+        guild_id, _, _ = await self.guild(request)
+        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
+        if rp is None:
+            raise _not_found()
+        row = rp.row
+        return web.json_response({
+            "table": row.table_id, "variant": row.variant, "ending": row.ending,
+            "winner": row.winner, "totals": list(row.totals), "deals": row.deals,
+            "finished_at": row.finished_at, "players": rp.players, "record": rp.record},
+            headers=PAGE_CACHE)
+
+    # ---- plumbing --------------------------------------------------------------------------
+    @staticmethod
+    def html(text: str) -> web.Response:
+        return web.Response(text=text, content_type="text/html", charset="utf-8",
+                            headers=PAGE_CACHE)
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name != "site.css":
+            raise _not_found()
+        data = files("web").joinpath("static", name).read_bytes()
+        return web.Response(body=data, content_type="text/css", headers=STATIC_CACHE)
+
+
+def add_site_routes(server: WebServer, source: Source) -> Site:
+    site = Site(source)
+    server.add("GET", "/static/{name}", site.static)
+    server.add("GET", "/s/{token}/", site.boards)
+    server.add("GET", "/s/{token}/player/{user}", site.player)
+    server.add("GET", "/s/{token}/match/{table}", site.match)
+    server.add("GET", "/s/{token}/match/{table}/deal/{deal}.png", site.deal_png)
+    server.add("GET", "/api/v1/{token}/boards", site.api_boards)
+    server.add("GET", "/api/v1/{token}/player/{user}", site.api_player)
+    server.add("GET", "/api/v1/{token}/match/{table}", site.api_match)
+    return site
