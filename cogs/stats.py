@@ -202,7 +202,24 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
                                   disabled=board.page == 0))
         view.add_item(StatsButton(board.custom_id(board.page + 1), w("stats.button.next"),
                                   disabled=board.page + 1 >= pages))
+    if board.season is None:  # the pages have no season boards yet
+        view = await with_web_link(
+            bot, guild_id, f"/?variant={board.variant}&period={board.period}"
+                           f"&pairs={int(board.pairs)}&page={board.page + 1}", w, view)
     return "\n".join(lines), files, view
+
+
+async def with_web_link(bot: BeloteBot, guild_id: int, path: str, w: Words,
+                        view: discord.ui.View | None) -> discord.ui.View | None:
+    """``view`` with a link to the same thing's web page (docs/web.md) when ``WEB_BASE_URL``
+    is set. A link button has no custom_id: the message's other buttons are unchanged."""
+    links = bot.web_links
+    url = await links.url(guild_id, path) if links is not None else None
+    if url is None:
+        return view
+    view = view if view is not None else discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=w("web.button.open"), url=url))
+    return view
 
 
 def season_asked(value: str) -> str | None:
@@ -225,9 +242,10 @@ def record_file(rp: Replay) -> discord.File:
     return images.BufferFile(data, f"belote-{rp.row.table_id}.json")
 
 
-async def replay_message(rp: Replay, deal: int, w: Words
+async def replay_message(rp: Replay, deal: int, w: Words, bot: BeloteBot | None = None
                          ) -> tuple[str, list[discord.File], discord.ui.View | None]:
-    """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons."""
+    """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons (and,
+    given the ``bot``, a link to the match's web page)."""
     results = rp.match.results
     table = rp.row.table_id
     if not results:
@@ -244,6 +262,11 @@ async def replay_message(rp: Replay, deal: int, w: Words
                               disabled=deal <= 1))
     view.add_item(StatsButton(f"{PREFIX}:rp:{table}:{deal + 1}", w("stats.button.next"),
                               disabled=deal >= len(results)))
+    if bot is not None:
+        linked = await with_web_link(bot, rp.row.guild_id, f"/match/{table}#deal-{deal}", w,
+                                     view)
+        assert linked is not None
+        view = linked
     return content, [sheet, record_file(rp)], view
 
 
@@ -313,7 +336,7 @@ class StatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMP
         if rp is None:
             await tell(interaction, member_words(interaction)("stats.replay.gone"))
             return
-        content, files, view = await replay_message(rp, max(deal, 1), w)
+        content, files, view = await replay_message(rp, max(deal, 1), w, bot)
         if deal == 0:  # a history's "open": a new message, the history stays
             await reply(interaction, content, ephemeral=False, files=files, view=view,
                         allowed_mentions=messages.NO_MENTIONS)
@@ -444,7 +467,9 @@ class Stats(BeloteSubcommands):
                     w.language))
             except Exception:
                 log.exception("rating chart failed; sending the text alone")
-        await reply(interaction, "\n".join(lines), ephemeral=False, files=files,
+        view = await with_web_link(bot, interaction.guild_id, f"/player/{user.id}?variant={v}",
+                                   w, None)
+        await reply(interaction, "\n".join(lines), ephemeral=False, files=files, view=view,
                     allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.history.name"),
@@ -471,7 +496,8 @@ class Stats(BeloteSubcommands):
         for r in rows:
             view.add_item(StatsButton(f"{PREFIX}:rp:{r.table_id}:0",
                                       w("stats.button.open", table=r.table_id)))
-        await reply(interaction, "\n".join(lines), ephemeral=False, view=view,
+        linked = await with_web_link(bot, interaction.guild_id, f"/player/{user.id}", w, view)
+        await reply(interaction, "\n".join(lines), ephemeral=False, view=linked,
                     allowed_mentions=messages.NO_MENTIONS)
 
     @app_commands.command(name=text("commands.replay.name"),
@@ -488,7 +514,7 @@ class Stats(BeloteSubcommands):
             await tell(interaction, member_words(interaction)("stats.replay.none", table=match))
             return
         w = await public_words(interaction)
-        content, files, view = await replay_message(rp, 1, w)
+        content, files, view = await replay_message(rp, 1, w, bot)
         await reply(interaction, content, ephemeral=False, files=files, view=view,
                     allowed_mentions=messages.NO_MENTIONS)
 

@@ -143,3 +143,39 @@ async def test_config_says_so_when_the_bot_serves_no_pages(world: World,
 
 def tmp_db(path: Path) -> Path:
     return path.with_name("other.sqlite3")
+
+
+def link_urls(message: object) -> list[str]:
+    components = getattr(message, "components", [])
+    return [c["url"] for row in components for c in row.get("components", [])
+            if c.get("style") == 5]
+
+
+async def test_leaderboard_stats_history_and_replay_link_to_their_pages(world: World) -> None:
+    table_id = await played(world, target=1)
+    root = BASE + await site_of(world)
+    ana = world.members[0]
+    board = await world.fake.slash(world.bot, ana, world.channel, "belote leaderboard")
+    assert link_urls(board.messages[-1]) == [
+        f"{root}?variant=classic&period=all&pairs=0&page=1"]
+    stats = await world.fake.slash(world.bot, ana, world.channel, "belote stats")
+    assert link_urls(stats.messages[-1]) == [f"{root}player/{ana.id}?variant=classic"]
+    history = await world.fake.slash(world.bot, ana, world.channel, "belote history")
+    assert link_urls(history.messages[-1]) == [f"{root}player/{ana.id}"]
+    replay = await world.fake.slash(world.bot, ana, world.channel, "belote replay",
+                                    match=table_id)
+    assert link_urls(replay.messages[-1]) == [f"{root}match/{table_id}#deal-1"]
+    for url in (*link_urls(board.messages[-1]), *link_urls(replay.messages[-1])):
+        assert (await get(world, url.removeprefix(BASE)))[0] == 200
+    # The other buttons still work beside the link.
+    opened = await world.fake.click(world.bot, world.members[1], history.messages[-1],
+                                    f"rk:rp:{table_id}:0")
+    assert f"**Match #{table_id}**" in opened.text
+
+
+async def test_without_a_base_url_messages_carry_no_link(fake_discord: FakeDiscord,
+                                                         database_path: Path) -> None:
+    w = await make_world(fake_discord, database_path, web_port=0)
+    await played(w, target=1)
+    board = await w.fake.slash(w.bot, w.members[0], w.channel, "belote leaderboard")
+    assert link_urls(board.messages[-1]) == []
