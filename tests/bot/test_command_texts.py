@@ -88,7 +88,8 @@ async def test_the_names_people_type_are_unchanged() -> None:
                    "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
                    "max_tables_server", "moderator_role", "log_channel", "language",
                    "tournament_no_show", "tournament_prize_split", "starting_credits",
-                "daily_bonus", "season_length", "season_role", "announce_channel", "reset"],
+                "daily_bonus", "season_length", "season_role", "announce_channel", "reset",
+                "renew_web_link"],
         "help": [], "tables": ["end"], "check": [],
         # the stats commands (cogs/stats.py); leaderboard keeps its variant option
         "leaderboard": ["variant", "period", "pairs", "season"], "stats": ["member", "variant"],
