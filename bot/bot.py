@@ -198,6 +198,7 @@ class BeloteBot(commands.Bot):
         self.credits = Credits(self.db, self.guild_settings)
         self.service = TableService(self.db, listener=self.delivery,
                                     computer_delay=self.settings.computer_delay,
+                                    forced_delay=self.settings.forced_delay,
                                     computer_level=self.settings.computer_level,
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))

@@ -164,6 +164,10 @@ def credits(value: Any, w: Words) -> str:
     return w.plural("credits.amount", int(value))
 
 
+def on_off(key: str) -> Show:
+    return lambda value, w: w(f"admin.{key}.{value}")
+
+
 def season_length(value: Any, w: Words) -> str:
     return w(f"seasons.length.{value}")
 
@@ -199,6 +203,8 @@ class GuildSettings:
     idle_minutes: int = setting(60, whole(1, 24 * 60), minutes)
     # Turns a player may miss in a row before a computer takes their seat over.
     away_turns: int = setting(3, whole(1, 20), plain)
+    # Whether a person's only legal card is played for them after a short beat (new tables).
+    autoplay: str = setting("on", one_of(lambda: ("on", "off")), on_off("autoplay"))
     max_tables_channel: int = setting(10, whole(1, 100), plain)
     max_tables_server: int = setting(50, whole(1, 1000), plain)
     # Members with this role are moderators, as are those with Manage Server.

@@ -242,6 +242,9 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
         lines.append(w("table.paused"))
     elif view.to_act is not None:
         lines.append(_turn_line(live, view, w))
+    for seat, card in sorted(live.forced.items()):
+        if view.winner is None:  # the rules left them this card: the bot played it
+            lines.append(w("table.forced", name=names[seat], card=card_label(card, language)))
     for s in live.seats.values():
         if s.timed_out and s.computer is not None and view.winner is None:
             lines.append(w("table.timed_out", name=s.name))

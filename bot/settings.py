@@ -23,6 +23,10 @@ class SettingsError(ValueError):
     """A setting with a value we cannot use; the message names it."""
 
 
+# Seconds before a person's forced card is played for them, by default (FORCED_DELAY).
+DEFAULT_FORCED_DELAY: float | None = 0.8
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     # repr=False: the token must never reach a log line or a traceback.
@@ -34,6 +38,9 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     computer_delay: float = 1.0  # seconds a computer waits before it acts
+    # Seconds before a person's forced card is played for them (FORCED_DELAY; "off" or None:
+    # never, whatever the servers' autoplay setting).
+    forced_delay: float | None = field(default_factory=lambda: DEFAULT_FORCED_DELAY)
     computer_level: str = "easy"  # the level of computers that fill seats or take over
     application_id: int | None = None  # for `belote-bot invite-url` without a token
     # Seeds the tables' decks and first dealers (reproducible runs, tests); None: the system's
@@ -94,6 +101,7 @@ class Settings:
             dev_guild_id=get("DEV_GUILD_ID"),
             log_level=get("LOG_LEVEL"),
             computer_delay=get("COMPUTER_DELAY"),
+            forced_delay=get("FORCED_DELAY"),
             computer_level=get("COMPUTER_LEVEL"),
             application_id=get("DISCORD_APPLICATION_ID"),
             table_seed=get("TABLE_SEED"),
@@ -145,6 +153,14 @@ class Settings:
             raise SettingsError("COMPUTER_DELAY must be a number of seconds") from None
         if not 0 <= delay <= 30:
             raise SettingsError("COMPUTER_DELAY must be between 0 and 30 seconds")
+        forced: float | None = None
+        if self.forced_delay is not None and str(self.forced_delay).lower() != "off":
+            try:
+                forced = float(self.forced_delay)
+            except ValueError:
+                raise SettingsError("FORCED_DELAY must be a number of seconds or off") from None
+            if not 0 <= forced <= 10:
+                raise SettingsError("FORCED_DELAY must be between 0 and 10 seconds, or off")
         if self.computer_level not in ("random", "easy", "hard"):
             raise SettingsError("COMPUTER_LEVEL must be random, easy or hard")
         seed = self.table_seed
@@ -172,7 +188,7 @@ class Settings:
                 f"SHARDS={shard_ranges(shards)} leaves the other shards to other processes, "
                 "which must share one database: set DATABASE_URL=postgresql://... (a SQLite "
                 "file serves one process; leave SHARDS unset to run every shard here)")
-        return replace(self, log_level=level, computer_delay=delay,
+        return replace(self, log_level=level, computer_delay=delay, forced_delay=forced,
                        dev_guild_id=as_id("DEV_GUILD_ID", self.dev_guild_id),
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
                        database_path=str(self.database_path), table_seed=seed,

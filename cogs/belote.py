@@ -178,7 +178,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 turn_timer=turn_timer.value if turn_timer is not None else settings.turn_timer,
                 computer_level=level.value if level else settings.computer_level,
                 lobby_minutes=settings.lobby_minutes, idle_minutes=settings.idle_minutes,
-                away_turns=settings.away_turns, language=spoken, stake=stake or 0))
+                away_turns=settings.away_turns, language=spoken, stake=stake or 0,
+                autoplay=settings.autoplay == "on"))
         except Refusal:
             self.bot.limits.tables.give_back(limit_key)  # no table opened: it does not count
             raise

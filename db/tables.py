@@ -59,6 +59,8 @@ class TableRow:
     away_turns: int | None = None
     language: str = "en"  # what the table's public messages and images are written in
     stake: int = 0  # virtual credits each player stakes (0: none)
+    # Whether a person's only legal card is played for them (migration 0022; NULL: on).
+    autoplay: bool = True
 
     @property
     def home_id(self) -> int:
@@ -80,7 +82,8 @@ class TableRow:
             ended_at=row["ended_at"], turn_timer=row["turn_timer"],
             computer_level=row["computer_level"], sweep_at=row["sweep_at"],
             lobby_minutes=row["lobby_minutes"], idle_minutes=row["idle_minutes"],
-            away_turns=row["away_turns"], language=row["language"], stake=row["stake"])
+            away_turns=row["away_turns"], language=row["language"], stake=row["stake"],
+            autoplay=row["autoplay"] is None or bool(row["autoplay"]))
 
 
 # Why a seat's person no longer plays it (seats.departed).
@@ -186,16 +189,16 @@ class TableRepo:
                      computer_level: str | None = None, sweep_at: float | None = None,
                      lobby_minutes: int | None = None, idle_minutes: int | None = None,
                      away_turns: int | None = None, language: str = "en",
-                     stake: int = 0) -> TableRow:
+                     stake: int = 0, autoplay: bool = True) -> TableRow:
         async with self.db.transaction() as tx:
             table_id = await tx.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, private,"
                 " seed, first_dealer, turn_timer, computer_level, sweep_at, lobby_minutes,"
-                " idle_minutes, away_turns, language, stake)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " idle_minutes, away_turns, language, stake, autoplay)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, json.dumps(options, sort_keys=True),
                  int(private), seed, first_dealer, turn_timer, computer_level, sweep_at,
-                 lobby_minutes, idle_minutes, away_turns, language, stake))
+                 lobby_minutes, idle_minutes, away_turns, language, stake, int(autoplay)))
             row = await tx.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         assert row is not None
         return TableRow.from_row(row)

@@ -15,7 +15,7 @@ from itertools import combinations
 from .actions import Declaration
 from .announcements import Announcement, best_announcements, check_declaration, possible_choices
 from .cards import Card, Rank, card_str, parse_card, to_set
-from .deal import Deal
+from .deal import Deal, Phase
 from .errors import IllegalAction
 from .rules import Trump
 from .view import Stage, TableView
@@ -46,6 +46,16 @@ def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | Non
 def first_card(deal: Deal | None, seat: int) -> bool:
     """Whether ``seat`` has yet to play its first card of this deal's play."""
     return deal is not None and deal.hands[seat].bit_count() == 8
+
+
+def forced_card(deal: Deal | None) -> Card | None:
+    """The card the seat to act must play because the rules leave it no other (one legal card;
+    the last trick's card always), or None: the bidding, or a choice of cards. The bot plays
+    such a card for a person after a short beat (docs/rules.md)."""
+    if deal is None or deal.phase is not Phase.PLAY or deal.to_act is None:
+        return None
+    legal = deal.legal_cards()
+    return legal.bit_length() - 1 if legal.bit_count() == 1 else None
 
 
 def may_call_belote(deal: Deal | None, card: Card) -> bool:

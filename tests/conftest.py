@@ -31,6 +31,7 @@ from hypothesis import settings
 
 from bench.bench_render import mid_deal_view
 from bot import images, shown
+from bot import settings as bot_settings
 from bot.tables import clock as table_clocks
 from bot.tables import state as table_state
 from bot.tables.clock import FakeClock
@@ -83,6 +84,13 @@ def _no_unseeded_draws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _shown_without_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shown, "PAUSE", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def _forced_cards_clicked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots the tests make play no forced card by themselves (the tests click every card
+    they mean); tests/e2e/test_forced.py turns it on, on its injected clock."""
+    monkeypatch.setattr(bot_settings, "DEFAULT_FORCED_DELAY", None)
 
 
 @pytest.fixture

@@ -76,7 +76,8 @@ class Lobby:
                 turn_timer=timer, computer_level=level,
                 sweep_at=self.sweeper.lobby_deadline(spec.lobby_minutes or DEFAULT_LOBBY_MINUTES),
                 lobby_minutes=spec.lobby_minutes, idle_minutes=spec.idle_minutes,
-                away_turns=spec.away_turns, language=spec.language, stake=spec.stake)
+                away_turns=spec.away_turns, language=spec.language, stake=spec.stake,
+                autoplay=spec.autoplay)
             live = LiveTable(row, [], set())
             # Through the door: a click may reach the table before its seats are saved.
             async with tables.door(live):
@@ -288,7 +289,8 @@ class Lobby:
             await tables.db.tables.put_seat(s)
         live.rename()
         await tables.touch(live)
-        self.turns.arm_timer(live)  # their turn, if it is, starts now
+        self.turns.schedule_forced(live)  # their turn, if it is, with a forced card
+        self.turns.arm_timer(live)  # their turn, if it is, starts now (unless forced)
         tables.listener.table_changed(live)
         tables.listener.hands_changed(live, [seat])
         self.turns.schedule_computer(live)  # a paused table goes on

@@ -106,9 +106,12 @@ class Playing:
         return live
 
     async def commit(self, live: LiveTable, seat: int, action: Action,
-                     user_id: int | None, *, listener: TableListener | None = None) -> None:
+                     user_id: int | None, *, listener: TableListener | None = None,
+                     by: str | None = None) -> None:
         """Apply, log (one transaction), then tell the listener (``listener``: another one
-        than the table service's, a run's Batch). Caller holds the door."""
+        than the table service's, a run's Batch). ``by``: who decided the action when not
+        who is named (``"forced"``: the rules left one card, the bot played it), logged with
+        it. Caller holds the door."""
         match = live.match
         assert match is not None
         listener = listener or self.tables.listener
@@ -118,7 +121,10 @@ class Playing:
             match.apply(action, seat)
         except IllegalAction as e:
             raise Refusal("tables.rule", reason=said(e)) from None
-        entries = [LogEntry(live.seq, "action", action_to_json(seat, action), user_id)]
+        payload = action_to_json(seat, action)
+        if by is not None:
+            payload["by"] = by  # an extra key: the replay and older readers ignore it
+        entries = [LogEntry(live.seq, "action", payload, user_id)]
         finished = match.deal is not None and match.deal.is_over
         if finished and match.winner is None:
             entries.append(self.deal_entry(live, live.seq + 1))
@@ -129,6 +135,13 @@ class Playing:
             listener.acted(live, seat)  # the answer's image is drawn while the log is written
         ratings = await to_the_end(self._save(live, entries))
         live.seq += len(entries)
+        if finished:
+            live.forced.clear()
+        elif isinstance(action, Play) and by == "forced":
+            live.forced[seat] = action.card
+        else:
+            live.forced.pop(seat, None)
+        self.turns.schedule_forced(live)  # first: a forced card runs no timer
         self.turns.arm_timer(live)  # before the listener runs: the messages show the deadline
         if finished:
             listener.deal_finished(live, deal_before - 1)

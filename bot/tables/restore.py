@@ -66,6 +66,7 @@ class Restore:
                 async with self.tables.door(live):
                     await self.play.deal_if_needed(live)
                 self.turns.schedule_computer(live)
+                self.turns.schedule_forced(live)  # a beat the stop cut short starts again
                 self.turns.arm_after_restart(live, shown.get(row.id))
         log.info("restored %d open table(s)", len(restored))
         return restored

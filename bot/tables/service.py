@@ -36,15 +36,19 @@ if TYPE_CHECKING:
 class TableService:
     def __init__(self, db: Database, *, listener: TableListener | None = None,
                  computer_delay: float = 1.0, computer_level: str = "easy",
-                 rng: random.Random | None = None, clock: Clock | None = None) -> None:
+                 rng: random.Random | None = None, clock: Clock | None = None,
+                 forced_delay: float | None = None) -> None:
         self.tables = Tables(db, listener or NullListener(),
                              rng if rng is not None else state.system_rng(), computer_level,
                              clock if clock is not None else clocks.system_clock())
         # Computers commit through the same door and commit as people (``play.commit``).
         self.turns = Turns(self.tables, lambda live, seat, action, listener:
                            self.play.commit(live, seat, action, None, listener=listener),
-                           computer_delay)
+                           computer_delay, forced_delay)
         self.play = Playing(self.tables, self.turns)
+        # A forced card is the person's, played for them: logged as decided "forced".
+        self.turns.commit_forced = lambda live, seat, action: \
+            self.play.commit(live, seat, action, None, by="forced")
         self.sweeper = Sweeper(self.tables, self.play)
         self.lobby = Lobby(self.tables, self.play, self.turns, self.sweeper)
         self._restore = Restore(self.tables, self.play, self.turns, self.sweeper)

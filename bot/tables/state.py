@@ -90,9 +90,9 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("choices", "closed_why", "computers", "deadline", "invited", "kicked", "lock",
-                 "lost", "match", "row", "seats", "seq", "sweep", "sweep_saved", "task", "timer",
-                 "timer_key", "tournament")
+    __slots__ = ("beat", "choices", "closed_why", "computers", "deadline", "forced", "invited",
+                 "kicked", "lock", "lost", "match", "row", "seats", "seq", "sweep", "sweep_saved",
+                 "task", "timer", "timer_key", "tournament")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int],
                  kicked: set[int] | None = None) -> None:
@@ -116,6 +116,10 @@ class LiveTable:
         self.timer_key: tuple[int, int] | None = None
         self.deadline: float | None = None
         self.timer: Handle | None = None
+        # A forced card's beat: the clock's handle that plays it (turns.py), and the cards
+        # played so for each seat this deal, until the seat acts itself (the table shows them).
+        self.beat: Handle | None = None
+        self.forced: dict[int, int] = {}
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: Message | None = None
@@ -259,6 +263,12 @@ class LiveTable:
             self.timer.cancel()
         self.timer = self.timer_key = self.deadline = None
 
+    def stop_beat(self) -> None:
+        """No forced card is waiting to be played at this table any more."""
+        if self.beat is not None:
+            self.beat.cancel()
+        self.beat = None
+
 
 @dataclass(frozen=True, slots=True)
 class SeatChoice:
@@ -293,3 +303,4 @@ class NewTable:
     # The decks and the first dealer; None: drawn (the daily deal gives its day's).
     seed: int | None = None
     first_dealer: int | None = None
+    autoplay: bool = True  # a person's only legal card is played for them (the server's)

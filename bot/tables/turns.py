@@ -13,7 +13,8 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from db import SeatRow
-from game.actions import Action
+from game.actions import Action, Play
+from game.choices import first_card, forced_card, may_call_belote
 from game.view import table_view
 
 from ..compute import decide
@@ -29,13 +30,20 @@ log = logging.getLogger(__name__)
 # How a computer's action is committed: (table, seat, action, the listener to tell). The
 # caller holds the door.
 Commit = Callable[[LiveTable, int, Action, TableListener], Awaitable[None]]
+# How a forced card is committed for a person: (table, seat, card's action). Caller holds the
+# door; the log records it as decided "forced".
+CommitForced = Callable[[LiveTable, int, Action], Awaitable[None]]
 
 
 class Turns:
-    def __init__(self, tables: Tables, commit: Commit, computer_delay: float) -> None:
+    def __init__(self, tables: Tables, commit: Commit, computer_delay: float,
+                 forced_delay: float | None = None) -> None:
         self.tables = tables
         self.commit = commit
         self.computer_delay = computer_delay
+        # The beat before a person's forced card is played for them; None: never played.
+        self.forced_delay = forced_delay
+        self.commit_forced: CommitForced | None = None  # given by the play part
         # Called (table, seat) when a person runs out of time and a computer takes over.
         self.timeout_hooks: list[Callable[[LiveTable, SeatRow], None]] = []
         self._timeouts: set[asyncio.Task[None]] = set()
@@ -115,15 +123,69 @@ class Turns:
         live.computers.pop(seat, None)
         live.rename()
 
+    # ---- forced cards ----------------------------------------------------------------------
+    def _forced_key(self, live: LiveTable) -> tuple[int, int] | None:
+        """(seq, seat) of the person to act now when the rules leave them one card to play
+        and this table plays it for them, or None."""
+        match = live.match
+        if self.forced_delay is None or not live.row.autoplay or not live.playing or \
+                live.id not in self.tables.live or match is None or match.needs_deal or \
+                match.to_act is None:
+            return None
+        s = live.seats.get(match.to_act)
+        if s is None or not s.is_human or forced_card(match.deal) is None:
+            return None
+        return (live.seq, match.to_act)
+
+    def schedule_forced(self, live: LiveTable) -> None:
+        """Play the person's forced card after the beat, on the table's clock (a beat already
+        waiting for this very turn goes on). Nothing is saved before it is played: a restart
+        during the beat schedules it again from the log (restore.py)."""
+        live.stop_beat()  # a beat for an earlier step, if any: that step is gone
+        key = self._forced_key(live)
+        if key is None:
+            return
+        clock = self.tables.clock
+        live.beat = clock.call_at(clock.now() + (self.forced_delay or 0.0),
+                                  lambda: self._beat_fired(live, key))
+
+    def _beat_fired(self, live: LiveTable, key: tuple[int, int]) -> None:
+        live.beat = None
+        task = asyncio.create_task(self._play_forced(live, key), name=f"belote-forced-{live.id}")
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _play_forced(self, live: LiveTable, key: tuple[int, int]) -> None:
+        """The beat is over: the forced card is played for the person, with what they chose
+        for it (announcements with a first card, belote), as their click would."""
+        try:
+            async with self.tables.door(live):
+                if self._forced_key(live) != key or self.commit_forced is None:
+                    return  # they played it themselves meanwhile (or left, or it closed)
+                seat = key[1]
+                deal = live.match.deal if live.match is not None else None
+                card = forced_card(deal)
+                assert card is not None
+                choice = live.choice(seat)
+                action = Play(card, belote=choice.belote or not may_call_belote(deal, card),
+                              declare=choice.declare if first_card(deal, seat) else None)
+                await self.commit_forced(live, seat, action)
+            self.schedule_computer(live)
+        except Exception:
+            log.exception("table %s: the forced card could not be played", live.id)
+
     # ---- turn timers -----------------------------------------------------------------------
     def _turn_key(self, live: LiveTable) -> tuple[int, int] | None:
-        """(seq, seat) of the person's turn a timer should run for now, or None."""
+        """(seq, seat) of the person's turn a timer should run for now, or None. A forced
+        card that is played for them runs no timer: nobody is waited for."""
         match = live.match
         if live.turn_timer is None or not live.playing or live.id not in self.tables.live \
                 or match is None or match.needs_deal or match.to_act is None:
             return None
         s = live.seats.get(match.to_act)
-        return (live.seq, match.to_act) if s is not None and s.is_human else None
+        if s is None or not s.is_human or self._forced_key(live) is not None:
+            return None
+        return (live.seq, match.to_act)
 
     def arm_timer(self, live: LiveTable, grace: float | None = None) -> None:
         """Run the timer for the person to act now (a timer already running for this very
@@ -242,6 +304,7 @@ class Turns:
                 live.task.cancel()
             if live.timer is not None:
                 live.timer.cancel()
+            live.stop_beat()
         for task in self._timeouts:
             task.cancel()
         tasks = [t.task for t in self.tables.live.values() if t.task is not None]

@@ -1,0 +1,3 @@
+-- Forced cards (issue 46): whether the bot plays a person's only legal card for them after a
+-- short beat. NULL: on (a table opened before this migration plays them too); 0: off.
+ALTER TABLE tables ADD COLUMN autoplay INTEGER CHECK (autoplay IS NULL OR autoplay IN (0, 1));
