@@ -86,7 +86,8 @@ async def test_the_names_people_type_are_unchanged() -> None:
         # the moderators' commands (cogs/admin.py)
         "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                    "lobby_minutes", "idle_minutes", "away_turns", "autoplay",
-                   "max_tables_channel", "max_tables_server", "moderator_role", "log_channel", "language",
+                   "max_tables_channel", "max_tables_server", "moderator_role", "log_channel",
+                   "language",
                    "tournament_no_show", "tournament_prize_split", "starting_credits",
                 "daily_bonus", "season_length", "season_role", "announce_channel", "reset",
                 "renew_web_link"],

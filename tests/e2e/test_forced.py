@@ -14,8 +14,8 @@ import pytest
 import bot.settings as bot_settings
 from bot.tables.clock import FakeClock
 from game.cards import card_str
-from game.players import RandomPlayer
 from game.choices import forced_card
+from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, play_turn, restart, start_table
@@ -38,7 +38,7 @@ async def to_a_forced_card(w: World, table_id: int) -> int:
         r = await play_turn(w, table_id, rng)
         assert r.callback_type == 7, r.text
     await w.fake.settle()
-    seat = live.match.to_act
+    seat: int | None = live.match.to_act
     assert seat is not None
     return seat
 
@@ -60,6 +60,7 @@ async def test_a_forced_card_is_played_after_the_beat_and_no_timer_runs(
     live = bot.service.live[table_id]
     seat = await to_a_forced_card(world, table_id)
     card = forced_card(live.match.deal)
+    assert card is not None
     seq, logged = live.seq, len(await actions(world, table_id))
     assert live.timer_key is None and live.deadline is None  # nobody is waited for
     assert "time runs out" not in fake.message(lobby.id).content
@@ -111,3 +112,22 @@ async def test_a_restart_in_the_beat_loses_nothing_and_plays_nothing_twice(
     forced = [p for p in after[logged:] if p.get("by") == "forced" and p["seat"] == seat]
     assert len(forced) == 1  # played once, by the restarted bot only
     assert after[logged]["seat"] == seat
+
+
+async def test_a_table_from_before_migration_0022_plays_its_forced_cards(
+        world: World, table_clock: FakeClock, database_path: Path) -> None:
+    """A table opened before the autoplay column holds NULL there: after the upgrade (a
+    restart) it goes on where it was, and plays forced cards as the default says."""
+    table_id, _ = await start_table(world, target=1)
+    seq = world.bot.service.live[table_id].seq
+    await world.bot.service.db.write("UPDATE tables SET autoplay = NULL WHERE id = ?",
+                                     (table_id,))
+    await restart(world, database_path)
+    live = world.bot.service.live[table_id]
+    assert live.seq == seq and live.row.autoplay
+    seat = await to_a_forced_card(world, table_id)
+    seq = live.seq
+    await advance(world, table_clock, BEAT)
+    assert live.seq > seq
+    assert any(p.get("by") == "forced" and p["seat"] == seat
+               for p in await actions(world, table_id))
