@@ -22,7 +22,7 @@ EXPECTED = [{"belote": [
     {"invite": ["player"]}, {"hand": []}, {"leave": []}, {"show": []}, {"rules": ["variant"]},
     {"end": ["table"]}, {"kick": ["player"]},
     {"config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
-                "lobby_minutes", "idle_minutes", "away_turns", "max_tables_channel",
+                "lobby_minutes", "idle_minutes", "away_turns", "autoplay", "max_tables_channel",
                 "max_tables_server", "moderator_role", "log_channel", "language",
                 "tournament_no_show", "tournament_prize_split", "starting_credits",
                 "daily_bonus", "season_length", "season_role", "announce_channel", "reset",
