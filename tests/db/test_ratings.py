@@ -16,23 +16,16 @@ from db.migrate import _statements, migration_files
 from db.rebuild import rebuild_ratings
 from db.results import PAIR_MIN, Ending
 from game.tally import Tally
+from tests.clocks import DateClock
 
 GUILD = 10
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # a Monday
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
     database = await Database.open(database_target)
-    database.results.clock = Clock(T0)
+    database.results.clock = DateClock(T0)
     yield database
     await database.close()
 
@@ -128,7 +121,7 @@ async def test_pages_and_my_rank_off_the_page(db: Database) -> None:
 
 async def test_periods_count_this_month_or_week_only(db: Database) -> None:
     clock = db.results.clock
-    assert isinstance(clock, Clock)
+    assert isinstance(clock, DateClock)
     await play(db, people(1, 2, 3, 4), 0)  # Monday 23 November
     clock.now = T0 + timedelta(days=7)  # the next week, still November
     await play(db, people(5, 6, 7, 8), 0)
@@ -171,7 +164,7 @@ async def snapshot(db: Database) -> list[list[tuple[Any, ...]]]:
 
 async def test_a_rebuild_gives_the_same_ratings(db: Database) -> None:
     clock = db.results.clock
-    assert isinstance(clock, Clock)
+    assert isinstance(clock, DateClock)
     for i in range(12):
         clock.now = T0 + timedelta(days=3 * i)
         seats = [(1, 2, 3, 4), (1, 3, 2, 4), (5, 2, 1, 6), (1, 2, 3, None)][i % 4]
@@ -232,7 +225,7 @@ async def test_the_pairs_board_reads_the_same_after_the_upgrade_to_its_new_index
     # (0010 replaces the index), the same pairs, the same order, the same ranks.
     path = tmp_path / "pairs.sqlite3"
     db = await Database.open(path)
-    db.results.clock = Clock(T0)
+    db.results.clock = DateClock(T0)
     for n in range(PAIR_MIN):
         await play(db, people(1, 2, 3, 4), n % 2)
         await play(db, people(5, 6, 7, 8), 0)
@@ -249,7 +242,7 @@ async def test_the_pairs_board_reads_the_same_after_the_upgrade_to_its_new_index
     con.commit()
     con.close()
     db = await Database.open(path)
-    db.results.clock = Clock(T0)
+    db.results.clock = DateClock(T0)
     try:
         assert await pairs_board(db) == before
         assert await db.results.board_size(GUILD, "classic", pairs=True) == 4

@@ -18,6 +18,7 @@ from bot import create_bot
 from bot.controls import button_id, encode_action
 from game.players import RandomPlayer
 from game.view import table_view
+from tests.clocks import DateClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world
@@ -25,23 +26,15 @@ from .table_helpers import World, make_world
 DAY = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock(DAY)
+def clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
+    c = DateClock(DAY)
     monkeypatch.setattr(bot.challenge, "utc_now", c)
     return c
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path: Path, clock: Clock) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path, clock: DateClock) -> World:
     return await make_world(fake_discord, database_path)
 
 
@@ -78,7 +71,7 @@ async def play_try(w: World, member: Any, seed: int = 3) -> None:
 
 
 async def test_the_day_s_deals_one_try_the_hidden_board_and_the_score(
-        world: World, database_path: Path, clock: Clock) -> None:
+        world: World, database_path: Path, clock: DateClock) -> None:
     w = world
     ana, bo, cy = w.members[:3]
     news = w.guild.add_text_channel("news")
@@ -138,7 +131,7 @@ async def test_the_day_s_deals_one_try_the_hidden_board_and_the_score(
 
 
 async def test_the_world_s_deals_are_every_server_s(world: World, fake_discord: FakeDiscord,
-                                                    clock: Clock) -> None:
+                                                    clock: DateClock) -> None:
     w = world
     other = fake_discord.add_guild("Other")
     room = other.add_text_channel("cards")

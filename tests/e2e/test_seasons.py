@@ -18,6 +18,7 @@ from bot import create_bot
 from db.rebuild import rebuild_ratings
 from db.results import MatchPlayer
 from i18n import words
+from tests.clocks import DateClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world
@@ -28,24 +29,16 @@ DECEMBER = datetime(2026, 12, 1, 0, 5, tzinfo=UTC)
 _tables = itertools.count(10_000)
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+def clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
     """The seasons' time, set before the bot starts (its first check runs when it is ready)."""
-    c = Clock(NOVEMBER)
+    c = DateClock(NOVEMBER)
     monkeypatch.setattr(bot.seasons, "utc_now", c)
     return c
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, database_path: Path, clock: Clock) -> World:
+async def world(fake_discord: FakeDiscord, database_path: Path, clock: DateClock) -> World:
     return await make_world(fake_discord, database_path,
                             names=("ana", "bo", "cy", "dee", "eve", "fay"))
 
@@ -79,7 +72,7 @@ async def configure(w: World, **options: Any) -> Any:
 
 
 async def test_the_season_board_counts_the_season_and_its_end_is_posted_once(
-        world: World, database_path: Path, clock: Clock) -> None:
+        world: World, database_path: Path, clock: DateClock) -> None:
     w = world
     ana, bo, cy, dee, eve, fay = w.members
     news = w.guild.add_text_channel("news")
@@ -173,7 +166,7 @@ async def test_the_season_board_counts_the_season_and_its_end_is_posted_once(
 
 
 async def test_a_role_the_bot_may_not_manage_is_not_given_and_the_post_says_why(
-        world: World, clock: Clock) -> None:
+        world: World, clock: DateClock) -> None:
     w = world
     ana, bo, cy, dee = w.members[:4]
     news = w.guild.add_text_channel("news")
