@@ -60,6 +60,20 @@ def board_text(rows: list[TryRow], streaks: dict[int, int], w: Words, title: str
     return "\n".join(lines)
 
 
+def world_text(rows: list[TryRow], guild_id: int, streaks: dict[int, int], w: Words,
+               title: str) -> str:
+    """The world's board of a day past as a server sees it: how many played in every server,
+    the best score, and this server's players with their rank among everyone (the others are
+    not this server's members: their names are not ours to show)."""
+    lines = [f"**{title}**", w.plural("challenge.board.world_summary", len(rows),
+                                      best=Number(rows[0].score or 0))]
+    for rank, r in enumerate(rows, start=1):
+        if r.guild_id == guild_id:
+            lines.append(w.plural("challenge.board.line", streaks.get(r.user_id, 1), rank=rank,
+                                  who=f"<@{r.user_id}>", score=Number(r.score or 0)))
+    return "\n".join(lines)
+
+
 def after_text(row: TryRow, standing: Standing, w: Words, lines: list[str]) -> str:
     out = [w("challenge.after.score", who=f"<@{row.user_id}>", score=Number(standing.score),
              against=Number(row.against or 0)),
@@ -208,6 +222,13 @@ class Challenge(BeloteSubcommands):
                                     show_scores=True) + "\n" + w(
                 "challenge.board.best", who=f"<@{rows[0].user_id}>",
                 score=Number(rows[0].score or 0)))
+        for variant in await repo.world_variants_from(guild.id, day):
+            rows = [r for r in await repo.board(WORLD, day, variant) if r.finished]
+            if any(r.guild_id == guild.id for r in rows):
+                streaks = await repo.streaks(
+                    WORLD, [r.user_id for r in rows if r.guild_id == guild.id], day)
+                parts.append(world_text(rows, guild.id, streaks, w,
+                                        self.title(w, day, variant, True)))
         if parts:
             channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
             try:

@@ -126,11 +126,20 @@ class ChallengeRepo:
         return out
 
     async def days_to_post(self, guild_id: int, before: str) -> list[str]:
-        """Past days this server played its own board and whose board is not posted yet."""
+        """Past days this server played, its own board or the world's from here, whose boards
+        are not posted yet."""
         rows = await self.db.fetchall(
-            "SELECT DISTINCT day FROM challenge_tries t WHERE scope = ? AND day < ?"
-            " AND NOT EXISTS (SELECT 1 FROM challenge_posts p WHERE p.guild_id = ?"
-            " AND p.day = t.day) ORDER BY day", (guild_id, before, guild_id))
+            "SELECT DISTINCT day FROM challenge_tries t WHERE (scope = ? OR (scope = ?"
+            " AND guild_id = ?)) AND day < ? AND NOT EXISTS (SELECT 1 FROM challenge_posts p"
+            " WHERE p.guild_id = ? AND p.day = t.day) ORDER BY day",
+            (guild_id, WORLD, guild_id, before, guild_id))
+        return [r[0] for r in rows]
+
+    async def world_variants_from(self, guild_id: int, day: str) -> list[str]:
+        """The variants of the world's board this server played that day."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT variant FROM challenge_tries WHERE scope = ? AND day = ?"
+            " AND guild_id = ? ORDER BY variant", (WORLD, day, guild_id))
         return [r[0] for r in rows]
 
     async def variants_of(self, scope: int, day: str) -> list[str]:

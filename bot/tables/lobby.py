@@ -300,8 +300,11 @@ class Lobby:
     def _check_referee(live: LiveTable, actor_id: int, can_manage: bool, refused: str) -> None:
         """Once a match is under way only a moderator who holds no seat at it may kick or end:
         a player (the host included) could otherwise remove opponents, or end a match they
-        are losing, for their own gain."""
-        if live.row.status == TableStatus.PLAYING and \
+        are losing, for their own gain. Alone with computers (a solo game, the daily deal)
+        there is nobody to wrong: the one person may end it."""
+        alone = not any(s.user_id is not None and s.user_id != actor_id
+                        for s in live.seats.values())
+        if live.row.status == TableStatus.PLAYING and not alone and \
                 (not can_manage or live.held_seat(actor_id) is not None):
             raise Refusal(refused, table=live.id)
 

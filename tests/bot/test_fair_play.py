@@ -87,6 +87,27 @@ async def test_once_the_match_is_under_way_only_a_moderator_who_does_not_play_ki
     assert await status_of(db, table_id) == "ended"
 
 
+async def test_the_one_person_at_a_table_of_computers_may_end_it_under_way(
+        db: Database) -> None:
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1}))
+    for seat in (1, 2, 3):
+        await service.add_computer(live.id, 1, seat)
+    await service.start(live.id, 1)
+    await service.end(live.id, 1, can_manage=False)
+    assert await status_of(db, live.id) == "ended"
+    # With a second person at it (even one a computer stands in for), she may not.
+    other = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {"target": 1}))
+    await service.sit(other.id, 2, "bo", 1)
+    for seat in (2, 3):
+        await service.add_computer(other.id, 1, seat)
+    await service.start(other.id, 1)
+    with pytest.raises(Refusal) as refused:
+        await service.end(other.id, 1, can_manage=False)
+    assert refused.value.message_id == "tables.end_referee"
+    assert await status_of(db, other.id) == "playing"
+
+
 async def test_the_host_still_kicks_and_ends_in_the_lobby(db: Database) -> None:
     service = TableService(db)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "classic", {}))

@@ -111,7 +111,10 @@ async def test_the_day_s_deals_one_try_the_hidden_board_and_the_score(
     # bo stops his try: it counts as played, with what he had.
     end = await w.fake.slash(w.bot, bo, w.channel, "belote end")
     assert end.callback_type in (4, 5), end.text
+    assert w.bot.service.table_of(w.guild.id, bo.id) is None, end.text
     await w.fake.settle()
+    stopped = await w.bot.daily.repo.get(w.guild.id, "2026-12-01", "classic", bo.id)
+    assert stopped is not None and stopped.score is not None
 
     # The next day: new cards; yesterday's board posted once, even across a restart.
     clock.now = DAY + timedelta(days=1)
@@ -148,3 +151,44 @@ async def test_the_world_s_deals_are_every_server_s(world: World, fake_discord: 
     own = w.bot.service.table_of(w.guild.id, w.members[1].id)
     assert own is not None and own.match is not None
     assert own.match.deals[0].deck != mine.match.deals[0].deck
+
+
+async def test_yesterday_s_world_board_is_posted_where_it_was_played(
+        world: World, fake_discord: FakeDiscord, database_path: Path, clock: DateClock) -> None:
+    w = world
+    ana = w.members[0]
+    other = fake_discord.add_guild("Other")
+    room = other.add_text_channel("cards")
+    zed = other.add_member("zed")
+    news = w.guild.add_text_channel("news")
+    mod = w.guild.add_member("mod", manage_guild=True)
+    await w.fake.settle()
+    await w.fake.slash(w.bot, mod, w.channel, "belote config", announce_channel=news)
+    await start(w, ana, world=True)
+    await play_try(w, ana)
+    r = await w.fake.slash(w.bot, zed, room, "belote challenge", world=True)
+    assert r.ephemeral, r.text
+    end = await w.fake.slash(w.bot, zed, room, "belote end")
+    assert end.callback_type in (4, 5), end.text
+    assert "Table #" in end.text and "ended" in end.text, end.text
+    await w.fake.settle()
+    mine = await w.bot.daily.repo.get(0, "2026-12-01", "classic", ana.id)
+    theirs = await w.bot.daily.repo.get(0, "2026-12-01", "classic", zed.id)
+    assert mine is not None and theirs is not None
+    assert mine.score is not None and theirs.score is not None
+    rank = 2 if theirs.score > mine.score else 1
+
+    clock.now = DAY + timedelta(days=1)
+    cog = w.bot.get_cog("Challenge")
+    await cog.post_days()
+    await w.fake.settle()
+    await cog.post_days()  # once
+    posted = [m for m in w.fake.messages(news)
+              if "The world's daily deal of 2026-12-01" in m.content]
+    assert len(posted) == 1, [m.content for m in w.fake.messages(news)]
+    text = posted[0].content
+    best = max(mine.score, theirs.score)
+    assert f"2 players in every server; the best: {best:,} points. From this server:" in text
+    assert f"{rank}. <@{ana.id}> — {mine.score:,} points (played 1 day in a row)" in text, text
+    assert str(zed.id) not in text  # another server's member is not named here
+    assert not [m for m in w.fake.messages(room) if "2026-12-01" in m.content]
