@@ -68,12 +68,14 @@ def draw_podium(variants: Sequence[PodiumVariant], title: str,
                 draw_text(d, (cx, step_top - 30), "—", 20, TEXT_DIM, anchor="mm")
                 continue
             lay.add(f"place:{i}:{place}", draw_text(
-                d, (cx, step_top - 48), p.name, 20, TEXT, bold=True, anchor="mm",
+                d, (cx, step_top - 70), p.name, 20, TEXT, bold=True, anchor="mm",
                 width=STEP_W))
-            record = lab("podium.record", gain=words_signed(style, p.gain),
-                         wins=style.number(p.wins), matches=style.number(p.matches))
-            draw_text(d, (cx, step_top - 20), record, 16, TEXT_DIM, anchor="mm",
-                      width=STEP_W)
+            lay.add(f"gain:{i}:{place}", draw_text(
+                d, (cx, step_top - 44), lab("podium.gain", gain=words_signed(style, p.gain)),
+                16, TEXT, anchor="mm", width=STEP_W + 16))  # the gap between steps too
+            draw_text(d, (cx, step_top - 20), lab("podium.won", wins=style.number(p.wins),
+                                                  matches=style.number(p.matches)),
+                      16, TEXT_DIM, anchor="mm", width=STEP_W)
     return img, lay
 
 

@@ -15,6 +15,10 @@ def test_each_variant_has_its_places_and_a_missing_place_is_left_empty() -> None
     assert img.size == (800, 80 + 2 * 300)
     assert {name for name in lay.names() if name.startswith("place:")} == {
         "place:0:1", "place:0:2", "place:0:3", "place:1:1"}
+    # Each place says what its number is: rating points gained, on its own line.
+    assert {name for name in lay.names() if name.startswith("gain:")} == {
+        "gain:0:1", "gain:0:2", "gain:0:3", "gain:1:1"}
+    assert Style().labels("podium.gain", gain="+258") == "+258 rating points"
     # The first place stands in the middle, the second on its left, the third on its right.
     x = {place: lay.boxes(f"place:0:{place}")[0][0] for place in (1, 2, 3)}
     assert x[2] < x[1] < x[3]
