@@ -21,6 +21,7 @@ from db.readers import MemberLanguagesRepo
 from db.routing import ClickRoutes
 from i18n import words
 from web import WebServer
+from web.live import Feed
 
 from . import images
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
@@ -33,6 +34,7 @@ from .delivery import Delivery
 from .errors import answer_error, language, tell
 from .guild_settings import GuildSettingsStore
 from .health import Health
+from .live_watch import Watched
 from .logjson import tag_interactions
 from .metrics import BotMetrics
 from .ratelimit import MemberLimits
@@ -40,7 +42,7 @@ from .records import Records
 from .seasons import SeasonKeeper
 from .settings import Settings
 from .sharding import ClickRouter, Shards, click_key
-from .tables import TableService
+from .tables import LiveTable, TableListener, TableService
 from .tables import state as table_state
 from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
@@ -151,6 +153,7 @@ class BeloteBot(commands.Bot):
             self.metrics.instrument()
         self.web: WebServer | None = None
         self.web_links: WebLinks | None = None
+        self.live_feed: Feed[LiveTable] | None = None  # the live tables' viewers (WEB_PORT)
 
     def chance(self, what: str) -> random.Random:
         """A generator for one use of chance (``what``: the retry jitter, a tournament's
@@ -196,7 +199,10 @@ class BeloteBot(commands.Bot):
         # Each server's web address (WEB_PORT): its pages' token and the links messages carry.
         self.web_links = web_links(self)
         self.credits = Credits(self.db, self.guild_settings)
-        self.service = TableService(self.db, listener=self.delivery,
+        # With the pages served, the live table pages hear of each change too.
+        listener: TableListener = self.delivery if self.live_feed is None \
+            else Watched(self.delivery, self.live_feed)
+        self.service = TableService(self.db, listener=listener,
                                     computer_delay=self.settings.computer_delay,
                                     forced_delay=self.settings.forced_delay,
                                     computer_level=self.settings.computer_level,

@@ -11,17 +11,20 @@ from prometheus_client import CollectorRegistry
 
 from web import WebServer
 from web.guard import RateLimit, guard
+from web.live import Feed, add_live_routes
 from web.ops import add_ops_routes
 from web.site import add_site_routes
 
 from . import images
 from .guild_settings import AUTO_LANGUAGE
+from .live_watch import public_state
 from .translator import language_of
 from .web_links import WebLinks
 
 if TYPE_CHECKING:
     from .bot import BeloteBot
     from .records import Records, Replay
+    from .tables import LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,12 @@ class BotSource:
         guild = self.bot.get_guild(guild_id)
         return (language_of(guild.preferred_locale) if guild is not None else None) or "en"
 
+    def open_table(self, guild_id: int, table_id: int) -> LiveTable | None:
+        """The table if it is open in this server (and this process runs it)."""
+        service = getattr(self.bot, "service", None)  # none until the database is open
+        live = service.live.get(table_id) if service is not None else None
+        return live if live is not None and live.row.guild_id == guild_id else None
+
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
         file = await images.deal_sheet_image(replay.match.results[deal - 1],
                                              replay.match.variant, replay.players, deal,
@@ -77,7 +86,11 @@ async def start_web(bot: BeloteBot) -> WebServer | None:
     registry = bot.metrics.registry if bot.metrics is not None else CollectorRegistry()
     add_ops_routes(server, bot.health.problems, registry)
     server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/")))
-    add_site_routes(server, BotSource(bot))
+    source = BotSource(bot)
+    add_site_routes(server, source)
+    # The live tables' viewers: the table service tells it each change (bot/live_watch.py).
+    bot.live_feed = Feed(public_state)
+    add_live_routes(server, source, bot.live_feed)
     try:
         await server.start()
     except OSError as e:

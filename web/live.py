@@ -1,0 +1,383 @@
+"""The live table page: the public view of an open table, updated as it plays.
+
+- ``/s/{token}/table/{id}``: the page (drawn at once, then kept up to date by
+  ``/static/js/live.js`` from the events below, without reloading);
+- ``/s/{token}/table/{id}/events``: Server-Sent Events, one ``state`` event at once and one per
+  change of the table, an ``end`` event when it is won or closed (then the stream ends);
+- ``/api/v1/{token}/table/{id}``: the same state as JSON (docs/web.md).
+
+A table that is not open in this server (closed, unknown, another server's) answers 404.
+
+How a change reaches the viewers (:class:`Feed`): the table service tells ``changed`` under
+the table's lock; that is a dict lookup and, when somebody watches, one callback scheduled for
+the next turn of the event loop. That callback makes the state once per language watched,
+encodes the event once, and hands it to every viewer: each keeps only the newest (a slow
+viewer skips the states it had no time for) and its own request writes it. Nothing waits for a
+viewer: not the table, not a click's answer, not the other viewers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+from importlib.resources import files
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+from aiohttp import web
+
+from i18n import Words, words
+
+from . import pages
+from .guard import SECURITY
+from .server import WebServer
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+State = dict[str, Any]
+
+# Viewers at most, of one table and of the whole process (each holds a connection open).
+PER_TABLE: Final = 1000
+PER_PROCESS: Final = 4000
+# A comment on an idle stream this often keeps proxies from closing it.
+KEEPALIVE: Final = 20.0
+# What EventSource waits before it connects again after a drop (milliseconds).
+RETRY_MS: Final = 3000
+NO_STORE: Final = {"Cache-Control": "no-store"}
+SCRIPT: Final = "/static/js/live.js?v=1"
+ENDED: Final = ("over", "closed")
+
+
+class Full(Exception):
+    """No room for one more viewer (``where``: "table" or "process")."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One stream: the newest event not written yet, and the wake-up of its writer."""
+
+    table_id: int
+    language: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    latest: bytes | None = None
+    ended: bool = False
+
+    def give(self, event: bytes, *, end: bool = False) -> None:
+        self.latest = event  # an older one not written yet is dropped
+        self.ended = self.ended or end
+        self.wake.set()
+
+    def take(self) -> bytes | None:
+        self.wake.clear()
+        event, self.latest = self.latest, None
+        return event
+
+
+@dataclass(eq=False)
+class _Watched(Generic[T]):
+    viewers: set[Viewer] = field(default_factory=set)
+    table: T | None = None  # the newest told, not yet published
+    scheduled: bool = False
+    events: dict[str, tuple[bytes, bool]] = field(default_factory=dict)  # language: newest
+
+
+class Feed(Generic[T]):
+    """The tables' viewers. ``state(table, language)``: a table's public state (its
+    ``status`` "over" or "closed" ends the streams); ``render(state, language)``: its event."""
+
+    def __init__(self, state: Callable[[T, str], State],
+                 render: Callable[[State, str], bytes] | None = None, *,
+                 per_table: int = PER_TABLE, per_process: int = PER_PROCESS) -> None:
+        self.state = state
+        self.render = render or event_bytes
+        self.per_table, self.per_process = per_table, per_process
+        self._tables: dict[int, _Watched[T]] = {}
+        self.viewers = 0
+        self.published = 0  # states made (for the benchmark and the tests)
+
+    # ---- what the table service tells (under the table's lock: no work here) --------------
+    def changed(self, table_id: int, table: T) -> None:
+        watched = self._tables.get(table_id)
+        if watched is None:
+            return
+        watched.table = table
+        watched.events.clear()
+        if not watched.scheduled:
+            watched.scheduled = True
+            asyncio.get_running_loop().call_soon(self._publish, table_id)
+
+    def _publish(self, table_id: int) -> None:
+        watched = self._tables.get(table_id)
+        if watched is None:
+            return
+        watched.scheduled = False
+        table, watched.table = watched.table, None
+        if table is None:
+            return
+        by_language: dict[str, tuple[bytes, bool]] = {}
+        for viewer in list(watched.viewers):
+            made = by_language.get(viewer.language)
+            if made is None:
+                made = by_language[viewer.language] = self._event(table, viewer.language)
+            viewer.give(made[0], end=made[1])
+        watched.events = by_language
+        if any(end for _, end in by_language.values()):
+            self._forget(table_id)
+
+    def _event(self, table: T, language: str) -> tuple[bytes, bool]:
+        try:
+            state = self.state(table, language)
+        except Exception:  # a page never breaks a table
+            log.exception("live page: the state of a table could not be made")
+            state = {"status": "closed"}
+        self.published += 1
+        return self.render(state, language), state.get("status") in ENDED
+
+    # ---- the viewers ------------------------------------------------------------------------
+    def join(self, table_id: int, table: T, language: str) -> Viewer:
+        """A new viewer, given the table's state at once; raises Full."""
+        if self.viewers >= self.per_process:
+            raise Full("process")
+        watched = self._tables.get(table_id)
+        if watched is None:
+            watched = self._tables[table_id] = _Watched()
+        elif len(watched.viewers) >= self.per_table:
+            raise Full("table")
+        viewer = Viewer(table_id, language)
+        watched.viewers.add(viewer)
+        self.viewers += 1
+        made = watched.events.get(language)  # none while a change is on its way
+        if made is None:
+            made = self._event(table, language)
+            if not watched.scheduled:
+                watched.events[language] = made
+        viewer.give(made[0], end=made[1])
+        return viewer
+
+    def leave(self, viewer: Viewer) -> None:
+        watched = self._tables.get(viewer.table_id)
+        if watched is not None and viewer in watched.viewers:
+            watched.viewers.discard(viewer)
+            self.viewers -= 1
+            if not watched.viewers:
+                del self._tables[viewer.table_id]
+
+    def watching(self, table_id: int) -> int:
+        watched = self._tables.get(table_id)
+        return len(watched.viewers) if watched is not None else 0
+
+    def _forget(self, table_id: int) -> None:
+        watched = self._tables.pop(table_id, None)
+        if watched is not None:
+            self.viewers -= len(watched.viewers)
+            watched.viewers.clear()
+
+    def close(self) -> None:
+        """Every stream ends (the server stops)."""
+        for table_id, watched in list(self._tables.items()):
+            for viewer in watched.viewers:
+                viewer.ended = True
+                viewer.wake.set()
+            self._forget(table_id)
+
+
+# ---- the page's HTML ---------------------------------------------------------------------------
+def _card_html(card: dict[str, Any] | None) -> str:
+    if not card:
+        return '<span class="card none"></span>'
+    red = " red" if card.get("red") else ""
+    return f'<span class="card{red}">{escape(str(card["label"]))}</span>'
+
+
+def _cards_text(cards: list[dict[str, Any]], names: list[str], w: Words) -> str:
+    return ", ".join(w("web.live.played", name=names[c["seat"]], card=c["label"])
+                     for c in cards)
+
+
+def fragment(state: State, w: Words) -> str:
+    """The table, drawn from its public state: four seats around the trick, then the lines
+    the table message has (bidding, contract, scores, whose turn or the winner)."""
+    status = state.get("status")
+    if status == "closed":
+        return f'<section class="live">{pages.paragraph(w("web.live.closed"))}</section>'
+    seats = state["seats"]
+    names = [s["name"] for s in seats]
+    teams = state["teams"]
+    played = {c["seat"]: c for c in state["trick"]}
+    to_act = state["to_act"]
+    boxes = []
+    for s in seats:
+        turn = " turn" if s["seat"] == to_act else ""
+        who = w("web.live.seat", seat=s["position"], who=s["name"])
+        boxes.append(f'<div class="seat s{s["seat"]}{turn}"><span class="who">{escape(who)}'
+                     f'</span>{_card_html(played.get(s["seat"]))}</div>')
+    middle = _card_html(state["turned"]) if state["turned"] else ""
+    boxes.append(f'<div class="middle">{middle}</div>')
+    lines = []
+    if status == "lobby":
+        lines.append(w("web.live.lobby"))
+    else:
+        lines.append(w("web.live.deal", deal=state["deal"]))
+    if state["stage"] == "bidding":
+        bids = ", ".join(w("web.live.played", name=names[b["seat"]], card=b["bid"])
+                         for b in state["bids"]) or w("web.live.no_bid")
+        lines.append(w("web.live.bids", bids=bids))
+        if state["turned"]:
+            lines.append(w("web.live.turned", card=state["turned"]["label"]))
+    contract = state["contract"]
+    if contract is not None:
+        lines.append(w("web.live.contract", contract=contract["text"],
+                       name=names[contract["seat"]], team=teams[contract["team"]]))
+    last = state["last_trick"]
+    if last is not None and not state["trick"]:
+        lines.append(w("web.live.last_trick", cards=_cards_text(last["cards"], names, w),
+                       name=names[last["winner"]]))
+    if status != "lobby":
+        scores = state["scores"]
+        lines.append(w("web.live.score", team0=teams[0], score0=w.number(scores[0]),
+                       team1=teams[1], score1=w.number(scores[1])))
+        if state["hanging"]:
+            lines.append(w("web.live.held", held=w.number(state["hanging"])))
+    if state["winner"] is not None:
+        won = state["winner"]
+        lines.append(w("web.live.winner", team=teams[won], won=w.number(scores[won]),
+                       lost=w.number(scores[1 - won])))
+    elif status == "closed":
+        lines.append(w("web.live.closed"))
+    elif state["paused"]:
+        lines.append(w("web.live.paused"))
+    elif to_act is not None:
+        key = "web.live.to_bid" if state["stage"] == "bidding" else "web.live.to_play"
+        lines.append(w(key, name=names[to_act]))
+    return (f'<section class="live"><div class="felt">{"".join(boxes)}</div>'
+            f'{pages.lines(lines)}</section>')
+
+
+def event_bytes(state: State, language: str) -> bytes:
+    """One Server-Sent Event: the state and its HTML (``end`` once the table is over)."""
+    name = "end" if state.get("status") in ENDED else "state"
+    data = json.dumps({"state": state, "html": fragment(state, words(language))},
+                      ensure_ascii=False, separators=(",", ":"))
+    return f"event: {name}\ndata: {data}\n\n".encode()
+
+
+# ---- the routes ---------------------------------------------------------------------------------
+class LiveSource(Protocol[T_co]):
+    async def guild_of(self, token: str) -> int | None: ...
+
+    async def language(self, guild_id: int) -> str: ...
+
+    def open_table(self, guild_id: int, table_id: int) -> T_co | None:
+        """The table if it is open in this server, else None."""
+        ...
+
+
+def _not_found() -> web.HTTPNotFound:
+    return web.HTTPNotFound(text="404")
+
+
+def _table_id(text: str) -> int:
+    if not text.isdigit() or len(text) > 18 or int(text) <= 0:
+        raise _not_found()
+    return int(text)
+
+
+class LivePages(Generic[T]):
+    def __init__(self, source: LiveSource[T], feed: Feed[T]) -> None:
+        self.source, self.feed = source, feed
+
+    async def table(self, request: web.Request) -> tuple[int, T, str]:
+        """The table the address names (open, in the token's server) and the server's
+        language; 404 otherwise."""
+        guild_id = await self.source.guild_of(request.match_info["token"])
+        if guild_id is None:
+            raise _not_found()
+        table_id = _table_id(request.match_info["table"])
+        table = self.source.open_table(guild_id, table_id)
+        if table is None:
+            raise _not_found()
+        return table_id, table, await self.source.language(guild_id)
+
+    async def page(self, request: web.Request) -> web.Response:
+        table_id, table, language = await self.table(request)
+        w = words(language)
+        state = self.feed.state(table, language)
+        token = request.match_info["token"]
+        root = f"/s/{token}"
+        title = w("web.live.title", table=table_id, variant=state["variant_name"],
+                  target=state["target"])
+        attrs = {"data-events": f"{root}/table/{table_id}/events",
+                 "data-api": f"/api/v1/{token}/table/{table_id}",
+                 "data-live": w("web.live.live"), "data-offline": w("web.live.offline"),
+                 "data-full": w("web.live.full"), "data-closed": w("web.live.closed")}
+        marks = "".join(f' {k}="{escape(v)}"' for k, v in attrs.items())
+        body = (f'<div id="live"{marks}>{fragment(state, w)}</div>'
+                f'<p id="live-note" class="note">{escape(w("web.live.static"))}</p>'
+                f'<script src="{SCRIPT}"></script>')
+        return web.Response(text=pages.page(w, title, f"{root}/", body), content_type="text/html",
+                            charset="utf-8", headers=NO_STORE)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        table_id, table, language = await self.table(request)
+        try:
+            viewer = self.feed.join(table_id, table, language)
+        except Full:
+            raise web.HTTPServiceUnavailable(
+                text=words(language)("web.live.full"), headers={"Retry-After": "60", **NO_STORE},
+                content_type="text/plain") from None
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no",
+            **NO_STORE, **SECURITY})
+        try:
+            await response.prepare(request)
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            while True:
+                event = viewer.take()
+                if event is not None:
+                    await response.write(event)
+                if viewer.ended:
+                    break
+                try:
+                    async with asyncio.timeout(KEEPALIVE):
+                        await viewer.wake.wait()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+            await response.write_eof()
+        except ConnectionError:  # the viewer went away
+            pass
+        finally:
+            self.feed.leave(viewer)
+        return response
+
+    async def api(self, request: web.Request) -> web.Response:
+        _, table, language = await self.table(request)
+        return web.json_response(self.feed.state(table, language), headers=NO_STORE)
+
+    @staticmethod
+    async def script(request: web.Request) -> web.Response:
+        data = files("web").joinpath("static", "live.js").read_bytes()
+        return web.Response(body=data, content_type="text/javascript", charset="utf-8",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+
+def add_live_routes(server: WebServer, source: LiveSource[T], feed: Feed[T]) -> LivePages[T]:
+    live = LivePages(source, feed)
+    server.add("GET", "/static/js/live.js", live.script)
+    server.add("GET", "/s/{token}/table/{table}", live.page)
+    server.add("GET", "/s/{token}/table/{table}/events", live.events)
+    server.add("GET", "/api/v1/{token}/table/{table}", live.api)
+
+    async def closing(app: web.Application) -> None:
+        feed.close()
+
+    server.app.on_shutdown.append(closing)
+    return live
