@@ -85,7 +85,8 @@ def hand_key(live: LiveTable, view: TableView) -> Hashable:
     seat = live.seats[view.viewer] if view.viewer is not None else None
     return (live.row.status, view.deal_number, view.stage, view.hand,
             view.legal_actions, (live.seq, live.deadline) if view.is_my_turn else None,
-            seat.computer if seat is not None else None)
+            seat.computer if seat is not None else None,
+            live.ahead(view.viewer) if view.viewer is not None else None)
 
 
 def shown_turn(live: LiveTable) -> tuple[int, float] | None:

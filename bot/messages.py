@@ -29,8 +29,17 @@ from game.actions import (
     Take,
 )
 from game.announcements import Announcement
-from game.cards import Card, Suit
-from game.choices import announce_choices, best_of, choice_code, holds_belote, may_announce
+from game.cards import Card, Suit, card_str, parse_card
+from game.choices import (
+    DROPPED,
+    PASS_AHEAD,
+    WAITING,
+    announce_choices,
+    best_of,
+    choice_code,
+    holds_belote,
+    may_announce,
+)
 from game.deal import Trick
 from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, Options, Variant
 from game.scoring import DealResult
@@ -51,6 +60,7 @@ from i18n import (
 from .computers import available_levels, computer_label
 from .controls import (
     ActButton,
+    AheadButton,
     AnnounceSelect,
     BeloteButton,
     BidSelect,
@@ -62,6 +72,7 @@ from .controls import (
     SitButton,
     StartButton,
     TakeBackButton,
+    UnaheadButton,
     encode_action,
 )
 from .tables import LiveTable, SeatChoice
@@ -311,6 +322,19 @@ def choice_lines(view: TableView, choice: SeatChoice, language: str = EN) -> lis
     return lines
 
 
+def ahead_lines(live: LiveTable, seat: int, language: str = EN) -> list[str]:
+    """What the seat chose ahead of its turn, or that it was dropped (game/choices.py)."""
+    w = words(language)
+    status, code = live.ahead(seat)
+    if status is None or code is None:
+        return []
+    if code == PASS_AHEAD:
+        return [w("hand.ahead_dropped_pass" if status == DROPPED else "hand.ahead_pass")]
+    card = card_label(parse_card(code), language)
+    return [w("hand.ahead_dropped_card" if status == DROPPED else "hand.ahead_card",
+              card=card)]
+
+
 def _turn_in_hand(live: LiveTable, view: TableView, w: Words) -> str:
     bidding = view.stage is Stage.BIDDING
     if live.deadline is None:
@@ -356,6 +380,7 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     else:
         if view.viewer is not None:
             lines += choice_lines(view, live.choice(view.viewer), language)
+            lines += ahead_lines(live, view.viewer, language)
         if view.is_my_turn:
             lines += _table_for_the_turn(view, w, language)
             lines.append(_turn_in_hand(live, view, w))
@@ -413,20 +438,35 @@ def hand_controls(live: LiveTable, view: TableView,
         out.add_item(TakeBackButton(live.id, Look(w("controls.take_back"),
                                                   discord.ButtonStyle.primary)))
         return out
+    status, code = live.ahead(seat.seat)
+    chosen = code if status == WAITING else None  # marked: a press cancels it
     if view.stage is Stage.BIDDING:
-        if not view.is_my_turn:
-            return None
-        _bidding_controls(live, view, out, language)
+        if view.is_my_turn:
+            _bidding_controls(live, view, out, language)
+        elif chosen == PASS_AHEAD:
+            out.add_item(UnaheadButton(live.id, view.deal_number, PASS_AHEAD, Look(
+                w("controls.pass_ahead_chosen"), discord.ButtonStyle.success)))
+        else:  # a pass chosen ahead of the turn
+            out.add_item(AheadButton(live.id, view.deal_number, PASS_AHEAD, Look(
+                w("controls.pass_ahead"))))
         return out
     if view.stage is not Stage.PLAY:
         return None
     legal = set(view.legal_cards)
     for i, c in enumerate(view.hand):
         red = (c >> 3) in (1, 2)
-        out.add_item(ActButton(live.id, live.seq, encode_action(Play(c)), Look(
-            card_label(c, language),
-            discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
-            disabled=c not in legal, row=i // 4)))
+        style = discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
+        label = card_label(c, language)
+        if view.is_my_turn:
+            out.add_item(ActButton(live.id, live.seq, encode_action(Play(c)), Look(
+                label, style, disabled=c not in legal, row=i // 4)))
+        elif chosen == card_str(c):  # the card chosen ahead: a press cancels it
+            out.add_item(UnaheadButton(live.id, view.deal_number, card_str(c), Look(
+                w("controls.ahead_chosen", card=label), discord.ButtonStyle.success,
+                row=i // 4)))
+        else:  # while the others play: the card to play next, chosen ahead
+            out.add_item(AheadButton(live.id, view.deal_number, card_str(c), Look(
+                label, style, row=i // 4)))
     choice = live.choice(seat.seat)
     choices = announce_options(view, language)
     if choices:

@@ -127,6 +127,10 @@ class ChoiceRow:
     deal: int
     declare: list[list[str]] | None  # the announced cards by name; None: the best
     belote: bool = True
+    # The action chosen ahead of the seat's turn (an action code: "play.JH", "pass"; None:
+    # none), and the seat's count of actions in the deal when it was chosen (migration 0023).
+    ahead: str | None = None
+    ahead_at: int = 0
 
 
 class ShownRow(NamedTuple):
@@ -322,11 +326,11 @@ class TableRepo:
     # ---- choices ahead of the cards --------------------------------------------------------
     async def put_choice(self, choice: ChoiceRow) -> None:
         await self.db.write(
-            "INSERT OR REPLACE INTO seat_choices (table_id, seat, deal, declare, belote)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO seat_choices (table_id, seat, deal, declare, belote, ahead,"
+            " ahead_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (choice.table_id, choice.seat, choice.deal,
              None if choice.declare is None else json.dumps(choice.declare),
-             int(choice.belote)))
+             int(choice.belote), choice.ahead, choice.ahead_at))
 
     async def choices(self, table_id: int) -> list[ChoiceRow]:
         rows = await self.db.fetchall(
@@ -387,4 +391,5 @@ class TableRepo:
 
 def _choice(r: aiosqlite.Row) -> ChoiceRow:
     return ChoiceRow(r["table_id"], r["seat"], r["deal"],
-                     None if r["declare"] is None else json.loads(r["declare"]), bool(r["belote"]))
+                     None if r["declare"] is None else json.loads(r["declare"]), bool(r["belote"]),
+                     r["ahead"], r["ahead_at"])

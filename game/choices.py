@@ -4,6 +4,12 @@ rules that say which exist live here, once (``check_choice`` checks one).
 
 A choice of announcements has a code, the value a control carries and the database keeps:
 ``best`` (the default), ``none``, or the announced cards, ``JC.JD.JH.JS-7H.8H.9H``.
+
+A person may also choose ahead of their turn the card they mean to play next, or to pass in
+the auction: an ahead code, ``pass`` or a card (``JH``). Such a choice is for the seat's next
+action only: it holds while the seat's count of actions in the deal (``actions_taken``) is the
+one it was made at, and when the turn comes it is played if the rules allow it then, else
+dropped (``ahead_status``).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .actions import Declaration
+from .actions import Action, Declaration, Pass, Play
 from .announcements import Announcement, best_announcements, check_declaration, possible_choices
 from .cards import Card, Rank, card_str, parse_card, to_set
 from .deal import Deal, Phase
@@ -22,6 +28,11 @@ from .view import Stage, TableView
 
 BEST = "best"
 NOTHING = "none"
+PASS_AHEAD = "pass"
+# What a choice made ahead is when looked at now (``ahead_status``).
+WAITING = "waiting"  # the seat's turn has not come: it waits
+DUE = "due"  # the seat's turn came and the rules allow it: play it now
+DROPPED = "dropped"  # the rules do not allow it now (the trick, the auction's end)
 
 
 def check_choice(deal: Deal, seat: int, declared: Sequence[Sequence[Card]] | None) -> None:
@@ -146,3 +157,56 @@ def announce_choices(view: TableView) -> list[AnnounceChoice]:
     return ([AnnounceChoice(BEST, tuple(best))] +
             [AnnounceChoice(c, tuple(seen[c])) for c in others] +
             [AnnounceChoice(NOTHING, ())])
+
+
+def actions_taken(deal: Deal | None, seat: int) -> int:
+    """How many actions ``seat`` has taken in this deal: its calls, then its cards."""
+    if deal is None:
+        return 0
+    calls = sum(1 for s, _ in deal.bidding.history if s == seat)
+    return calls + (8 - deal.hands[seat].bit_count() if deal.contract is not None else 0)
+
+
+def ahead_action(code: str) -> Action:
+    """The action an ahead code names (``pass`` or a card); ValueError if none."""
+    return Pass() if code == PASS_AHEAD else Play(parse_card(code))
+
+
+def ahead_code(action: Action) -> str | None:
+    """The ahead code of an action that may be chosen ahead (a pass, a card), else None."""
+    if isinstance(action, Pass):
+        return PASS_AHEAD
+    if isinstance(action, Play):
+        return card_str(action.card)
+    return None
+
+
+def may_choose_ahead(deal: Deal | None, seat: int, action: Action) -> bool:
+    """Whether ``seat`` may choose ``action`` now for its next turn: a pass while the auction
+    goes on, a card of its hand in the play."""
+    if deal is None or deal.is_over:
+        return False
+    if isinstance(action, Pass):
+        return deal.phase is Phase.BIDDING
+    if isinstance(action, Play):
+        return deal.phase is Phase.PLAY and bool(deal.hands[seat] >> action.card & 1)
+    return False
+
+
+def ahead_status(deal: Deal | None, seat: int, code: str | None, at: int) -> str | None:
+    """What the seat's choice made ahead (``code``, chosen when the seat had taken ``at``
+    actions in this deal) is now: WAITING, DUE, DROPPED, or None when there is none (never
+    made, cancelled, or its turn came and went: the seat has acted since)."""
+    if code is None or deal is None or deal.is_over or at != actions_taken(deal, seat):
+        return None
+    try:
+        action = ahead_action(code)
+    except ValueError:
+        return DROPPED
+    if not may_choose_ahead(deal, seat, action):
+        return DROPPED
+    if deal.to_act != seat:
+        return WAITING
+    if isinstance(action, Play):
+        return DUE if deal.legal_cards() >> action.card & 1 else DROPPED
+    return DUE if action in deal.legal_actions() else DROPPED

@@ -38,7 +38,16 @@ from .lobby import (
     StartButton,
     TakeBackButton,
 )
-from .play import PLAY_CONTROLS, ActButton, AnnounceSelect, BeloteButton, BidSelect, HandButton
+from .play import (
+    PLAY_CONTROLS,
+    ActButton,
+    AheadButton,
+    AnnounceSelect,
+    BeloteButton,
+    BidSelect,
+    HandButton,
+    UnaheadButton,
+)
 from .tournament import TOURNAMENT_CONTROLS
 
 # What the bot registers with discord.py (bot/bot.py): a click is answered by the one whose
@@ -57,6 +66,7 @@ __all__ = [
     "CONTROLS",
     "UNKNOWN_CONTROL",
     "ActButton",
+    "AheadButton",
     "AnnounceSelect",
     "BadControl",
     "BeloteButton",
@@ -71,6 +81,7 @@ __all__ = [
     "SitButton",
     "StartButton",
     "TakeBackButton",
+    "UnaheadButton",
     "button_id",
     "decode_action",
     "encode_action",

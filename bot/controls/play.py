@@ -13,8 +13,9 @@ from typing import Any, Self
 
 import discord
 
+from game.actions import Action
 from game.cards import Card
-from game.choices import declare_from_code
+from game.choices import ahead_action, declare_from_code
 
 from .base import (
     PART,
@@ -149,4 +150,61 @@ class BeloteButton(ButtonControl, template=rf"bt:blt:{TABLE}:(?P<deal>{PART}):(?
         await show_hand(interaction, live)
 
 
-PLAY_CONTROLS = (ActButton, BidSelect, HandButton, AnnounceSelect, BeloteButton)
+def ahead_of(code: str) -> Action:
+    """The action an ahead code names (``pass`` or a card); BadControl if none."""
+    try:
+        return ahead_action(code)
+    except ValueError as e:
+        raise BadControl("not an ahead code") from e  # not named: it may name a card
+
+
+class AheadButton(ButtonControl,
+                  template=rf"bt:ahead:{TABLE}:(?P<deal>{PART}):(?P<code>{PART})"):
+    """``bt:ahead:<table>:<deal>:<pass|card>``: the card its holder means to play next, or a
+    pass in the auction, chosen before their turn (played at once if their turn came)."""
+
+    kind = "ahead"
+    answers_by = "edit"
+
+    def __init__(self, table_id: int, deal: int, code: str, look: Look = PLAIN) -> None:
+        self.deal, self.code = deal, code
+        super().__init__(table_id, deal, code, look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(table_number(match), number(match["deal"], "deal"), match["code"])
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        service = bot_of(interaction).service
+        action = ahead_of(self.code)
+        live = await service.ahead(self.table_id, interaction.user.id, self.deal, action,
+                                   on=True)
+        await show_hand(interaction, live)
+
+
+class UnaheadButton(ButtonControl,
+                    template=rf"bt:unahead:{TABLE}:(?P<deal>{PART}):(?P<code>{PART})"):
+    """``bt:unahead:<table>:<deal>:<pass|card>``: the choice made ahead, pressed again:
+    cancelled (nothing else if it is not the choice any more)."""
+
+    kind = "unahead"
+    answers_by = "edit"
+
+    def __init__(self, table_id: int, deal: int, code: str, look: Look = PLAIN) -> None:
+        self.deal, self.code = deal, code
+        super().__init__(table_id, deal, code, look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(table_number(match), number(match["deal"], "deal"), match["code"])
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        service = bot_of(interaction).service
+        action = ahead_of(self.code)
+        live = await service.ahead(self.table_id, interaction.user.id, self.deal, action,
+                                   on=False)
+        await show_hand(interaction, live)
+
+
+PLAY_CONTROLS = (ActButton, BidSelect, HandButton, AnnounceSelect, BeloteButton, AheadButton,
+                 UnaheadButton)

@@ -8,12 +8,22 @@ background, so the service itself never waits on Discord.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from db import ChoiceRow, LogEntry, MatchPlayer, TableStatus, to_record
 from game.actions import Action, Declaration, Play
 from game.cards import card_str
-from game.choices import check_choice, first_card, may_call_belote
+from game.choices import (
+    DUE,
+    actions_taken,
+    ahead_action,
+    ahead_code,
+    check_choice,
+    first_card,
+    may_call_belote,
+    may_choose_ahead,
+)
 from game.errors import IllegalAction
 from game.match import Match
 from game.record import action_to_json, replay
@@ -27,6 +37,10 @@ from .state import LiveTable, SeatChoice, TableListener
 from .turns import Turns
 
 log = logging.getLogger(__name__)
+
+# Who decided an action when it was not the person's click (the log's optional "by";
+# docs/game-record.md).
+BY = ("forced", "ahead", "claim", "computer", "timeout")
 
 Ratings = dict[int, tuple[float, float]]
 
@@ -54,22 +68,103 @@ class Playing:
                 if match.to_act is None:
                     raise Refusal("tables.nobody_acts")
                 raise Refusal("tables.not_your_turn", name=live.names()[match.to_act])
-            if isinstance(action, Play):
-                # The card buttons name only the card; the announcements and belote chosen
-                # beforehand (``choose``) go with it.
-                choice = live.choice(seat)
-                deal = match.deal
-                action = Play(action.card,
-                              belote=choice.belote or not may_call_belote(deal, action.card),
-                              declare=choice.declare if first_card(deal, seat) else None)
-            await self.commit(live, seat, action, user_id)
-            await self.tables.touch(live)
-            s = live.seats.get(seat)
-            if s is not None and s.missed:  # in time again: the count of turns away restarts
-                s.missed = 0
-                await self.tables.db.tables.put_seat(s)
+            await self._act_held(live, seat, action, user_id)
         self.turns.schedule_computer(live)
         return live
+
+    async def _act_held(self, live: LiveTable, seat: int, action: Action, user_id: int,
+                        by: str | None = None) -> None:
+        """The person's action on their turn (clicked, or chosen ahead: ``by``), with what
+        they chose for their cards, committed. Caller holds the door."""
+        await self.commit(live, seat, self.with_choices(live, seat, action), user_id, by=by)
+        await self.tables.touch(live)
+        s = live.seats.get(seat)
+        if s is not None and s.missed:  # in time again: the count of turns away restarts
+            s.missed = 0
+            await self.tables.db.tables.put_seat(s)
+
+    @staticmethod
+    def with_choices(live: LiveTable, seat: int, action: Action) -> Action:
+        """A card with the announcements and belote its player chose beforehand (``choose``):
+        the card buttons name only the card."""
+        if not isinstance(action, Play) or live.match is None:
+            return action
+        choice = live.choice(seat)
+        deal = live.match.deal
+        return Play(action.card, belote=choice.belote or not may_call_belote(deal, action.card),
+                    declare=choice.declare if first_card(deal, seat) else None)
+
+    async def ahead(self, table_id: int, user_id: int, deal: int, action: Action, *,
+                    on: bool) -> LiveTable:
+        """A person chooses ahead of their turn the card they mean to play next, or to pass in
+        the auction (``on``), or cancels that choice. Pressed when the turn has come already,
+        it is played at once, as a click on the card would."""
+        async with self.tables.door(table_id) as live:
+            match = live.match
+            if not live.playing or match is None:
+                raise Refusal("tables.not_being_played")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                if live.held_seat(user_id) is not None:
+                    raise Refusal("tables.computer_plays_your_seat")
+                raise Refusal("tables.not_playing")
+            if deal != len(match.deals):
+                raise Refusal("tables.earlier_deal")
+            code = ahead_code(action)
+            choice = live.choice(seat)
+            if on and match.to_act == seat and not match.needs_deal:
+                await self._act_held(live, seat, action, user_id)
+            else:
+                if not on:
+                    if choice.ahead == code:
+                        choice = replace(choice, ahead=None, ahead_at=0)
+                elif code is None or not may_choose_ahead(match.deal, seat, action):
+                    raise Refusal("tables.ahead_not_possible")
+                else:
+                    choice = replace(choice, ahead=code,
+                                     ahead_at=actions_taken(match.deal, seat))
+                await self.store_choice(live, seat, choice)
+                await self.tables.touch(live)
+        self.turns.schedule_computer(live)
+        return live
+
+    async def store_choice(self, live: LiveTable, seat: int, choice: SeatChoice) -> None:
+        """Save the seat's choices for its coming cards, then keep them. Caller holds the
+        door."""
+        stored = None if choice.declare is None else \
+            [[card_str(c) for c in group] for group in choice.declare]
+        await self.tables.db.tables.put_choice(
+            ChoiceRow(live.id, seat, choice.deal, stored, choice.belote, choice.ahead,
+                      choice.ahead_at))
+        live.choices[seat] = choice
+
+    def ahead_due(self, live: LiveTable) -> tuple[int, Action, int] | None:
+        """(seat, action, user) of the person to act now when what they chose ahead is
+        allowed now, or None."""
+        match = live.match
+        if not live.playing or match is None or match.needs_deal or match.to_act is None or \
+                live.id not in self.tables.live:
+            return None
+        seat = match.to_act
+        s = live.seats.get(seat)
+        status, code = live.ahead(seat)
+        if s is None or not s.is_human or s.user_id is None or status != DUE or code is None:
+            return None
+        return seat, ahead_action(code), s.user_id
+
+    async def play_ahead(self, live: LiveTable, listener: TableListener | None = None) -> None:
+        """The turn came to a person who chose its action ahead: play it now, if the rules
+        allow it (else it waits, dropped, and their hand says so). Caller holds the door."""
+        due = self.ahead_due(live)
+        if due is None:
+            return
+        seat, action, user_id = due
+        await self.commit(live, seat, self.with_choices(live, seat, action), user_id,
+                          listener=listener, by="ahead")
+        s = live.seats.get(seat)
+        if s is not None and s.missed:
+            s.missed = 0
+            await self.tables.db.tables.put_seat(s)
 
     async def choose(self, table_id: int, user_id: int, deal: int, *,
                      declare: tuple[Declaration, ...] | bool | None = False,
@@ -94,24 +189,23 @@ class Playing:
                     raise Refusal("tables.rule", reason=said(e)) from None
                 if not first_card(live.match.deal, seat):
                     raise Refusal("tables.announce_first_card_only")
-                choice = SeatChoice(choice.deal, declare, choice.belote)  # type: ignore[arg-type]
+                choice = replace(choice, declare=declare)  # type: ignore[arg-type]
             if belote is not None:
-                choice = SeatChoice(choice.deal, choice.declare, belote)
-            stored = None if choice.declare is None else \
-                [[card_str(c) for c in group] for group in choice.declare]
-            await self.tables.db.tables.put_choice(
-                ChoiceRow(live.id, seat, choice.deal, stored, choice.belote))
-            live.choices[seat] = choice
+                choice = replace(choice, belote=belote)
+            await self.store_choice(live, seat, choice)
             await self.tables.touch(live)
         return live
 
     async def commit(self, live: LiveTable, seat: int, action: Action,
                      user_id: int | None, *, listener: TableListener | None = None,
-                     by: str | None = None) -> None:
+                     by: str | None = None, ahead: bool = True) -> None:
         """Apply, log (one transaction), then tell the listener (``listener``: another one
         than the table service's, a run's Batch). ``by``: who decided the action when not
-        who is named (``"forced"``: the rules left one card, the bot played it), logged with
-        it. Caller holds the door."""
+        the person's click (BY: ``"forced"``, the rules left one card and the bot played it;
+        ``"ahead"``, chosen before the turn; ``"claim"``; ``"computer"``; ``"timeout"``),
+        logged with it. Then a person to act who chose their action ahead has it played
+        (unless ``ahead`` is False: a claim plays the rest by itself). Caller holds the
+        door."""
         match = live.match
         assert match is not None
         listener = listener or self.tables.listener
@@ -141,8 +235,13 @@ class Playing:
             live.forced[seat] = action.card
         else:
             live.forced.pop(seat, None)
-        self.turns.schedule_forced(live)  # first: a forced card runs no timer
-        self.turns.arm_timer(live)  # before the listener runs: the messages show the deadline
+        due = ahead and self.ahead_due(live) is not None
+        if due:  # played at once, below: no beat, no timer
+            live.stop_beat()
+            live.stop_timer()
+        else:
+            self.turns.schedule_forced(live)  # first: a forced card runs no timer
+            self.turns.arm_timer(live)  # before the listener: the messages show the deadline
         if finished:
             listener.deal_finished(live, deal_before - 1)
         if ratings is not None:
@@ -155,6 +254,8 @@ class Playing:
         else:
             nxt = match.to_act
             listener.hands_changed(live, [seat] if nxt is None else {seat, nxt})
+        if due:
+            await self.play_ahead(live, listener)
 
     async def _save(self, live: LiveTable, entries: list[LogEntry]) -> Ratings | None:
         """Log the step ``commit`` applied (one transaction; with the result if it won the

@@ -65,6 +65,9 @@ class Restore:
             if live.playing:
                 async with self.tables.door(live):
                     await self.play.deal_if_needed(live)
+                    # A card chosen ahead whose turn came as the bot stopped: played now,
+                    # once (the seat's count of actions says whether it was already).
+                    await self.play.play_ahead(live)
                 self.turns.schedule_computer(live)
                 self.turns.schedule_forced(live)  # a beat the stop cut short starts again
                 self.turns.arm_after_restart(live, shown.get(row.id))
@@ -80,7 +83,7 @@ class Restore:
             try:
                 declare = None if c.declare is None else \
                     tuple(tuple(parse_card(card) for card in group) for group in c.declare)
-                choice = SeatChoice(c.deal, declare, c.belote)
+                choice = SeatChoice(c.deal, declare, c.belote, c.ahead, c.ahead_at)
                 match = live.match
                 if match is not None and match.deal is not None and declare is not None and \
                         c.deal == len(match.deals) and first_card(match.deal, c.seat):
@@ -88,8 +91,9 @@ class Restore:
             except (ValueError, TypeError, IllegalAction) as e:
                 log.warning("table %s: seat %s's saved announcements %r are dropped: %s",
                             live.id, c.seat, c.declare, e)
-                choice = SeatChoice(c.deal, None, c.belote)
-                await db.tables.put_choice(ChoiceRow(live.id, c.seat, c.deal, None, c.belote))
+                choice = SeatChoice(c.deal, None, c.belote, c.ahead, c.ahead_at)
+                await db.tables.put_choice(ChoiceRow(live.id, c.seat, c.deal, None, c.belote,
+                                                     c.ahead, c.ahead_at))
             live.choices[c.seat] = choice
 
     async def _finish_restored(self, live: LiveTable) -> None:

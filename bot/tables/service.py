@@ -42,8 +42,9 @@ class TableService:
                              rng if rng is not None else state.system_rng(), computer_level,
                              clock if clock is not None else clocks.system_clock())
         # Computers commit through the same door and commit as people (``play.commit``).
-        self.turns = Turns(self.tables, lambda live, seat, action, listener:
-                           self.play.commit(live, seat, action, None, listener=listener),
+        self.turns = Turns(self.tables, lambda live, seat, action, listener, by:
+                           self.play.commit(live, seat, action, None, listener=listener,
+                                            by=by),
                            computer_delay, forced_delay)
         self.play = Playing(self.tables, self.turns)
         # A forced card is the person's, played for them: logged as decided "forced".
@@ -160,6 +161,12 @@ class TableService:
                      belote: bool | None = None) -> LiveTable:
         """What a player will announce with their first card, and whether belote."""
         return await self.play.choose(table_id, user_id, deal, declare=declare, belote=belote)
+
+    async def ahead(self, table_id: int, user_id: int, deal: int, action: Action, *,
+                    on: bool) -> LiveTable:
+        """The card a person means to play next (or a pass), chosen before their turn
+        (``on``), or that choice cancelled."""
+        return await self.play.ahead(table_id, user_id, deal, action, on=on)
 
     # ---- start, stop, and Discord's outages ----------------------------------------------
     async def restore(self, shards: Shards | None = None) -> list[LiveTable]:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from db import SeatRow, TableRow, TableStatus
 from db.tables import LEFT
 from game.actions import Declaration
+from game.choices import ahead_status
 from game.match import Match
 from game.players import Player
 from game.rules import Options, Variant
@@ -215,6 +216,14 @@ class LiveTable:
         c = self.choices.get(seat)
         return c.for_deal(deal) if c is not None else SeatChoice(deal)
 
+    def ahead(self, seat: int) -> tuple[str | None, str | None]:
+        """(status, code) of what the seat chose ahead of its turn (game/choices.py's
+        ``ahead_status``: WAITING, DUE, DROPPED; None: nothing pending)."""
+        c = self.choice(seat)
+        deal = self.match.deal if self.match is not None else None
+        status = ahead_status(deal, seat, c.ahead, c.ahead_at)
+        return status, c.ahead if status is not None else None
+
     def view(self, seat: int | None = None) -> TableView | None:
         return table_view(self.match, seat) if self.match is not None else None
 
@@ -277,6 +286,10 @@ class SeatChoice:
     deal: int  # the deal number (1-based) they were made in
     declare: tuple[Declaration, ...] | None = None  # None: the best announcements
     belote: bool = True
+    # What they chose ahead of their turn (game/choices.py: ``pass`` or a card), and the
+    # seat's count of actions in the deal when they did; None: nothing chosen ahead.
+    ahead: str | None = None
+    ahead_at: int = 0
 
     def for_deal(self, deal: int) -> SeatChoice:
         return self if self.deal == deal else SeatChoice(deal)

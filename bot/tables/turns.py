@@ -27,9 +27,9 @@ from .state import LiveTable, TableListener
 
 log = logging.getLogger(__name__)
 
-# How a computer's action is committed: (table, seat, action, the listener to tell). The
-# caller holds the door.
-Commit = Callable[[LiveTable, int, Action, TableListener], Awaitable[None]]
+# How a computer's action is committed: (table, seat, action, the listener to tell, who
+# decided it: "computer", or "timeout" for a person's turn run out). The caller holds the door.
+Commit = Callable[[LiveTable, int, Action, TableListener, str], Awaitable[None]]
 # How a forced card is committed for a person: (table, seat, card's action). Caller holds the
 # door; the log records it as decided "forced".
 CommitForced = Callable[[LiveTable, int, Action], Awaitable[None]]
@@ -98,7 +98,7 @@ class Turns:
                     view = table_view(match, seat)
                     # Decisions can take a while (search): keep the event loop free.
                     action = await decide(live.player(seat), view)
-                    await self.commit(live, seat, action, batch)
+                    await self.commit(live, seat, action, batch, "computer")
                     if len(match.deals) != deals or match.needs_deal:
                         break  # the deal ended: its sheet first, the next deal after a pause
         finally:
@@ -293,7 +293,7 @@ class Turns:
         view = table_view(live.match, seat)  # type: ignore[arg-type]
         player = make_player(live.level, seat_seed(live.row.seed, seat) + live.seq)
         action = await decide(player, view)
-        await self.commit(live, seat, action, self.tables.listener)
+        await self.commit(live, seat, action, self.tables.listener, "timeout")
         self.schedule_computer(live)
 
     # ---- stop ------------------------------------------------------------------------------

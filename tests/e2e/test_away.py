@@ -49,6 +49,9 @@ async def test_a_takeover_after_away_turns_in_a_row(world: World, table_clock: F
     await run_out()
     entries = await w.bot.service.db.log.entries(table_id)
     assert entries[seq].payload["seat"] == 0 and entries[seq].user_id is None
+    # The log says who decided (issue 46): her timer ran out, then the computers' own moves.
+    assert entries[seq].payload["by"] == "timeout"
+    assert {e.payload["by"] for e in entries[seq + 1:] if e.kind == "action"} == {"computer"}
     assert (seat.computer, seat.missed) == (None, 1)
     assert (await w.bot.service.db.tables.seats(table_id))[0].missed == 1  # saved
     # She plays her next turn in time: the count starts again.

@@ -100,7 +100,9 @@ async def test_wrong_user_and_stale_buttons_are_refused(world: World) -> None:
     waiting = live.seats[(live.match.to_act + 1) % 4]
     early = await fake.click(bot, member_of(world, waiting.user_id), lobby,
                              button_id("hand", table_id))
-    assert early.ephemeral and not early.answer.custom_ids  # no controls: not their turn
+    # Not their turn: no bid, only a pass to choose ahead of it (issue 46).
+    assert early.ephemeral and early.answer.custom_ids == [
+        f"bt:ahead:{table_id}:{len(live.match.deals)}:pass"]
     acting = live.seats[live.match.to_act]
     mine = await fake.click(bot, member_of(world, acting.user_id), lobby,
                             button_id("hand", table_id))

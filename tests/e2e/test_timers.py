@@ -95,6 +95,7 @@ async def test_time_out_take_over_wait_and_take_back(
     entries = [e for e in await bot.service.db.log.entries(table_id) if e.kind == "action"]
     assert (entries[0].payload["seat"], entries[0].user_id) == (0, ana.id)  # ana in time
     assert (entries[1].payload["seat"], entries[1].user_id) == (1, None)  # bo's computer
+    assert "by" not in entries[0].payload and entries[1].payload["by"] == "computer"
     table = fake.message(lobby.id).content
     assert "bo (⚙ Remy)" in table
     assert "⏱ bo ran out of time: a computer plays for them" in table
