@@ -169,8 +169,9 @@ async def test_hand_again_privately(world: World) -> None:
         assert [a.filename for a in r.attachments] == ["hand.png"]
         dm = fake.message(live.seats[seat].dm_message_id)
         assert r.text.splitlines()[:2] == dm.content.splitlines()[:2]  # the same cards
-        # Bidding: the controls only on one's turn, the same as in the DM.
-        assert bool(r.answer.custom_ids) == (live.match.to_act == seat)
+        # Bidding: the bids only on one's turn, else a pass to choose ahead; as in the DM.
+        ahead = [f"bt:ahead:{table_id}:1:pass"]
+        assert (r.answer.custom_ids != ahead) == (live.match.to_act == seat)
         assert r.answer.custom_ids == dm.custom_ids
     r = await fake.slash(bot, world.members[4], world.channel, "belote hand")
     assert r.ephemeral and "not playing at any table" in r.text
