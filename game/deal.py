@@ -190,6 +190,32 @@ _CONTRACT_TABLES: dict[int, tuple[int, int, tuple[int, ...], tuple[int, ...], tu
         _BEATERS[t], _FOLLOW_PLAIN[t]) for t in Trump}
 
 
+def beaters_table(trump: Trump) -> tuple[int, ...]:
+    """For a contract kind: for each card, the set of cards that take the trick from it when it
+    is the trick's best card so far (beats()'s answers, one lookup a card)."""
+    return _BEATERS[trump]
+
+
+def follow_plain_table(trump: Trump) -> tuple[int, ...]:
+    """For a contract kind: for each card led, the cards of its suit when that suit is plain,
+    else nothing (held, one must play one of them and nothing else is asked)."""
+    return _FOLLOW_PLAIN[trump]
+
+
+def scored_announcements(variant: Variant, contract: Contract, first: int,
+                         anns: Sequence[Announcement]) -> list[bool]:
+    """For each announcement of a deal (in the order made), whether it scores: the one statement
+    of who scores the announcements, compared when the first trick is complete."""
+    if not anns:
+        return []
+    if variant is _BULGARIAN:
+        seq_team, carre_team = bulgarian_winners(anns)
+        return [(a.seat & 1) == (carre_team if a.is_carre else seq_team) for a in anns]
+    trump_suit = int(contract.trump) if contract.trump.is_suit else None
+    team = classic_winner(anns, first, trump_suit)
+    return [(a.seat & 1) == team for a in anns]
+
+
 def trick_points(trick: Sequence[Card], points: Sequence[int]) -> int:
     """The card points of a whole trick (four cards), by the contract's ``points`` table."""
     return points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
@@ -697,15 +723,8 @@ class Deal:
         anns = self.announcements
         if not anns:
             return
-        if self.variant is _BULGARIAN:
-            seq_team, carre_team = bulgarian_winners(anns)
-            self.scored = [(a.seat & 1) == (carre_team if a.is_carre else seq_team)
-                           for a in anns]
-        else:
-            assert self.contract is not None
-            trump_suit = int(self.contract.trump) if self.contract.trump.is_suit else None
-            team = classic_winner(anns, self.first, trump_suit)
-            self.scored = [(a.seat & 1) == team for a in anns]
+        assert self.contract is not None
+        self.scored = scored_announcements(self.variant, self.contract, self.first, anns)
 
     def announced_points(self) -> tuple[int, int]:
         if not self.announcements:
@@ -715,6 +734,12 @@ class Deal:
             if ok:
                 pts[a.seat & 1] += a.points
         return (pts[0], pts[1])
+
+    def belote_states(self) -> dict[int, tuple[int, int]]:
+        """For each trump suit whose king and queen one hand was dealt: (that seat, how many
+        of the two it has called: 0, 1 or 2; -1 when the belote is lost, declined or, in
+        bulgarian all trumps, its first card played as a discard)."""
+        return {s: (state[0], state[1]) for s, state in self._belote.items()}
 
     def belote_points(self) -> tuple[int, int]:
         if not self._belote:

@@ -12,7 +12,7 @@ from .deal import Applier, Deal, Phase
 from .deck import cut_deck, shuffled_deck
 from .errors import GameOver, IllegalAction, NotYourTurn
 from .rules import Options, Shuffle, Variant
-from .scoring import DealResult, Outcome
+from .scoring import DealResult, Outcome, with_held
 
 # Enum members as module constants: reading one off its class goes through the enum
 # metaclass's __getattr__ hook (about a microsecond), and these are read on every deal.
@@ -154,16 +154,12 @@ class Match:
     def _close_deal(self, deal: Deal) -> None:
         ds = deal.score
         assert ds is not None
-        score = list(ds.score)
-        collected = [0, 0]
         held_created = 0
-        if ds.outcome in (_LITIGE, _HANGING):
+        score, collected = with_held(ds, self.hanging)
+        if ds.outcome is _LITIGE or ds.outcome is _HANGING:
             held_created = ds.held
             self.hanging += ds.held
-        elif ds.outcome is not _PASSED and score[0] != score[1] and self.hanging:
-            w = 0 if score[0] > score[1] else 1
-            collected[w] = self.hanging
-            score[w] += self.hanging
+        elif collected[0] or collected[1]:
             self.hanging = 0
         self.totals[0] += score[0]
         self.totals[1] += score[1]

@@ -58,6 +58,7 @@ _MADE: Final = Outcome.MADE
 _FAILED: Final = Outcome.FAILED
 _LITIGE: Final = Outcome.LITIGE
 _HANGING: Final = Outcome.HANGING
+_PASSED: Final = Outcome.PASSED
 _NO_TRUMPS: Final = Trump.NO_TRUMPS
 
 
@@ -159,6 +160,19 @@ def score_bulgarian(contract: Contract, card_points: tuple[int, int], sweep: int
     score = [0, 0]
     score[w] = total
     return DealScore(_MADE if w == t else _FAILED, (score[0], score[1]), 0, raw)
+
+
+def with_held(ds: DealScore, hanging: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """What a deal adds to each team's total, with the ``hanging`` points held from earlier
+    deals, and what each team collected of them: the team that scores more for a deal that is
+    not itself an equality (litige, hanging) nor passed collects them all."""
+    score = ds.score
+    if hanging and score[0] != score[1] and ds.outcome is not _PASSED and \
+            ds.outcome is not _LITIGE and ds.outcome is not _HANGING:
+        if score[0] > score[1]:
+            return (score[0] + hanging, score[1]), (hanging, 0)
+        return (score[0], score[1] + hanging), (0, hanging)
+    return score, (0, 0)
 
 
 Scorer = Callable[[Contract, tuple[int, int], int | None, tuple[int, int], tuple[int, int]],

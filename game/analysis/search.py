@@ -1,0 +1,503 @@
+"""The double-dummy search: exact values of a deal's play with every hand known.
+
+Three searches share one contract's tables and one set of move rules:
+
+- ``points``: the card points team 0 takes from a position under best play by both teams
+  (tricks' points and the last trick's 10). Alpha-beta with null windows (MTD(f)); a
+  transposition table at each trick's start, keyed by the four hands and the leader, holds
+  bounds on the points still to come, which do not depend on how the position was reached.
+- ``takes_all``: whether a team can take every remaining trick whatever the other does (the
+  capot / valat / claim check).
+- ``score``: the deal's score under best play for the score, for the rare cases the first two
+  cannot give it (a bulgarian all-trumps belot still to be won or lost in the play): the same
+  search with the score of each end as its value.
+
+Everything is ints: hands are 32-bit sets, a node is a call with int arguments, nothing is
+allocated on the way down but the ordered move tuples, which are cached by set. Cards that are
+equivalent (one hand's cards of one suit with no card of another hand, nor of the trick,
+between them, worth the same points) are searched once.
+
+The rules: trick resolution is read from ``game.deal.beaters_table`` (beats()'s answers) and
+the points from ``game.deal.play_tables``; legality is ``legal`` below, a bitset form of
+``game.deal.legal_play`` checked against it on random positions by the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from ..cards import SUIT_MASKS, CardSet
+from ..deal import LAST_TRICK_BONUS, beaters_table, follow_plain_table, play_tables
+from ..rules import Trump
+
+_INF: Final = 1 << 30
+_KQ: Final = (1 << 5) | (1 << 6)  # queen and king as a suit pattern
+
+# Move orders (the tuples of cards to try, cached per set of cards and order).
+_BY_STRENGTH: Final = 0  # strongest first
+_POINTS_DOWN: Final = 1  # most points first, then weakest
+_POINTS_UP: Final = 2  # fewest points first, then weakest
+
+
+class Search:
+    """The searches of one contract kind (its trump and whether one must under-trump), with
+    their transposition tables: reuse one for every position of a deal."""
+
+    __slots__ = ("_gtt", "_hs", "_lead", "_leaf", "_orders", "_pend", "_reps", "_stt",
+                 "above", "beaters", "follow", "nodes", "points", "strength", "trump_cards",
+                 "tsm", "tt", "undertrump")
+
+    def __init__(self, trump: Trump, undertrump: bool) -> None:
+        self.strength, self.points, self.above = play_tables(trump)
+        self.beaters = beaters_table(trump)
+        self.follow = follow_plain_table(trump)
+        mask = 0xFFFFFFFF if trump is Trump.ALL_TRUMPS else 0 if trump is Trump.NO_TRUMPS \
+            else SUIT_MASKS[trump]
+        self.trump_cards = mask
+        self.tsm = mask if trump.is_suit else 0  # the trump suit's cards (none in NT, AT)
+        self.undertrump = undertrump
+        self.tt: dict[int, tuple[int, int, int]] = {}  # key -> (low, high, best lead)
+        self._stt: dict[int, bool] = {}  # takes_all: key | team << 130 -> answer
+        self._gtt: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self._reps: dict[int, int] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}
+        self._hs = [0, 0, 0, 0]
+        self._lead = -1
+        self._pend = 0
+        self._leaf: Callable[[int, int, int], int] = _no_leaf
+        self.nodes = 0
+
+    # ---- the rules, as bit sets ---------------------------------------------------------
+    def legal(self, hand: CardSet, led: int, win: int, partner_winning: bool) -> CardSet:
+        """The cards of ``hand`` that may follow a trick led with ``led`` whose best card is
+        ``win`` (legal_play's answer, as bit sets)."""
+        follow = hand & SUIT_MASKS[led >> 3]
+        if follow:
+            if self.trump_cards >> led & 1 and (win ^ led) < 8:
+                higher = follow & self.above[win]
+                if higher:
+                    return higher
+            return follow
+        trumps = hand & self.tsm
+        if not trumps or partner_winning:
+            return hand
+        if self.tsm >> win & 1:
+            higher = trumps & self.above[win]
+            if higher:
+                return higher
+            return trumps if self.undertrump else hand
+        return trumps
+
+    def representatives(self, hand: CardSet, others: CardSet) -> CardSet:
+        """One card of each set of equivalent cards of ``hand`` (``others``: every card still
+        in play outside it, the trick's included)."""
+        out = 0
+        reps = self._reps
+        for s in range(4):
+            shift = s * 8
+            mine = hand >> shift & 0xFF
+            if mine:
+                key = mine | (others >> shift & 0xFF) << 8 | s << 16
+                r = reps.get(key)
+                if r is None:
+                    r = reps[key] = self._suit_reps(s, mine, others >> shift & 0xFF)
+                out |= r << shift
+        return out
+
+    def _suit_reps(self, suit: int, mine: int, others: int) -> int:
+        strength = self.strength
+        points = self.points
+        order = sorted(range(8), key=lambda r: -strength[suit * 8 + r])
+        out = 0
+        seen: set[int] = set()
+        for r in order:
+            if others >> r & 1:
+                seen = set()  # another hand's card between: a new run
+            elif mine >> r & 1:
+                p = points[suit * 8 + r]
+                if p not in seen:
+                    seen.add(p)
+                    out |= 1 << r
+        return out
+
+    def _ordered(self, cs: CardSet, kind: int) -> tuple[int, ...]:
+        key = cs | kind << 32
+        got = self._orders.get(key)
+        if got is None:
+            strength = self.strength
+            points = self.points
+            cards = [c for c in range(32) if cs >> c & 1]
+            if kind == _BY_STRENGTH:
+                cards.sort(key=lambda c: -strength[c])
+            elif kind == _POINTS_DOWN:
+                cards.sort(key=lambda c: (-points[c], strength[c]))
+            else:
+                cards.sort(key=lambda c: (points[c], strength[c]))
+            got = self._orders[key] = tuple(cards)
+        return got
+
+    def moves(self, seat: int, k: int, led: int, win: int, wseat: int,
+              trick_cards: CardSet) -> tuple[int, ...]:
+        """The cards worth searching for ``seat`` (its legal cards, one of each equivalent
+        set), best tries first: when leading, strongest first; when the partner is winning,
+        the most points first; else the cards that take the trick (the strongest, or on the
+        last card the richest), then the cheapest."""
+        hs = self._hs
+        hand = hs[seat]
+        if k == 0:
+            legal = hand
+        else:
+            legal = self.legal(hand, led, win, (wseat ^ seat) == 2)
+        if legal & (legal - 1) == 0:
+            return (legal.bit_length() - 1,)
+        others = (hs[0] | hs[1] | hs[2] | hs[3]) ^ hand | trick_cards
+        cand = legal & self.representatives(hand, others)
+        if k == 0:
+            return self._ordered(cand, _BY_STRENGTH)
+        if (wseat ^ seat) == 2:
+            return self._ordered(cand, _POINTS_DOWN)
+        beat = cand & self.beaters[win]
+        if not beat:
+            return self._ordered(cand, _POINTS_UP)
+        key = cand | beat << 32 | (3 if k == 3 else 4) << 64
+        got = self._orders.get(key)
+        if got is None:
+            first = self._ordered(beat, _POINTS_DOWN if k == 3 else _BY_STRENGTH)
+            got = self._orders[key] = first + self._ordered(cand & ~beat, _POINTS_UP)
+        return got
+
+    # ---- card points ----------------------------------------------------------------------
+    def points_value(self, hands: tuple[int, int, int, int], leader: int,
+                     trick: tuple[int, ...], guess: int | None = None) -> int:
+        """Team 0's card points from here (the trick on the table included) under best play
+        for card points."""
+        hs = self._hs
+        hs[:] = hands
+        k = len(trick)
+        led, win, wseat, tp, tm = self._trick_state(leader, trick)
+        everything = hs[0] | hs[1] | hs[2] | hs[3]
+        top = tp + sum(self.points[c] for c in range(32) if everything >> c & 1) + \
+            LAST_TRICK_BONUS
+        lo, hi = 0, top
+        g = (lo + hi) // 2 if guess is None else max(lo, min(hi, guess))
+        steps = 0
+        while lo < hi:
+            beta = g if g > lo else lo + 1
+            if k == 0:
+                v = self._start(leader, beta - 1, beta)
+            else:
+                v = self._node(leader, k, led, win, wseat, tp, tm, beta - 1, beta)
+            if v >= beta:
+                lo = v
+            else:
+                hi = v
+            steps += 1
+            # MTD(f) moves by the bound each test returns; after a few tests, bisect.
+            g = v if steps < 4 else (lo + hi + 1) // 2
+        return lo
+
+    def _trick_state(self, leader: int, trick: tuple[int, ...]) -> tuple[int, int, int, int,
+                                                                             int]:
+        if not trick:
+            return 0, 0, 0, 0, 0
+        led = win = trick[0]
+        wseat = leader
+        tp = tm = 0
+        for i, c in enumerate(trick):
+            tp += self.points[c]
+            tm |= 1 << c
+            if i and self.beaters[win] >> c & 1:
+                win, wseat = c, (leader + i) & 3
+        return led, win, wseat, tp, tm
+
+    def _start(self, leader: int, alpha: int, beta: int) -> int:
+        """Team 0's points from the start of a trick led by ``leader`` (fail-soft)."""
+        hs = self._hs
+        h0, h1, h2, h3 = hs
+        if not h0:
+            return 0
+        self.nodes += 1
+        pts = self.points
+        if not h0 & (h0 - 1):
+            # The last trick: every card is forced.
+            beaters = self.beaters
+            win = hs[leader].bit_length() - 1
+            wseat = leader
+            total = pts[win] + LAST_TRICK_BONUS
+            for i in (1, 2, 3):
+                seat = (leader + i) & 3
+                c = hs[seat].bit_length() - 1
+                total += pts[c]
+                if beaters[win] >> c & 1:
+                    win, wseat = c, seat
+            return 0 if wseat & 1 else total
+        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
+        e = self.tt.get(key)
+        if e is not None:
+            lo, hi, first = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        else:
+            everything = h0 | h1 | h2 | h3
+            hi = LAST_TRICK_BONUS
+            for c in _cards(everything):
+                hi += pts[c]
+            lo, first = 0, -1
+            if hi <= alpha:
+                return hi
+            if beta <= 0:
+                return 0
+        self._lead = first
+        v = self._node(leader, 0, 0, 0, 0, 0, 0, alpha, beta)
+        best = self._lead
+        if v <= alpha:
+            hi = v
+        elif v >= beta:
+            lo = v
+        else:
+            lo = hi = v
+        self.tt[key] = (lo, hi, best)
+        return v
+
+    def _node(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
+              alpha: int, beta: int) -> int:
+        """Team 0's points from the start of this trick (its ``k`` cards played are worth
+        ``tp``, its best card ``win`` of ``wseat``), fail-soft in (alpha, beta)."""
+        seat = (leader + k) & 3
+        hs = self._hs
+        hand = hs[seat]
+        moves = self.moves(seat, k, led, win, wseat, tm)
+        if k == 0:
+            first = self._lead
+            if first >= 0 and len(moves) > 1 and first in moves:
+                moves = (first, *[c for c in moves if c != first])
+        maxing = not seat & 1
+        best = -_INF if maxing else _INF
+        best_card = -1
+        pts = self.points
+        beaters = self.beaters
+        for c in moves:
+            b = 1 << c
+            hs[seat] = hand ^ b
+            if k == 0:
+                v = self._node(leader, 1, c, c, seat, pts[c], b, alpha, beta)
+            else:
+                if beaters[win] >> c & 1:
+                    nw, nws = c, seat
+                else:
+                    nw, nws = win, wseat
+                if k < 3:
+                    v = self._node(leader, k + 1, led, nw, nws, tp + pts[c], tm | b, alpha,
+                                   beta)
+                else:
+                    gain = 0
+                    if not nws & 1:
+                        gain = tp + pts[c]
+                        if not (hs[0] | hs[1] | hs[2] | hs[3]):
+                            gain += LAST_TRICK_BONUS
+                    v = gain + self._start(nws, alpha - gain, beta - gain)
+            hs[seat] = hand
+            if maxing:
+                if v > best:
+                    best = v
+                    best_card = c
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            elif v < best:
+                best = v
+                best_card = c
+                if v < beta:
+                    beta = v
+                    if v <= alpha:
+                        break
+        if k == 0:
+            self._lead = best_card
+        return best
+
+    # ---- every remaining trick ----------------------------------------------------------
+    def takes_all(self, hands: tuple[int, int, int, int], leader: int, trick: tuple[int, ...],
+                  team: int) -> bool:
+        """Whether ``team`` can take every remaining trick (the one on the table included),
+        whatever the other team plays."""
+        hs = self._hs
+        hs[:] = hands
+        led, win, wseat, _tp, tm = self._trick_state(leader, trick)
+        if not (hs[0] | hs[1] | hs[2] | hs[3]) and not trick:
+            return True
+        return self._all(leader, len(trick), led, win, wseat, tm, team)
+
+    def _all_start(self, leader: int, team: int) -> bool:
+        hs = self._hs
+        h0, h1, h2, h3 = hs
+        if not h0:
+            return True
+        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | team << 130
+        got = self._stt.get(key)
+        if got is None:
+            got = self._stt[key] = self._all(leader, 0, 0, 0, 0, 0, team)
+        return got
+
+    def _all(self, leader: int, k: int, led: int, win: int, wseat: int, tm: int,
+             team: int) -> bool:
+        self.nodes += 1
+        seat = (leader + k) & 3
+        hs = self._hs
+        hand = hs[seat]
+        moves = self.moves(seat, k, led, win, wseat, tm)
+        ours = (seat & 1) == team
+        beaters = self.beaters
+        for c in moves:
+            b = 1 << c
+            hs[seat] = hand ^ b
+            if k == 0 or beaters[win] >> c & 1:
+                nw, nws = c, seat
+            else:
+                nw, nws = win, wseat
+            if k < 3:
+                ok = self._all(leader, k + 1, c if k == 0 else led, nw, nws, tm | b, team)
+            else:
+                ok = (nws & 1) == team and self._all_start(nws, team)
+            hs[seat] = hand
+            if ok == ours:
+                return ok
+        return not ours
+
+    # ---- the score, end by end ----------------------------------------------------------
+    def score_value(self, hands: tuple[int, int, int, int], leader: int,
+                    trick: tuple[int, ...], points0: int, won: int, belote: int,
+                    pending: CardSet, leaf: Callable[[int, int, int], int], low: int,
+                    high: int) -> int:
+        """Team 0's deal score minus team 1's under best play for the score. ``points0``:
+        team 0's card points so far; ``won``: bit t set when team t has taken a trick;
+        ``belote``: the belote points won in the play so far, team 0's + team 1's << 10;
+        ``pending``: the kings and queens of the belots still to be won or lost in the play;
+        ``leaf(points0, won, belote)``: the score of an end; ``low``, ``high``: bounds of
+        every end's score."""
+        hs = self._hs
+        hs[:] = hands
+        self._pend = pending
+        self._leaf = leaf
+        self._gtt = {}
+        k = len(trick)
+        led, win, wseat, tp, tm = self._trick_state(leader, trick)
+        lo, hi = low, high
+        g = (lo + hi) // 2
+        steps = 0
+        while lo < hi:
+            beta = g if g > lo else lo + 1
+            if k == 0:
+                v = self._gstart(leader, points0, won, belote, beta - 1, beta)
+            else:
+                v = self._gnode(leader, k, led, win, wseat, tp, tm, points0, won, belote,
+                                beta - 1, beta)
+            if v >= beta:
+                lo = v
+            else:
+                hi = v
+            steps += 1
+            g = v if steps < 4 else (lo + hi + 1) // 2
+        return lo
+
+    def _gstart(self, leader: int, p0: int, won: int, bel: int, alpha: int, beta: int) -> int:
+        hs = self._hs
+        h0, h1, h2, h3 = hs
+        if not h0:
+            return self._leaf(p0, won, bel)
+        self.nodes += 1
+        key = (h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128, p0, won, bel)
+        e = self._gtt.get(key)
+        if e is not None:
+            lo, hi = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        else:
+            lo, hi = -_INF, _INF
+        v = self._gnode(leader, 0, 0, 0, 0, 0, 0, p0, won, bel, alpha, beta)
+        if v <= alpha:
+            hi = v
+        elif v >= beta:
+            lo = v
+        else:
+            lo = hi = v
+        self._gtt[key] = (lo, hi)
+        return v
+
+    def _gnode(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
+               p0: int, won: int, bel: int, alpha: int, beta: int) -> int:
+        seat = (leader + k) & 3
+        hs = self._hs
+        hand = hs[seat]
+        moves = self.moves(seat, k, led, win, wseat, tm)
+        maxing = not seat & 1
+        best = -_INF if maxing else _INF
+        pts = self.points
+        beaters = self.beaters
+        pend = self._pend
+        for c in moves:
+            b = 1 << c
+            nbel = bel
+            if pend >> c & 1 and hand >> (c & ~7) & _KQ == _KQ and (k == 0 or (led ^ c) < 8):
+                # The first card of a pending belot, led or following suit: the belot is won.
+                nbel += 20 << (10 * (seat & 1))
+            hs[seat] = hand ^ b
+            if k == 0:
+                v = self._gnode(leader, 1, c, c, seat, pts[c], b, p0, won, nbel, alpha, beta)
+            else:
+                if beaters[win] >> c & 1:
+                    nw, nws = c, seat
+                else:
+                    nw, nws = win, wseat
+                if k < 3:
+                    v = self._gnode(leader, k + 1, led, nw, nws, tp + pts[c], tm | b, p0, won,
+                                    nbel, alpha, beta)
+                else:
+                    team = nws & 1
+                    np0 = p0
+                    if not team:
+                        np0 += tp + pts[c]
+                        if not (hs[0] | hs[1] | hs[2] | hs[3]):
+                            np0 += LAST_TRICK_BONUS
+                    v = self._gstart(nws, np0, won | 1 << team, nbel, alpha, beta)
+            hs[seat] = hand
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if v <= alpha:
+                        break
+        return best
+
+
+def _no_leaf(points0: int, won: int, belote: int) -> int:
+    raise AssertionError("score_value sets the leaf")
+
+
+def _cards(cs: int) -> list[int]:
+    out = []
+    while cs:
+        low = cs & -cs
+        out.append(low.bit_length() - 1)
+        cs ^= low
+    return out

@@ -1,0 +1,191 @@
+"""The double-dummy values of a situation, in the two measures of the analysis.
+
+- **Card points**: the card points a team ends the deal with (tricks already taken included,
+  the last trick's 10 counted) when both teams play for card points from here.
+- **Score**: the deal's score of a team minus the other's under the variant's scoring
+  (contract made or failed, contre / double, capot / valat, announcements and belote as they
+  stand, bulgarian rounding, the points held from earlier deals this deal collects) when both
+  teams play for the score.
+
+The score is a step function of team 0's final card points, apart from a sweep: for every
+contract the rules core scores, it never falls as team 0's points rise and a sweep by a team
+is that team's best end (checked on each contract, ``_monotone``). So the best play for the
+score reaches the best card points, and the score under best play is the score of those
+points, with a sweep when they are all the points (or none) and the team can take every
+trick. Only where that does not hold (a bulgarian all-trumps belot still to be won or lost in
+the play, which adds to a team's points apart from its cards) is the score searched end by
+end.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..cards import Card, cards_of
+from ..rules import Trump
+from .search import Search
+from .situation import KING_QUEEN, Situation, score_of
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A legal card's values for the team of the seat that plays it."""
+
+    card: Card
+    points: int  # the card points that team ends the deal with, both playing for points
+    score: int  # that team's deal score minus the other's, both playing for the score
+
+
+class Solver:
+    """Double-dummy values of situations. Keeps one search (and its tables) per contract kind:
+    use one solver for every situation of a deal, the later ones reuse the earlier work."""
+
+    __slots__ = ("_searches",)
+
+    def __init__(self) -> None:
+        self._searches: dict[tuple[Trump, bool], Search] = {}
+
+    def search_for(self, sit: Situation) -> Search:
+        key = (sit.contract.trump, sit.undertrump)
+        s = self._searches.get(key)
+        if s is None:
+            s = self._searches[key] = Search(sit.contract.trump, sit.undertrump)
+        return s
+
+    @property
+    def nodes(self) -> int:
+        return sum(s.nodes for s in self._searches.values())
+
+    def legal(self, sit: Situation) -> int:
+        return sit.legal()
+
+    # ---- card points --------------------------------------------------------------------
+    def future_points(self, sit: Situation, guess: int | None = None) -> int:
+        """Team 0's card points from here on (the trick on the table included)."""
+        if sit.is_over:
+            return 0
+        return self.search_for(sit).points_value(sit.hands, sit.leader, sit.trick, guess)
+
+    def card_points(self, sit: Situation, team: int, guess: int | None = None) -> int:
+        """The card points ``team`` ends the deal with under best play for card points."""
+        g = None if guess is None else (guess if team == 0 else sit.card_total() - guess)
+        if g is not None:
+            g -= sit.points[0]
+        p0 = sit.points[0] + self.future_points(sit, g)
+        return p0 if team == 0 else sit.card_total() - p0
+
+    def takes_all(self, sit: Situation, team: int) -> bool:
+        """Whether ``team`` can take every remaining trick, whatever the other team plays (a
+        claim of the rest: the trick on the table included)."""
+        if sit.is_over:
+            return True
+        return self.search_for(sit).takes_all(sit.hands, sit.leader, sit.trick, team)
+
+    # ---- the score ----------------------------------------------------------------------
+    def score(self, sit: Situation, team: int, points0: int | None = None) -> int:
+        """``team``'s deal score minus the other's under best play for the score.
+        ``points0``: team 0's final card points under best play for points, when known."""
+        v = self._score0(sit, points0)
+        return v if team == 0 else -v
+
+    def _score0(self, sit: Situation, points0: int | None) -> int:
+        if sit.is_over:
+            return sit.final_score()
+        if sit.pending or not _monotone(sit):
+            return self._searched_score0(sit)
+        if points0 is None:
+            points0 = sit.points[0] + self.future_points(sit)
+        total = sit.card_total()
+        sweep: int | None = None
+        if points0 == total and sit.tricks[1] == 0 and self.takes_all(sit, 0):
+            sweep = 0
+        elif points0 == 0 and sit.tricks[0] == 0 and self.takes_all(sit, 1):
+            sweep = 1
+        return score_of(sit, points0, sweep, sit.belote)
+
+    def _searched_score0(self, sit: Situation) -> int:
+        pending = 0
+        for suit in sit.pending:
+            pending |= KING_QUEEN << (suit * 8)
+        base = sit.belote
+        cache: dict[tuple[int, int, int], int] = {}
+
+        def leaf(p0: int, won: int, bel: int) -> int:
+            key = (p0, won, bel)
+            v = cache.get(key)
+            if v is None:
+                sweep = 0 if won == 1 else 1 if won == 2 else None
+                v = cache[key] = score_of(sit, p0, sweep, (base[0] + (bel & 1023),
+                                                            base[1] + (bel >> 10)))
+            return v
+
+        total = sit.card_total()
+        extra = 20 * len(sit.pending)
+        ends = [score_of(sit, p, sw, (base[0] + b0, base[1] + b1))
+                for p in range(total + 1) for sw in (None, 0, 1)
+                for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20)]
+        won = (1 if sit.tricks[0] else 0) | (2 if sit.tricks[1] else 0)
+        return self.search_for(sit).score_value(
+            sit.hands, sit.leader, sit.trick, sit.points[0], won, 0, pending, leaf,
+            min(ends), max(ends) + 1)
+
+    # ---- every legal card ---------------------------------------------------------------
+    def card_values(self, sit: Situation) -> list[CardValue]:
+        """Each legal card of the seat to act, with its values for that seat's team."""
+        team = sit.to_act & 1
+        out = []
+        search = self.search_for(sit)
+        done: dict[Card, CardValue] = {}
+        hs = sit.hands
+        others = (hs[0] | hs[1] | hs[2] | hs[3]) ^ hs[sit.to_act]
+        for c in sit.trick:
+            others |= 1 << c
+        reps = search.representatives(hs[sit.to_act], others)
+        legal = sit.legal()
+        for c in cards_of(legal):
+            rep = _representative(search, c, reps, hs[sit.to_act], others)
+            got = done.get(rep)
+            if got is None:
+                child = sit.after(rep)
+                p0 = child.points[0] + self.future_points(child)
+                pts = p0 if team == 0 else child.card_total() - p0
+                got = done[rep] = CardValue(rep, pts, self.score(child, team, p0))
+            out.append(CardValue(c, got.points, got.score))
+        return out
+
+
+def _representative(search: Search, c: Card, reps: int, hand: int, others: int) -> Card:
+    """The card searched for ``c``: itself, or the equivalent card that stands for it."""
+    if reps >> c & 1:
+        return c
+    # The equivalent card: same suit, same points, no card of ``others`` between them.
+    strength = search.strength
+    points = search.points
+    suit = c & ~7
+    for r in range(8):
+        d = suit | r
+        if reps >> d & 1 and points[d] == points[c]:
+            lo, hi = sorted((strength[c], strength[d]))
+            between = [e for e in range(suit, suit + 8)
+                       if lo < strength[e] < hi and others >> e & 1]
+            if not between:
+                return d
+    raise AssertionError("every card has a representative")
+
+
+_MONOTONE: dict[tuple[object, ...], bool] = {}
+
+
+def _monotone(sit: Situation) -> bool:
+    """Whether the deal's score never falls as team 0's final card points rise, with a sweep
+    by team 1 below every other end and one by team 0 above."""
+    key = (sit.variant, sit.contract, sit.announced, sit.belote, sit.hanging)
+    got = _MONOTONE.get(key)
+    if got is None:
+        total = sit.card_total()
+        ends = [score_of(sit, 0, 1, sit.belote)]
+        ends += [score_of(sit, p, None, sit.belote) for p in range(total + 1)]
+        ends.append(score_of(sit, total, 0, sit.belote))
+        got = _MONOTONE[key] = all(a <= b for a, b in itertools.pairwise(ends))
+    return got
