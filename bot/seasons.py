@@ -40,6 +40,11 @@ class SeasonKeeper:
         # Tests inject theirs (or replace utc_now before the bot starts: the first check
         # runs as soon as the bot is ready).
         self.clock: Clock = clock or (lambda: utc_now())
+        # Each server found with nothing to do at its last roll: (its season_length then, the
+        # running season's length and period, or None). While the setting is the same and
+        # now falls in that period, nothing can be due (only a roll ends or opens a season),
+        # so the minute's check asks the database nothing.
+        self._quiet: dict[int, tuple[str, SeasonRow | None]] = {}
 
     async def roll(self, guild_id: int) -> list[SeasonRow]:
         """The server's seasons brought up to now: the running one ended if its time is over
@@ -47,16 +52,27 @@ class SeasonKeeper:
         seasons whose post has not gone out yet, oldest first."""
         now = self.clock()
         length = (await self.settings.get(guild_id)).season_length
+        quiet = self._quiet.get(guild_id)
+        if quiet is not None and quiet[0] == length and (
+                quiet[1] is None or season_period(quiet[1].length, now) == quiet[1].period):
+            return []
+        self._quiet.pop(guild_id, None)
         running = await self.repo.running(guild_id)
+        due = False
         if running is None:
             if length != OFF:
                 await self.repo.start(guild_id, length, now)
+                due = True
         elif season_period(running.length, now) != running.period:
+            due = True
             ended = await self.repo.end(running, None if length == OFF else length, now)
             if ended is not None:
                 log.info("server %s: season %s (%s) ended", guild_id, ended.number,
                          ended.period)
-        return await self.repo.unposted(guild_id)
+        unposted = await self.repo.unposted(guild_id)
+        if not due and not unposted:
+            self._quiet[guild_id] = (length, running)
+        return unposted
 
     async def find(self, guild_id: int, which: str | None) -> SeasonRow | None:
         """The season ``which`` names: this one (``current`` or None), the last one ended

@@ -87,6 +87,9 @@ class Challenge(BeloteSubcommands):
     def __init__(self, bot: BeloteBot) -> None:
         super().__init__(bot)
         self._checking = asyncio.Lock()  # one post of a day's board at a time
+        # Each server whose boards of the days before this one are all posted: nothing more
+        # can come due for it until the next day, so the minute's check skips it.
+        self._done_before: dict[int, str] = {}
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -199,18 +202,23 @@ class Challenge(BeloteSubcommands):
         async with self._checking:
             today = day_of(self.bot.daily.clock())
             for guild in list(self.bot.guilds):
-                if not self.bot.sharding.owns(guild.id):
+                if not self.bot.sharding.owns(guild.id) or \
+                        self._done_before.get(guild.id) == today:
                     continue
+                done = True
                 for day in await self.bot.daily.repo.days_to_post(guild.id, today):
-                    await self.post_day(guild, day)
+                    done = await self.post_day(guild, day) and done
+                if done:
+                    self._done_before[guild.id] = today
 
-    async def post_day(self, guild: discord.Guild, day: str) -> None:
+    async def post_day(self, guild: discord.Guild, day: str) -> bool:
+        """Post the server's boards of ``day``; False if Discord failed and it is tried again."""
         repo = self.bot.daily.repo
         settings = await self.bot.guild_settings.get(guild.id)
         channel_id = settings.announce_channel or settings.log_channel
         if channel_id is None:
             await repo.mark_posted(guild.id, day)
-            return
+            return True
         w = words(table_language(settings, guild))
         parts = []
         for variant in await repo.variants_of(guild.id, day):
@@ -237,8 +245,9 @@ class Challenge(BeloteSubcommands):
                 log.warning("daily board %s of server %s not posted: %s", day, guild.id, e)
             except discord.HTTPException as e:
                 log.warning("daily board %s of server %s: %s; tried again", day, guild.id, e)
-                return
+                return False
         await repo.mark_posted(guild.id, day)
+        return True
 
 
 async def setup(bot: BeloteBot) -> None:

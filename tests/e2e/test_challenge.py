@@ -192,3 +192,17 @@ async def test_yesterday_s_world_board_is_posted_where_it_was_played(
     assert f"{rank}. <@{ana.id}> — {mine.score:,} points (played 1 day in a row)" in text, text
     assert str(zed.id) not in text  # another server's member is not named here
     assert not [m for m in w.fake.messages(room) if "2026-12-01" in m.content]
+    # All posted: the minute's check asks the database nothing more until the next day.
+    asked: list[int] = []
+    days_to_post = w.bot.daily.repo.days_to_post
+
+    async def counted(guild_id: int, before: str) -> list[str]:
+        asked.append(guild_id)
+        return list(await days_to_post(guild_id, before))
+
+    w.bot.daily.repo.days_to_post = counted
+    await cog.post_days()
+    assert asked == []
+    clock.now = DAY + timedelta(days=2)
+    await cog.post_days()
+    assert sorted(asked) == sorted([w.guild.id, other.id])
