@@ -305,10 +305,30 @@ class Delivery:
         view = live.view()
         if view is None:
             return {"content": messages.lobby_text(live, language),
-                    "view": messages.lobby_view(live, language), "attachments": []}
+                    "view": await self.linked(live, messages.lobby_view(live, language)),
+                    "attachments": []}
         return {"content": messages.table_text(live, view, language),
-                "view": messages.table_view_controls(live, language),
+                "view": await self.linked(live, messages.table_view_controls(live, language)),
                 "attachments": [await images.table_image(view, language)]}
+
+    async def linked(self, live: LiveTable,
+                     view: discord.ui.View | None) -> discord.ui.View | None:
+        """``view`` with a link to the table's live page (docs/web.md) when ``WEB_BASE_URL``
+        is set. A link button has no custom_id: the other buttons are as they were, and a
+        table posted before the link existed gets it at its next edit."""
+        links = self.bot.web_links
+        if view is None or links is None or not live.row.is_open:
+            return view
+        try:
+            url = await links.url(live.row.guild_id, f"/table/{live.id}")
+        except Exception:  # the link is a nicety: the table is shown without it
+            log.exception("table %s: no link to its page", live.id)
+            return view
+        if url is not None:
+            view.add_item(discord.ui.Button(
+                label=words(live.language)("web.button.open"), url=url,
+                row=1 if live.row.status == TableStatus.LOBBY else None))
+        return view
 
     def table_key(self, live: LiveTable, closed: str | None = None) -> Hashable:
         return (live.row.status, live.seq, live.row.host_id, closed, live.deadline,

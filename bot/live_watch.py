@@ -1,4 +1,5 @@
-"""What the live table page shows (web/live.py), and how it hears of each change.
+"""What the live table and tournament pages show (web/live.py, web/tournament.py), and how
+the table page hears of each change.
 
 :func:`public_state` is the public view of an open table as the table message shows it: the
 seats and their names, the bids, the contract, the trick on the table and the last one taken,
@@ -13,18 +14,25 @@ under the table's lock nor before a click is answered (web/live.py's ``Feed``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import hashlib
+import json
+from collections.abc import Container, Iterable
+from typing import TYPE_CHECKING, Any
 
 from db import TableStatus
 from game.cards import Card, card_str
 from game.deal import Trick
+from game.tournament import Stage as TournamentStage
+from game.tournament import TournamentError
 from game.view import Stage
 from i18n import Seat, Team, contract_text, words
 from web.live import Feed
 
 from .messages import action_label, card_label
 from .tables import LiveTable, TableListener
+
+if TYPE_CHECKING:
+    from .tournaments import TournamentRunner
 
 LOBBY, PLAYING, OVER, CLOSED = "lobby", "playing", "over", "closed"
 
@@ -84,6 +92,50 @@ def public_state(live: LiveTable, language: str) -> dict[str, Any]:
             "cards": _trick(view.last_trick, language), "winner": view.last_trick.winner},
         "scores": list(view.totals), "hanging": view.hanging, "winner": view.winner,
         "paused": live.paused})
+    return state
+
+
+async def tournament_state(runner: TournamentRunner, open_tables: Container[int],
+                           guild_id: int, tournament_id: int,
+                           language: str) -> dict[str, Any] | None:
+    """A tournament as its sign-up message and bracket show it, or None if it is not one of
+    this server's. ``open_tables``: the tables in play (a link to their live page)."""
+    try:
+        row, t = await runner.load(tournament_id)
+    except TournamentError:
+        return None
+    if row.guild_id != guild_id:
+        return None
+    w = words(language)
+
+    def name(user_id: int) -> str:
+        return runner.name_of(row, user_id) if user_id > 0 else w("tournaments.computer")
+
+    linked = {(tb.round, tb.position): tb.table_id for tb in await runner.repo.tables(row.id)}
+    rounds = []
+    for rnd in t.rounds:
+        tables = []
+        for i, d in enumerate(rnd.draws):
+            table = linked.get((rnd.number, i))
+            tables.append({"position": i, "table": table,
+                           "pairs": [[name(d.seats[0]), name(d.seats[2])],
+                                     [name(d.seats[1]), name(d.seats[3])]],
+                           "winner": rnd.winners.get(i),
+                           "live": table is not None and table in open_tables})
+        rounds.append({"number": rnd.number, "tables": tables})
+    finished = t.stage is TournamentStage.FINISHED
+    state: dict[str, Any] = {
+        "tournament": row.id, "format": t.format.value, "variant": row.variant,
+        "title": w(f"tournaments.title.{t.format.value}", number=row.id,
+                   variant=w(f"image.variant.{row.variant}")),
+        "stage": t.stage.value, "starts_at": row.starts_at, "places": t.format.players,
+        "entrants": [{"user_id": str(u), "name": name(u)} for u in t.entrants],
+        "rounds": rounds,
+        "tables_per_round": [1 << (t.format.rounds - n) for n in range(1, t.format.rounds + 1)],
+        "winners": [name(u) for u in t.winners] if finished else None,
+        "runners_up": [name(u) for u in t.runners_up] if finished else None}
+    # What the page compares to know it changed (web/tournament.py reloads then).
+    state["version"] = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
     return state
 
 

@@ -5,7 +5,7 @@ read through :class:`BotSource` what the stats commands read."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry
 
@@ -14,10 +14,11 @@ from web.guard import RateLimit, guard
 from web.live import Feed, add_live_routes
 from web.ops import add_ops_routes
 from web.site import add_site_routes
+from web.tournament import add_tournament_routes
 
 from . import images
 from .guild_settings import AUTO_LANGUAGE
-from .live_watch import public_state
+from .live_watch import public_state, tournament_state
 from .translator import language_of
 from .web_links import WebLinks
 
@@ -62,6 +63,14 @@ class BotSource:
         live = service.live.get(table_id) if service is not None else None
         return live if live is not None and live.row.guild_id == guild_id else None
 
+    async def tournament(self, guild_id: int, tournament_id: int,
+                         language: str) -> dict[str, Any] | None:
+        runner = getattr(self.bot, "tournaments", None)  # none until the database is open
+        if runner is None:
+            return None
+        return await tournament_state(runner, self.bot.service.live, guild_id, tournament_id,
+                                      language)
+
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
         file = await images.deal_sheet_image(replay.match.results[deal - 1],
                                              replay.match.variant, replay.players, deal,
@@ -91,6 +100,7 @@ async def start_web(bot: BeloteBot) -> WebServer | None:
     # The live tables' viewers: the table service tells it each change (bot/live_watch.py).
     bot.live_feed = Feed(public_state)
     add_live_routes(server, source, bot.live_feed)
+    add_tournament_routes(server, source)
     try:
         await server.start()
     except OSError as e:

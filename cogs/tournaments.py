@@ -32,6 +32,7 @@ from i18n import Words, words
 from rendering import BracketRound, BracketTable
 
 from .common import BeloteSubcommands, member_words, table_language
+from .stats import with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -135,10 +136,18 @@ class Tournaments(BeloteSubcommands):
         except TournamentError as e:
             raise refusal(e) from None
         _, t = await runner.load(row.id)
-        await reply(interaction, signup_text(row, t), ephemeral=False,
-                    view=signup_view(row.id, row.language), allowed_mentions=NO_MENTIONS)
+        view = await self._linked(row, signup_view(row.id, row.language))
+        await reply(interaction, signup_text(row, t), ephemeral=False, view=view,
+                    allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response()
         await runner.set_message(row.id, message.id)
+
+    async def _linked(self, row: TournamentRow,
+                      view: discord.ui.View | None) -> discord.ui.View | None:
+        """``view`` with a link to the tournament's page (docs/web.md) when WEB_BASE_URL is
+        set (a link has no custom_id: the Join and Leave buttons are as they were)."""
+        return await with_web_link(self.bot, row.guild_id, f"/tournament/{row.id}",
+                                   words(row.language), view)
 
     # ---- the runner's listener -----------------------------------------------------------
     def _later(self, work: Any) -> None:
@@ -188,7 +197,8 @@ class Tournaments(BeloteSubcommands):
         try:
             await channel.get_partial_message(fresh.message_id).edit(
                 content=signup_text(fresh, t),
-                view=signup_view(row.id, row.language) if t.stage is Stage.SIGN_UP else None,
+                view=await self._linked(fresh, signup_view(row.id, row.language)
+                                        if t.stage is Stage.SIGN_UP else None),
                 attachments=await self._bracket(fresh, t),
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as e:
@@ -239,7 +249,11 @@ class Tournaments(BeloteSubcommands):
         else:
             words_ = w("tournaments.cancelled_post", number=row.id)
         try:
-            await channel.send(words_, allowed_mentions=NO_MENTIONS)
+            view = await self._linked(row, None)
+            if view is None:
+                await channel.send(words_, allowed_mentions=NO_MENTIONS)
+            else:
+                await channel.send(words_, view=view, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as e:
             log.info("tournament %s: final post not sent (%s)", row.id, e)
 

@@ -10,7 +10,7 @@ from typing import Final
 
 from i18n import Words
 
-STYLE: Final = "/static/site.css?v=2"
+STYLE: Final = "/static/site.css?v=3"
 
 
 def page(w: Words, title: str, home: str, body: str) -> str:

@@ -18,14 +18,24 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot import create_bot
+from bot.controls import button_id
 from bot.messages import card_label
 from bot.tables.clock import FakeClock
 from game.cards import card_str, cards_of
 from game.players import RandomPlayer
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, make_world, open_table, play_turn, start_table
-from .test_web import BASE, HOSTILE, get, site_of
+from .table_helpers import (
+    TABLE_SEED,
+    World,
+    make_world,
+    open_table,
+    play_turn,
+    seat_everyone,
+    start_table,
+)
+from .test_web import BASE, HOSTILE, get, link_urls, site_of
 
 MOVE_WAIT = 2.0  # a move reaches the page within this (the issue's promise)
 
@@ -204,3 +214,31 @@ async def test_a_french_server_has_its_live_page_in_french(fake_discord: FakeDis
     assert status == 200 and '<html lang="fr">' in html
     assert f"Table n°{table_id}" in html and "Donne 1" in html and "Sud\u00a0: ana" in html
     assert "Belote classique" in html
+
+
+async def test_the_table_message_links_to_its_page_and_one_posted_before_still_works(
+        fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock) -> None:
+    """A table posted by a bot without the link (no WEB_BASE_URL, as before this page
+    existed): after a restart with it, the old message's buttons work, and its next edit
+    carries the link to the live page."""
+    w = await make_world(fake_discord, database_path, web_port=0)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    table_id, lobby = await open_table(w, w.members[0])
+    assert link_urls(w.fake.message(lobby.id)) == []
+    await w.fake.disconnect(w.bot)
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0,
+                                   table_seed=TABLE_SEED, web_port=0, web_base_url=BASE)
+    await w.fake.settle()
+    await seat_everyone(w, table_id, lobby, w.members[:4])  # the old message's buttons
+    root = BASE + await site_of(w)
+    page = f"{root}table/{table_id}"
+    assert link_urls(w.fake.message(lobby.id)) == [page]
+    started = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    assert started.callback_type == 7, started.text
+    await w.fake.settle()
+    message = w.fake.message(lobby.id)
+    assert link_urls(message) == [page]
+    assert any(c.get("custom_id") == button_id("hand", table_id)
+               for row in message.components for c in row["components"])
+    assert (await get(w, page.removeprefix(BASE)))[0] == 200
+    assert (await play_turn(w, table_id, RandomPlayer(2))).callback_type == 7
