@@ -80,3 +80,8 @@ def test_bench_db_commits_on_sqlite_and_postgresql() -> None:
 def test_bench_stats_times_every_page() -> None:
     out = run("bench/bench_stats.py", "--matches", "300", "--players", "20", "--runs", "3")
     assert "leaderboard page" in out and "/belote stats" in out
+
+
+def test_bench_live_reaches_every_viewer() -> None:
+    out = run("bench/bench_live.py", "--viewers", "20", "--moves", "6", "--interval", "0")
+    assert "moves missed 0" in out and "20 viewers, 6 moves" in out
