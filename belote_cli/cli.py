@@ -1,5 +1,6 @@
-"""The ``belote`` command: replay, legal and simulate (render is added by the rendering package
-through the ``belote.commands`` entry point group, so this package imports no rendering code).
+"""The ``belote`` command: replay, legal, analyse and simulate (render is added by the rendering
+package through the ``belote.commands`` entry point group, so this package imports no rendering
+code).
 It lives beside the rules core, not in it: the core does no I/O."""
 
 from __future__ import annotations
@@ -82,6 +83,24 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_legal(args: argparse.Namespace) -> int:
     _emit(legal_summary(load_match(args.file)), sys.stdout)
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from game.analysis.review import analyse_match, deal_json  # the solver, only when asked
+
+    match = load_match(args.file)
+    if args.deal is not None:
+        if not 0 <= args.deal < len(match.deals):
+            raise ReplayError(f"no deal {args.deal}: the record has {len(match.deals)} "
+                              f"deal{'s' if len(match.deals) != 1 else ''}", status=2)
+        if not match.deals[args.deal].is_over:
+            raise ReplayError(f"deal {args.deal} is not over: only finished deals are "
+                              "analysed", deal=args.deal, status=2)
+        wanted = [args.deal]
+    else:
+        wanted = [i for i, d in enumerate(match.deals) if d.is_over]
+    _emit({"deals": [deal_json(a) for a in analyse_match(match, wanted)]}, sys.stdout)
     return 0
 
 
@@ -203,7 +222,7 @@ def _target(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="belote", description="Belote game records: replay, legal actions, "
-                     "simulation, rendering.")
+                     "analysis, simulation, rendering.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("replay", help="check a record against the rules and print every deal")
     p.add_argument("file", help="the record (JSON), or - for standard input")
@@ -211,6 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("legal", help="print the seat to act and its legal actions")
     p.add_argument("file", help="the record (JSON), or - for standard input")
     p.set_defaults(run=_cmd_legal)
+    p = sub.add_parser("analyse", help="the double-dummy analysis of every finished deal: "
+                       "its par, and the value of every legal card at each card played")
+    p.add_argument("file", help="the record (JSON), or - for standard input")
+    p.add_argument("--deal", type=_whole, default=None, metavar="N",
+                   help="only deal N (0 is the first)")
+    p.set_defaults(run=_cmd_analyse)
     p = sub.add_parser("simulate", help="play deals between computer players")
     p.add_argument("--variant", required=True, choices=[v.value for v in Variant])
     p.add_argument("--deals", type=_positive, default=100, metavar="N",

@@ -44,9 +44,29 @@ class Search:
     """The searches of one contract kind (its trump and whether one must under-trump), with
     their transposition tables: reuse one for every position of a deal."""
 
-    __slots__ = ("_gtt", "_hs", "_lead", "_leaf", "_orders", "_pend", "_reps", "_stt",
-                 "above", "beaters", "follow", "nodes", "points", "strength", "trump_cards",
-                 "tsm", "tt", "undertrump")
+    __slots__ = (
+        "_bracketed",
+        "_fx",
+        "_gtt",
+        "_hs",
+        "_lead",
+        "_leaf",
+        "_orders",
+        "_pend",
+        "_reps",
+        "_stt",
+        "_total",
+        "above",
+        "beaters",
+        "follow",
+        "nodes",
+        "points",
+        "strength",
+        "trump_cards",
+        "tsm",
+        "tt",
+        "undertrump",
+    )
 
     def __init__(self, trump: Trump, undertrump: bool) -> None:
         self.strength, self.points, self.above = play_tables(trump)
@@ -65,6 +85,9 @@ class Search:
         self._hs = [0, 0, 0, 0]
         self._lead = -1
         self._pend = 0
+        self._total = 0
+        self._bracketed = True
+        self._fx: dict[int, int] = {}  # exact card points from a trick's start, for _bracket
         self._leaf: Callable[[int, int, int], int] = _no_leaf
         self.nodes = 0
 
@@ -140,8 +163,8 @@ class Search:
     def moves(self, seat: int, k: int, led: int, win: int, wseat: int,
               trick_cards: CardSet) -> tuple[int, ...]:
         """The cards worth searching for ``seat`` (its legal cards, one of each equivalent
-        set), best tries first: when leading, strongest first; when the partner is winning,
-        the most points first; else the cards that take the trick (the strongest, or on the
+        set), best tries first: when leading, the most points first; when the partner is
+        winning, the most points first; else the cards that take the trick (the strongest, or on the
         last card the richest), then the cheapest."""
         hs = self._hs
         hand = hs[seat]
@@ -154,7 +177,7 @@ class Search:
         others = (hs[0] | hs[1] | hs[2] | hs[3]) ^ hand | trick_cards
         cand = legal & self.representatives(hand, others)
         if k == 0:
-            return self._ordered(cand, _BY_STRENGTH)
+            return self._ordered(cand, _POINTS_DOWN)
         if (wseat ^ seat) == 2:
             return self._ordered(cand, _POINTS_DOWN)
         beat = cand & self.beaters[win]
@@ -283,6 +306,23 @@ class Search:
         best_card = -1
         pts = self.points
         beaters = self.beaters
+        if k == 3 and len(moves) > 1:
+            # Enhanced transposition cutoff: a child trick already bounded may settle this.
+            tt = self.tt
+            rest = 0
+            for i in range(4):
+                if i != seat:
+                    rest |= hs[i] << (32 * i)
+            for c in moves:
+                nws = seat if beaters[win] >> c & 1 else wseat
+                e = tt.get(rest | (hand ^ (1 << c)) << (32 * seat) | nws << 128)
+                if e is not None:
+                    gain = 0 if nws & 1 else tp + pts[c]
+                    if maxing:
+                        if gain + e[0] >= beta:
+                            return gain + e[0]
+                    elif gain + e[1] <= alpha:
+                        return gain + e[1]
         for c in moves:
             b = 1 << c
             hs[seat] = hand ^ b
@@ -375,15 +415,18 @@ class Search:
     def score_value(self, hands: tuple[int, int, int, int], leader: int,
                     trick: tuple[int, ...], points0: int, won: int, belote: int,
                     pending: CardSet, leaf: Callable[[int, int, int], int], low: int,
-                    high: int) -> int:
+                    high: int, total: int, bracket: bool = True) -> int:
         """Team 0's deal score minus team 1's under best play for the score. ``points0``:
         team 0's card points so far; ``won``: bit t set when team t has taken a trick;
         ``belote``: the belote points won in the play so far, team 0's + team 1's << 10;
         ``pending``: the kings and queens of the belots still to be won or lost in the play;
         ``leaf(points0, won, belote)``: the score of an end; ``low``, ``high``: bounds of
-        every end's score."""
+        every end's score; ``total``: all the card points of the deal; ``bracket``: the
+        score never falls as team 0's card points rise, whatever the belots (see _bracket)."""
         hs = self._hs
         hs[:] = hands
+        self._total = total
+        self._bracketed = bracket
         self._pend = pending
         self._leaf = leaf
         self._gtt = {}
@@ -425,8 +468,17 @@ class Search:
                 alpha = lo
             if hi < beta:
                 beta = hi
-        else:
+        elif not self._bracketed:
             lo, hi = -_INF, _INF
+        else:
+            lo, hi = self._bracket(leader, p0, won, bel)
+            if lo == hi or lo >= beta or hi <= alpha:
+                self._gtt[key] = (lo, hi)
+                return lo if lo >= beta or lo == hi else hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         v = self._gnode(leader, 0, 0, 0, 0, 0, 0, p0, won, bel, alpha, beta)
         if v <= alpha:
             hi = v
@@ -436,6 +488,39 @@ class Search:
             lo = hi = v
         self._gtt[key] = (lo, hi)
         return v
+
+    def _bracket(self, leader: int, p0: int, won: int, bel: int) -> tuple[int, int]:
+        """Bounds of the score from a trick's start: a team playing for card points gets at
+        least (or at most) the best card points F, and the score never falls with team 0's
+        points, so it lies between the least and the most score of an end with F, over the
+        belots still to be won or lost (and a sweep where F allows one). With no belot left to
+        play for, both bounds are the score itself (but for a sweep still open)."""
+        hs = self._hs
+        hands = (hs[0], hs[1], hs[2], hs[3])
+        key = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | leader << 128
+        f = self._fx.get(key)
+        if f is None:
+            f = self._fx[key] = self.points_value(hands, leader, ())
+            hs[:] = hands
+        p = p0 + f
+        # The belots still open: each one's holder's team may still win it, or not.
+        extras = [0]
+        pend = self._pend
+        for suit in range(4):
+            kq = _KQ << (suit * 8)
+            if pend & kq:
+                for seat in range(4):
+                    if hands[seat] & kq == kq:
+                        gain = 20 << (10 * (seat & 1))
+                        extras = extras + [e + gain for e in extras]
+        ends = [3]
+        if p == self._total and not won & 2:
+            ends.append(1)
+        if p == 0 and not won & 1:
+            ends.append(2)
+        leaf = self._leaf
+        values = [leaf(p, w | won if w != 3 else 3, bel + e) for e in extras for w in ends]
+        return min(values), max(values)
 
     def _gnode(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
                p0: int, won: int, bel: int, alpha: int, beta: int) -> int:

@@ -20,7 +20,7 @@ end.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_of
 from ..rules import Trump
@@ -41,10 +41,13 @@ class Solver:
     """Double-dummy values of situations. Keeps one search (and its tables) per contract kind:
     use one solver for every situation of a deal, the later ones reuse the earlier work."""
 
-    __slots__ = ("_searches",)
+    __slots__ = ("_all", "_future", "_searches")
 
     def __init__(self) -> None:
         self._searches: dict[tuple[Trump, bool], Search] = {}
+        # Answers already found, by contract kind, hands, leader and trick (and team).
+        self._future: dict[tuple[object, ...], int] = {}
+        self._all: dict[tuple[object, ...], bool] = {}
 
     def search_for(self, sit: Situation) -> Search:
         key = (sit.contract.trump, sit.undertrump)
@@ -65,7 +68,12 @@ class Solver:
         """Team 0's card points from here on (the trick on the table included)."""
         if sit.is_over:
             return 0
-        return self.search_for(sit).points_value(sit.hands, sit.leader, sit.trick, guess)
+        key = (sit.contract.trump, sit.undertrump, sit.hands, sit.leader, sit.trick)
+        got = self._future.get(key)
+        if got is None:
+            got = self._future[key] = self.search_for(sit).points_value(
+                sit.hands, sit.leader, sit.trick, guess)
+        return got
 
     def card_points(self, sit: Situation, team: int, guess: int | None = None) -> int:
         """The card points ``team`` ends the deal with under best play for card points."""
@@ -80,7 +88,12 @@ class Solver:
         claim of the rest: the trick on the table included)."""
         if sit.is_over:
             return True
-        return self.search_for(sit).takes_all(sit.hands, sit.leader, sit.trick, team)
+        key = (sit.contract.trump, sit.undertrump, sit.hands, sit.leader, sit.trick, team)
+        got = self._all.get(key)
+        if got is None:
+            got = self._all[key] = self.search_for(sit).takes_all(sit.hands, sit.leader,
+                                                                  sit.trick, team)
+        return got
 
     # ---- the score ----------------------------------------------------------------------
     def score(self, sit: Situation, team: int, points0: int | None = None) -> int:
@@ -126,9 +139,11 @@ class Solver:
                 for p in range(total + 1) for sw in (None, 0, 1)
                 for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20)]
         won = (1 if sit.tricks[0] else 0) | (2 if sit.tricks[1] else 0)
+        monotone = all(_monotone(replace(sit, belote=(base[0] + b0, base[1] + b1)))
+                       for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20))
         return self.search_for(sit).score_value(
             sit.hands, sit.leader, sit.trick, sit.points[0], won, 0, pending, leaf,
-            min(ends), max(ends) + 1)
+            min(ends), max(ends) + 1, total, monotone)
 
     # ---- every legal card ---------------------------------------------------------------
     def card_values(self, sit: Situation) -> list[CardValue]:
