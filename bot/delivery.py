@@ -726,7 +726,10 @@ class Delivery:
         (default: this text at this point of the table's log); tried again after its answer
         was lost, it is not posted twice (a nonce Discord enforces)."""
         channel = self.bot.get_partial_messageable(live.row.home_id)
-        mentions = discord.AllowedMentions(users=[discord.Object(mention)]) \
+        # Only the member the notice is for is pinged: never @everyone, a role, or whoever a
+        # name in the text may look like (names are escaped too: bot/markup.py).
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=[discord.Object(mention)]) \
             if mention is not None else messages.NO_MENTIONS
         await channel.send(text, allowed_mentions=mentions, files=files or discord.utils.MISSING,
                            nonce=nonce("notice", live.id, *(

@@ -75,6 +75,7 @@ from .controls import (
     UnaheadButton,
     encode_action,
 )
+from .markup import as_text, names_as_text
 from .tables import LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -146,10 +147,12 @@ def seat_label(live: LiveTable, seat: int, language: str = EN) -> str:
     return live.names(language)[seat]
 
 
-def _seat_line(live: LiveTable, seat: int, w: Words) -> str:
+def _seat_line(live: LiveTable, seat: int, w: Words, *, markdown: bool = True) -> str:
+    """``North: ana``; ``markdown``: for a message's text (the name escaped, bot/markup.py),
+    else for a button's label (shown as it is)."""
     who = seat_label(live, seat, w.language) if live.seats.get(seat) is not None \
         else w("lobby.empty")
-    return w("table.seat", seat=Seat(seat), who=who)
+    return w("table.seat", seat=Seat(seat), who=as_text(who) if markdown else who)
 
 
 # ---- the table message -------------------------------------------------------------------
@@ -173,7 +176,8 @@ def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for seat in range(4):
         s = live.seats.get(seat)
-        label = _seat_line(live, seat, w) if s else w("controls.sit", seat=Seat(seat))
+        label = _seat_line(live, seat, w, markdown=False) if s else \
+            w("controls.sit", seat=Seat(seat))
         style = discord.ButtonStyle.primary if s is None else discord.ButtonStyle.secondary
         view.add_item(SitButton(live.id, seat, Look(label[:80], style, row=0)))
     view.add_item(StartButton(live.id, Look(w("controls.start"), discord.ButtonStyle.success,
@@ -196,7 +200,7 @@ def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
 
 
 def _turn_line(live: LiveTable, view: TableView, w: Words) -> str:
-    names = view.players
+    names = names_as_text(view.players)
     assert view.to_act is not None
     seat = live.seats.get(view.to_act)
     human = seat is not None and seat.is_human
@@ -212,7 +216,7 @@ def _turn_line(live: LiveTable, view: TableView, w: Words) -> str:
 
 def _bidding_line(view: TableView, w: Words, language: str) -> str:
     """The calls so far (and in classic the card turned up)."""
-    names = view.players
+    names = names_as_text(view.players)
     bids = ", ".join(w("table.bid", name=names[s], bid=action_label(a, language).lower())
                      for s, a in view.bids) or w("table.no_bid")
     if view.turned_card is not None:
@@ -221,13 +225,14 @@ def _bidding_line(view: TableView, w: Words, language: str) -> str:
 
 
 def _played(trick: Trick, names: Sequence[str], w: Words, language: str) -> str:
+    """The cards of a trick and who played them (``names`` already as text)."""
     return ", ".join(w("table.bid", name=names[trick.seat_of(i)], bid=card_label(c, language))
                      for i, c in enumerate(trick.cards))
 
 
 def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     w = words(language)
-    names = view.players
+    names = names_as_text(view.players)  # every name in a message's text is escaped
     title = header(live, language)
     lines = [w("table.title", header=title, deal=view.deal_number) if view.deal_number
              else title]
@@ -258,7 +263,7 @@ def table_text(live: LiveTable, view: TableView, language: str = EN) -> str:
             lines.append(w("table.forced", name=names[seat], card=card_label(card, language)))
     for s in live.seats.values():
         if s.timed_out and s.computer is not None and view.winner is None:
-            lines.append(w("table.timed_out", name=s.name))
+            lines.append(w("table.timed_out", name=as_text(s.name)))
     return "\n".join(lines)
 
 
@@ -350,7 +355,7 @@ def _table_for_the_turn(view: TableView, w: Words, language: str) -> list[str]:
     which a busy bot edits less often than it changes (or open the channel, on a phone)."""
     if view.stage is Stage.BIDDING:
         return [_bidding_line(view, w, language)]
-    names = view.players
+    names = names_as_text(view.players)
     if view.trick is not None and view.trick.cards:
         return [w("table.trick", cards=_played(view.trick, names, w, language))]
     last = view.last_trick
@@ -385,7 +390,7 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
             lines += _table_for_the_turn(view, w, language)
             lines.append(_turn_in_hand(live, view, w))
         elif view.to_act is not None:
-            lines.append(w("hand.waiting", name=view.players[view.to_act]))
+            lines.append(w("hand.waiting", name=as_text(view.players[view.to_act])))
     return "\n".join(lines)
 
 
@@ -534,7 +539,7 @@ def rules_card(live: LiveTable, language: str = EN) -> str:
     lines.append(w("computers_others", level=level, others=", ".join(others)) if others
                  else w("computers", level=level))
     lines.append(w("ratings"))
-    computers = [seat_label(live, s.seat, language)
+    computers = [as_text(seat_label(live, s.seat, language))
                  for s in sorted(live.seats.values(), key=lambda s: s.seat)
                  if s.computer is not None and s.user_id is None]
     if computers:
@@ -553,7 +558,7 @@ def variant_rules(variant: Variant, language: str = EN) -> str:
 def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
                     language: str = EN) -> str:
     w = words(language)
-    names = live.names(language)
+    names = names_as_text(live.names(language))
     if result.contract is None:
         return w("deal.passed", deal=index + 1, table=live.id)
     c = result.contract

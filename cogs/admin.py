@@ -27,6 +27,7 @@ from bot.guild_settings import (
     label,
     show,
 )
+from bot.markup import as_text
 from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
 from bot.preflight import check_channels, report_lines
@@ -326,7 +327,7 @@ class Admin(BeloteSubcommands):
         lines = [w.plural("admin.tables.title", len(here))]
         last = await self.bot.service.last_actions(t.id for t in here[:20])
         for live in here[:20]:  # one message: Discord takes 2000 characters
-            players = ", ".join(f"<@{s.user_id}>" if s.user_id is not None else s.name
+            players = ", ".join(f"<@{s.user_id}>" if s.user_id is not None else as_text(s.name)
                                 for _, s in sorted(live.seats.items())) or "-"
             state = w("admin.tables.paused") if live.paused else (
                 w("admin.tables.playing") if live.playing else w("admin.tables.lobby"))

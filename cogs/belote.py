@@ -16,6 +16,7 @@ from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
 from bot.errors import reply, tell
+from bot.markup import as_text
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
 from bot.tables import LiveTable, NewTable, Refusal
@@ -311,7 +312,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
         await channels.move_to(live, channel, Message.of(
-            "commands.show.moved_by", name=display_name(interaction.user)))
+            "commands.show.moved_by", name=as_text(display_name(interaction.user))))
         await interaction.followup.send(say("commands.show.done", table=live.id),
                                         ephemeral=True)
 

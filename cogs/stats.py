@@ -22,6 +22,7 @@ from bot.answers import ANSWERS, PUBLIC, SlowAnswer
 from bot.bot import BeloteBot
 from bot.controls.base import BadControl, number, too_fast, unknown_control
 from bot.errors import answer_error, reply, tell
+from bot.markup import as_text
 from bot.records import Replay
 from bot.seasons import CURRENT, LAST
 from bot.translator import text
@@ -366,7 +367,7 @@ def history_line(row: MatchRow, user_id: int, names: dict[int, str], w: Words) -
             return "?"
         if p.user_id is None:
             return w("stats.computer", level=p.computer or "?")
-        return names.get(p.user_id, str(p.user_id))
+        return as_text(names.get(p.user_id, str(p.user_id)))
 
     partner = who(me.seat ^ 2)
     opponents = w("stats.board.pair", first=who((me.seat + 1) & 3), second=who((me.seat + 3) & 3))
@@ -409,7 +410,7 @@ class Stats(BeloteSubcommands):
                 await bot.seasons.find(interaction.guild_id, which)
             if found is None:
                 await tell(interaction, member_words(interaction)(
-                    "stats.board.no_season", season=season[:20]))
+                    "stats.board.no_season", season=as_text(season[:20])))
                 return
             chosen = f"s{found.number}"
         board = Board(variant.value if variant else Variant.CLASSIC.value, chosen, pairs, 0)

@@ -13,6 +13,7 @@ from game.match import Match
 from game.rules import Options, Variant
 from i18n import Number, OptionsReason, Seat, Seats, languages
 
+from ..markup import as_text
 from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
 from .play import Playing
@@ -124,7 +125,7 @@ class Lobby:
                     raise Refusal("tables.already_there")
                 if taken is not None and taken.computer is None:
                     raise Refusal("tables.seat_taken_by", seat=Seat(seat),
-                                  name=live.names()[seat])
+                                  name=as_text(live.names()[seat]))
                 current = live.seat_of(user_id)
                 if current is not None:
                     await tables.db.tables.remove_seat(live.id, current)

@@ -29,6 +29,7 @@ from game.match import Match
 from game.record import action_to_json, replay
 from game.tally import tally
 
+from ..markup import as_text
 from ..uncancelled import to_the_end
 from .core import Tables
 from .refusals import Refusal, said
@@ -67,7 +68,8 @@ class Playing:
             if match.to_act != seat:
                 if match.to_act is None:
                     raise Refusal("tables.nobody_acts")
-                raise Refusal("tables.not_your_turn", name=live.names()[match.to_act])
+                raise Refusal("tables.not_your_turn",
+                              name=as_text(live.names()[match.to_act]))
             await self._act_held(live, seat, action, user_id)
         self.turns.schedule_computer(live)
         return live

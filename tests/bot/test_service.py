@@ -154,6 +154,22 @@ async def test_refusals_change_nothing(db: Database) -> None:
     assert len(await db.log.entries(table_id)) == 1  # only the deal
 
 
+async def test_a_refusal_names_the_player_to_act_as_text(db: Database) -> None:
+    # A name is markup-free in the refusal a member reads (bot/markup.py, issue 48).
+    service = TableService(db)
+    live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "coinche", {"target": 1}))
+    for seat, (uid, name) in enumerate([(2, "**b** <@1>"), (3, "||c||"), (4, "[d](http://e)")],
+                                       start=1):
+        await service.sit(live.id, uid, name, seat)
+    await service.start(live.id, 1)
+    seat = to_act(live)
+    wrong = user_at(service, live.id, (seat + 1) % 4)
+    escaped = ["ana", r"\*\*b\*\* \<\@1\>", r"\|\|c\|\|", r"\[d](http\://e)"][seat]
+    with pytest.raises(Refusal) as refused:
+        await service.act(live.id, wrong, live.seq, Pass())
+    assert refused.value.text() == f"It is not your turn: it is {escaped}'s turn."
+
+
 async def test_double_and_concurrent_clicks_apply_once(db: Database) -> None:
     service = TableService(db)
     table_id = await four_players(service)

@@ -7,6 +7,7 @@ follow the shapes discord.py 2.7 parses (discord/types/*.py is the reference).
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,32 @@ BOT_ROLE_PERMISSIONS = discord.Permissions(
     ).value
 )
 ALL_PERMISSIONS = discord.Permissions.all()
+
+
+# What Discord's server takes for a mention in a message's content: <@id>, <@!id>, <@&id>,
+# @everyone, @here. It reads the content as it is: a backslash before "<" or "@" only changes
+# what the clients show, the mention is still there (only allowed_mentions stops the ping).
+_MENTION = re.compile(r"<@!?(\d+)>|<@&(\d+)>|@(everyone|here)")
+
+
+def pings(content: str, allowed: dict[str, Any] | None) -> list[str]:
+    """Who a message with this content notifies under these allowed_mentions, as Discord
+    decides: ``user:<id>``, ``role:<id>``, ``everyone`` (@here too), in the content's order.
+    No allowed_mentions parses everything; ``parse`` names the kinds parsed, and the
+    ``users`` and ``roles`` lists the only ones of their kind that may be."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse") or [])
+    users = {str(u) for u in (allowed or {}).get("users") or []}
+    roles = {str(r) for r in (allowed or {}).get("roles") or []}
+    out: list[str] = []
+    for m in _MENTION.finditer(content):
+        user, role, everyone = m.groups()
+        if user is not None and ("users" in parse or user in users):
+            out.append(f"user:{user}")
+        elif role is not None and ("roles" in parse or role in roles):
+            out.append(f"role:{role}")
+        elif everyone is not None and "everyone" in parse:
+            out.append("everyone")
+    return out
 
 
 def snowflake() -> int:
@@ -145,6 +172,7 @@ class MessageVersion:
     components: list[dict[str, Any]]
     attachment_names: list[str]
     at: float
+    pings: list[str] = field(default_factory=list)  # see FakeMessage.pings
 
 
 @dataclass
@@ -170,6 +198,9 @@ class FakeMessage:
     deleted: bool = False
     versions: list[MessageVersion] = field(default_factory=list)
     nonce: str | None = None  # the sender's nonce, when it gave one
+    # Whom Discord would notify for the content as sent or last edited, under the request's
+    # allowed_mentions (``pings()``): ``user:<id>``, ``role:<id>``, ``everyone``.
+    pings: list[str] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -192,6 +223,7 @@ class FakeMessage:
                 components=list(self.components),
                 attachment_names=[a.filename for a in self.attachments],
                 at=time.monotonic(),
+                pings=list(self.pings),
             )
         )
 
@@ -380,6 +412,7 @@ class FakeMember:
     guild: FakeGuild
     roles: list[FakeRole] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
+    nick: str | None = None  # the server nickname (discord.py's display_name when set)
 
     @property
     def id(self) -> int:
@@ -420,7 +453,7 @@ class FakeMember:
             "mute": False,
             "flags": 0,
             "pending": False,
-            "nick": None,
+            "nick": self.nick,
             "avatar": None,
             "communication_disabled_until": None,
         }
@@ -498,12 +531,18 @@ class FakeGuild:
         )
 
     def add_member(
-        self, name: str, *, manage_guild: bool = False, roles: list[FakeRole] | None = None
+        self,
+        name: str,
+        *,
+        manage_guild: bool = False,
+        roles: list[FakeRole] | None = None,
+        nick: str | None = None,
     ) -> FakeMember:
-        """A human member (manage_guild gives them a role with Manage Server)."""
+        """A human member (manage_guild gives them a role with Manage Server; ``nick``, a
+        server nickname, is the name the server shows)."""
         with self.fake.lock:
             user = self.fake._new_user(name)
-            member = FakeMember(user=user, guild=self, roles=list(roles or []))
+            member = FakeMember(user=user, guild=self, roles=list(roles or []), nick=nick)
             if manage_guild:
                 member.roles.append(self._manager_role())
             self.members[user.id] = member

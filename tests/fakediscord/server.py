@@ -36,6 +36,7 @@ from .models import (
     FakeRole,
     FakeUser,
     iso_now,
+    pings,
     snowflake,
 )
 from .ratelimit import RateLimiter
@@ -1204,6 +1205,7 @@ class FakeDiscord(Driver):
             components=list(body.get("components") or []),
             attachments=attachments,
             flags=flags & (EPHEMERAL | LOADING | SUPPRESS_EMBEDS | IS_COMPONENTS_V2 | (1 << 12)),
+            pings=pings(body.get("content") or "", body.get("allowed_mentions")),
         )
         if interaction is not None:
             message.webhook_id = self.application_id
@@ -1268,6 +1270,7 @@ class FakeDiscord(Driver):
             raise ApiError(400, 50006, "Cannot send an empty message")
         if "content" in body:
             message.content = body["content"] or ""
+            message.pings = pings(message.content, body.get("allowed_mentions"))
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
         if "components" in body:
