@@ -58,6 +58,10 @@ UPDATED = (discord.InteractionResponseType.message_update,
 
 _UNKNOWN = object()  # an image key nothing equals
 RECENTLY_OVER = 64
+# Seconds a stopping bot waits for the threads of tables that were just over to be archived
+# and locked (after those tables' last posts and edits): a deploy right after a table closed
+# leaves no thread open. compose.yaml gives the process 30 s to stop.
+STOP_GRACE = 10.0
 
 
 @contextmanager
@@ -110,6 +114,7 @@ class Delivery:
         # The retry jitter draws from the bot's chance (seeded by TABLE_SEED when set).
         self.jobs = Outbox(rng=bot.chance("outbox"))
         self.over: dict[int, LiveTable] = {}  # tables that ended lately (see _note_over)
+        self.stop_grace = STOP_GRACE  # seconds a stop waits for the threads of tables over
         # Discord down: turn timers stop (nobody can see the table); back: given back.
         self.jobs.on_outage = lambda: self.service.hold_timers()
         self.jobs.on_recovery = lambda away: self.service.release_timers()
@@ -152,10 +157,35 @@ class Delivery:
         return self.bot.service
 
     async def close(self) -> None:
-        """Cancel the sends on their way and write what the messages show; called by the
-        bot's close, before the database and the HTTP session close under them."""
+        """Close the threads of tables just over, cancel the other sends on their way and
+        write what the messages show; called by the bot's close, before the database and the
+        HTTP session close under them."""
+        await self.close_threads_left(self.stop_grace)
         await self.jobs.close()
         await self.shown.flush()
+
+    async def close_threads_left(self, grace: float) -> None:
+        """Wait, at most ``grace`` seconds, until every table that is over has its thread
+        archived and locked (its last posts and edits first): a table closed as the bot stops
+        would otherwise keep its thread open for good, since a closed table is not restored.
+        Not while Discord fails (down, or a send waiting out a backoff): nothing would go."""
+        def closing(key: Hashable) -> bool:
+            return isinstance(key, tuple) and len(key) > 1 and key[0] == "thread"
+
+        def left() -> int:
+            return sum(1 for key in self.jobs.dirty() if closing(key))
+
+        if not left():
+            return
+        if self.jobs.down or self.jobs.failures:
+            log.warning("stopping while Discord fails: %d table threads stay open", left())
+            return
+        try:
+            async with asyncio.timeout(grace):
+                await self.jobs.settled(closing)
+        except TimeoutError:
+            log.warning("stopping: %d table threads not archived within %.0f s; they stay "
+                        "open", left(), grace)
 
     async def note_seat(self, live: LiveTable, seat: int, user_id: int,
                         **fields: Any) -> SeatRow | None:

@@ -215,6 +215,10 @@ class Outbox:
         """Messages with a send on its way or waiting."""
         return len(self._dirty)
 
+    def dirty(self) -> list[Hashable]:
+        """The keys of the messages with a send on its way or waiting."""
+        return list(self._dirty)
+
     def parked(self, task: asyncio.Task[Any]) -> bool:
         """Whether ``task`` is a worker waiting out a backoff or an outage (tests wait for
         everything else)."""

@@ -52,6 +52,9 @@ class ManualClock:
 def use_clock(bot: Any, clock: ManualClock, seed: int = 7) -> Any:
     outbox = bot.delivery.jobs
     outbox.sleep, outbox.clock, outbox.rng = clock.sleep, clock.time, random.Random(seed)
+    # The Outbox's waits end only as the test moves its clock: a stop waits for none of them
+    # (tests/e2e/test_threads_closed.py tests the stop's wait, on real time).
+    bot.delivery.stop_grace = 0.0
     return bot
 
 

@@ -53,3 +53,18 @@ async def test_without_manage_threads_the_thread_is_archived_only(
     said = [r.getMessage() for r in caplog.records if "archived, not locked" in r.getMessage()]
     assert len(said) == 1, said
     assert tracebacks(caplog) == []
+
+
+
+async def test_a_table_closed_as_the_bot_stops_still_has_its_thread_closed(
+        world: World) -> None:
+    # A table ends and the bot is told to stop at once (a deploy): the stop waits for the
+    # table's last edit and its thread's archive and lock; the thread is not left open.
+    fake, bot, ana = world.fake, world.bot, world.members[0]
+    table_id, lobby = await open_table(world, ana)
+    thread = fake.channel(bot.service.live[table_id].row.thread_id)
+    await bot.service.end(table_id, ana.id, can_manage=True)
+    assert not thread.archived  # on its way: what the stop must not cancel
+    await fake.disconnect(bot)
+    assert thread.archived and thread.locked
+    assert "Table closed" in fake.message(lobby.id).content  # its last edit went first
