@@ -26,6 +26,9 @@ COMPILED = [
     "game/deal.py",
     "game/match.py",
     "game/deck.py",
+    "game/analysis/search.py",
+    "game/analysis/situation.py",
+    "game/analysis/solver.py",
 ]
 
 ext_modules = []

@@ -105,37 +105,43 @@ def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
     order = [(first + i) & 3 for i in range(4)]
     best: _Played | None = None
     if variant is Variant.COINCHE:
-        made: list[_Played] = []
+        levels = (*COINCHE_VALUES, CAPOT_VALUE)
+        tops: list[tuple[int, int, Situation, Contract]] = []  # (level, speaking turn, ...)
         for trump in (Trump.CLUBS, Trump.DIAMONDS, Trump.HEARTS, Trump.SPADES):
             sit = situation_of(dealt(variant, options, dealer, deck, first, trump),
                                hanging=hanging)
-            for seat in order[:2]:  # one seat of each side, the first to speak
-                for value in (*COINCHE_VALUES, CAPOT_VALUE):
-                    p = _play(solver, sit, contract_of(seat, trump, value))
-                    if p.score > 0:
-                        made.append(p)
-        if made:
-            top = max(_level(p) for p in made)
-            at_top = [p for p in made if _level(p) == top]
-            side = min((p.contract.seat for p in at_top), key=order.index) & 1
-            best = max((p for p in at_top if p.contract.team == side), key=lambda p: p.score)
-    elif variant is Variant.BULGARIAN:
-        made = []
-        sit0 = situation_of(dealt(variant, options, dealer, deck, first, Trump.CLUBS),
-                            hanging=hanging)
-        for trump in Trump:
-            sit = sit0 if trump is Trump.CLUBS else situation_of(
-                dealt(variant, options, dealer, deck, first, trump), hanging=hanging)
-            for seat in order[:2]:
-                p = _play(solver, sit, contract_of(seat, trump))
-                if p.score > 0:
-                    made.append(p)
-        if made:
-            side = max(made, key=lambda p: p.contract.trump).contract.team
-            other = [p.contract.trump for p in made if p.contract.team != side]
-            floor = max(other) if other else -1
-            best = max((p for p in made if p.contract.team == side and p.contract.trump > floor),
+            for turn, seat in enumerate(order[:2]):  # one seat of each side, the first to speak
+                # The highest level made (made at a level, made at every level below).
+                lo, hi = -1, len(levels) - 1
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    c = contract_of(seat, trump, levels[mid])
+                    if solver.makes(replace(sit, contract=c), seat & 1):
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                if lo >= 0:
+                    tops.append((lo, turn, sit, contract_of(seat, trump, levels[lo])))
+        if tops:
+            top = max(t[0] for t in tops)
+            side = min(t[1] for t in tops if t[0] == top)
+            best = max((_play(solver, t[2], t[3]) for t in tops if t[0] == top and t[1] == side),
                        key=lambda p: p.score)
+    elif variant is Variant.BULGARIAN:
+        made: list[tuple[Situation, Contract]] = []
+        for trump in Trump:
+            sit = situation_of(dealt(variant, options, dealer, deck, first, trump),
+                               hanging=hanging)
+            for seat in order[:2]:
+                c = contract_of(seat, trump)
+                if solver.makes(replace(sit, contract=c), seat & 1):
+                    made.append((sit, c))
+        if made:
+            side = max(made, key=lambda m: m[1].trump)[1].team
+            other = [c.trump for _s, c in made if c.team != side]
+            floor = max(other) if other else -1
+            best = max((_play(solver, sit, c) for sit, c in made
+                        if c.team == side and c.trump > floor), key=lambda p: p.score)
     else:
         offered: list[tuple[int, int, Trump]] = []  # (round, seat's turn, trump)
         probe = Deal(variant, options, dealer, deck)
@@ -151,15 +157,12 @@ def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
             seat = order[i]
             sit = situation_of(dealt(variant, options, dealer, deck, seat, trump),
                                hanging=hanging)
-            p = _play(solver, sit, contract_of(seat, trump))
-            if p.score > 0 and (best is None or p.score > best.score):
+            c = contract_of(seat, trump)
+            if not solver.makes(sit, seat & 1):
+                continue
+            p = _play(solver, sit, c)
+            if best is None or p.score > best.score:
                 best = p
     if best is None:
         return Par(None, 0, 0)
     return Par(best.contract, best.score, best.points)
-
-
-def _level(p: _Played) -> int:
-    value = p.contract.value
-    assert value is not None
-    return value

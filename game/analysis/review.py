@@ -8,7 +8,7 @@ its record in, values out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,8 +99,10 @@ def par_call(variant: Variant, contract: Contract | None) -> Action:
     return Take(Suit(int(contract.trump)))
 
 
-def analyse_deal(match: Match, index: int, solver: Solver | None = None) -> DealAnalysis:
-    """The analysis of the match's deal ``index``, which must be over."""
+def analyse_deal(match: Match, index: int, solver: Solver | None = None,
+                 step: Callable[[CardDecision | None], object] | None = None) -> DealAnalysis:
+    """The analysis of the match's deal ``index``, which must be over. ``step`` is told when
+    the par is known (None) and as each card decision is (a caller's progress, or timing)."""
     done = match.deals[index]
     if not done.is_over:
         raise ValueError(f"deal {index} is not over")
@@ -108,6 +110,8 @@ def analyse_deal(match: Match, index: int, solver: Solver | None = None) -> Deal
     solver = Solver() if solver is None else solver
     nodes0 = solver.nodes
     the_par = par(match.variant, match.options, done.dealer, done.deck, hanging, solver)
+    if step is not None:
+        step(None)
     fresh = Deal(match.variant, match.options, done.dealer, done.deck)
     announced = done.announced_points() if done.contract is not None else (0, 0)
     cards: list[CardDecision] = []
@@ -121,9 +125,12 @@ def analyse_deal(match: Match, index: int, solver: Solver | None = None) -> Deal
             values = solver.card_values(sit)
             best_score = max(v.score for v in values)
             best_points = max(v.points for v in values)
-            cards.append(CardDecision(i, seat, action.card, tuple(
+            decision = CardDecision(i, seat, action.card, tuple(
                 CardOption(v.card, v.points, v.score, best_score - v.score,
-                           best_points - v.points) for v in values)))
+                           best_points - v.points) for v in values))
+            cards.append(decision)
+            if step is not None:
+                step(decision)
         else:
             bids.append((i, seat, action))
         fresh.apply(action)

@@ -220,6 +220,20 @@ class Search:
             g = v if steps < 4 else (lo + hi + 1) // 2
         return lo
 
+    def reaches(self, hands: tuple[int, int, int, int], leader: int, trick: tuple[int, ...],
+                need: int) -> bool:
+        """Whether team 0 can take at least ``need`` card points from here (one null-window
+        test)."""
+        if need <= 0:
+            return True
+        hs = self._hs
+        hs[:] = hands
+        led, win, wseat, tp, tm = self._trick_state(leader, trick)
+        if trick:
+            return self._node(leader, len(trick), led, win, wseat, tp, tm, need - 1,
+                              need) >= need
+        return self._start(leader, need - 1, need) >= need
+
     def _trick_state(self, leader: int, trick: tuple[int, ...]) -> tuple[int, int, int, int,
                                                                              int]:
         if not trick:

@@ -95,6 +95,48 @@ class Solver:
                                                                   sit.trick, team)
         return got
 
+    def reaches(self, sit: Situation, team: int, points: int) -> bool:
+        """Whether ``team`` can end the deal with at least ``points`` card points."""
+        if team == 1:
+            # Team 1 gets at least ``points`` when team 0 cannot get more than the rest.
+            return not self.reaches(sit, 0, sit.card_total() - points + 1)
+        need = points - sit.points[0]
+        if sit.is_over or need <= 0:
+            return need <= 0
+        key = (sit.contract.trump, sit.undertrump, sit.hands, sit.leader, sit.trick)
+        known = self._future.get(key)
+        if known is not None:
+            return known >= need
+        return self.search_for(sit).reaches(sit.hands, sit.leader, sit.trick, need)
+
+    def makes(self, sit: Situation, team: int) -> bool:
+        """Whether ``team``'s deal score beats the other team's under best play for the score
+        (a contract made, for its side): a test, cheaper than the score itself."""
+        if sit.is_over or sit.pending or not _monotone(sit):
+            return self.score(sit, team) > 0
+        total = sit.card_total()
+        # Team 0's ends in order: swept, 0 .. total card points, sweeping.
+        ends = [score_of(sit, 0, 1, sit.belote)]
+        ends += [score_of(sit, p, None, sit.belote) for p in range(total + 1)]
+        ends.append(score_of(sit, total, 0, sit.belote))
+        if team == 0:
+            q = next((i for i, v in enumerate(ends) if v > 0), None)
+            return q is not None and self._reaches_end(sit, q)
+        q = next((i for i in range(len(ends) - 1, -1, -1) if ends[i] < 0), None)
+        return q is not None and (q == len(ends) - 1 or not self._reaches_end(sit, q + 1))
+
+    def _reaches_end(self, sit: Situation, end: int) -> bool:
+        """Whether team 0 can reach end ``end`` or a better one: 0 is being swept, 1 + p is
+        p card points, total + 2 is sweeping."""
+        total = sit.card_total()
+        if end == 0:
+            return True
+        if end == 1:
+            return sit.tricks[0] > 0 or not self.takes_all(sit, 1)
+        if end <= total + 1:
+            return self.reaches(sit, 0, end - 1)
+        return sit.tricks[1] == 0 and self.takes_all(sit, 0)
+
     # ---- the score ----------------------------------------------------------------------
     def score(self, sit: Situation, team: int, points0: int | None = None) -> int:
         """``team``'s deal score minus the other's under best play for the score.

@@ -26,6 +26,13 @@ def test_bench_rules_runs_and_scores_alike() -> None:
     assert "python" in out and "the same totals in every build" in out
 
 
+def test_bench_analysis_values_endings() -> None:
+    out = run("bench/bench_analysis.py", "--deals", "1", "--cards", "9")
+    for variant in ("classic", "coinche", "bulgarian"):
+        assert re.search(rf"python +{variant} +9 cards: [\d.]+-[\d.]+ s, \d+ nodes", out), out
+    assert "the same values in every build" in out
+
+
 def test_bench_render_draws_every_language() -> None:
     out = run("bench/bench_render.py", "--runs", "2")
     for language in ("en", "fr", "bg"):

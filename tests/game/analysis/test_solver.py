@@ -119,3 +119,17 @@ def test_one_solver_serves_a_whole_deal() -> None:
         assert shared.score(sit, 1) == fresh.score(sit, 1)
         best = max(shared.card_values(sit), key=lambda v: v.score)
         sit = sit.after(best.card)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_tests_of_a_score_and_of_card_points(variant: Variant) -> None:
+    """``makes`` (the score beats the other side's) and ``reaches`` (at least so many card
+    points), the cheap tests par uses, agree with the values themselves."""
+    for seed in range(10):
+        sit = random_situation(variant, 4000 + seed, 8 + seed % 6, hanging=(seed % 4) * 9)
+        exact = Solver()
+        for team in (0, 1):
+            assert Solver().makes(sit, team) == (brute_score(sit) * (1 - 2 * team) > 0)
+            best = exact.card_points(sit, team)
+            for points in (best - 1, best, best + 1, 81):
+                assert Solver().reaches(sit, team, points) == (best >= points)
