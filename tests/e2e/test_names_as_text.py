@@ -7,11 +7,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
+
 from bot.controls import button_id
 from i18n import Seat, words
 from tests.fakediscord import FakeDiscord, FakeMessage
 
-from .table_helpers import World, make_world, open_table, play_out, seat_everyone
+from .table_helpers import (
+    World,
+    make_world,
+    open_table,
+    play_out,
+    seat_everyone,
+    start_one_deal_table,
+)
 
 HOSTILE = "**@everyone** <@1> [x](http://a)"  # 32 characters, the most a seat keeps
 HOSTILE_TEXT = r"\*\*\@everyone\*\* \<\@1\> \[x](http\://a)"
@@ -124,3 +133,24 @@ async def test_a_notice_pings_only_its_member(world: World) -> None:
     await bot.delivery.notice(live, f"@everyone <@&1> <@{ana.id}> <@{bo.id}>", mention=bo.id)
     await fake.settle()
     assert fake.messages(live.row.home_id)[-1].pings == [f"user:{bo.id}"]
+
+
+async def test_a_table_moved_by_a_hostile_name_says_it_as_text(fake_discord: FakeDiscord,
+                                                               database_path: Path) -> None:
+    # The table message cannot be kept up; bo (whose nickname is markup) shows it elsewhere
+    # with /belote show: the notice there names him as text.
+    w = await hostile_world(fake_discord, database_path)
+    fake, bot, bo = w.fake, w.bot, w.members[1]
+    table_id = await start_one_deal_table(w)
+    live = bot.service.live[table_id]
+    w.guild.set_bot_permissions(w.channel, discord.Permissions(view_channel=True))
+    await fake.settle()
+    assert live.lost is not None
+    other = w.guild.add_text_channel("other")
+    r = await fake.slash(bot, bo, other, "belote show")
+    assert r.ephemeral and f"Table #{table_id} is here now" in r.text, r.text
+    await fake.settle()
+    moved = EN("belote.moved.notice", table=table_id,
+               why=EN("commands.show.moved_by", name=HOSTILE_TEXT))
+    assert moved in [m.content for m in fake.messages(other)], fake.messages(other)
+    assert_names_escaped_and_nobody_pinged(fake)
