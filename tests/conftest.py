@@ -14,6 +14,7 @@
 - A bot records what its messages show without its pause between writes (bot/shown.py: PAUSE):
   the harness waits for every task a click starts, the writer's pause included.
   tests/bot/test_shown.py tests the pause on a clock of its own.
+- ``browser`` (tests/web/browser.py) is a real browser, headless Chromium, for the web pages.
 - ``database_target`` runs a test on each backend, SQLite and PostgreSQL (a throwaway server,
   tests/db/pgserver.py, started once per run; a fresh database per test).
 """
@@ -37,6 +38,7 @@ from bot.tables import state as table_state
 from bot.tables.clock import FakeClock
 from rendering import render_hand, render_table
 from tests.db import pgserver
+from tests.web.browser import browser  # noqa: F401 (a fixture: a real browser)
 
 settings.register_profile("deterministic", derandomize=True, database=None, print_blob=True)
 settings.load_profile("deterministic")

@@ -5,12 +5,16 @@ markup. Nothing is shown that a Discord message of the bot would not show."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from hashlib import sha256
 from html import escape
+from importlib.resources import files
 from typing import Final
 
 from i18n import Words
 
-STYLE: Final = "/static/site.css?v=3"
+# The style sheet is cached for a day: its address changes with its content.
+STYLE: Final = "/static/site.css?v=" + sha256(
+    files("web").joinpath("static", "site.css").read_bytes()).hexdigest()[:10]
 
 
 def page(w: Words, title: str, home: str, body: str) -> str:

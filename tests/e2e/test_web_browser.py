@@ -1,0 +1,109 @@
+"""The web pages in a real browser (headless Chromium, tests/web/browser.py), after matches
+played through the fake Discord: the board lists what /belote leaderboard shows, in its order;
+a hostile name is text (and no script of it runs); a wrong token is 404; a French server's pages
+are in French; on a phone-sized window no page scrolls sideways."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fakediscord import FakeDiscord
+from tests.web.browser import PHONE, Browser
+
+from .table_helpers import World, make_world
+from .test_stats import played
+from .test_web import BASE, board_ids, site_of
+
+HOSTILE = "<script>alert(1)</script>**x**"
+
+
+async def served(fake: FakeDiscord, database_path: Path, locale: str = "en-US"
+                 ) -> tuple[World, int, str]:
+    """A server whose members (one with a hostile name) played a match; its pages' root."""
+    w = await make_world(fake, database_path, names=("ana", HOSTILE, "cy", "dee"),
+                         locale=locale, web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    table_id = await played(w, target=1)
+    return w, table_id, await site_of(w)
+
+
+def url(w: World, path: str) -> str:
+    return f"http://127.0.0.1:{w.bot.web.port}{path}"
+
+
+async def test_the_board_lists_the_leaderboard_in_its_order_and_names_are_text(
+        fake_discord: FakeDiscord, database_path: Path, browser: Browser) -> None:
+    w, table_id, root = await served(fake_discord, database_path)
+    board = await w.fake.slash(w.bot, w.members[0], w.channel, "belote leaderboard")
+    order = board_ids(board.text)
+    assert len(order) == 4
+    page = await browser.page()
+    response = await page.goto(url(w, root))
+    assert response is not None and response.status == 200
+    links = page.locator("table tbody a")
+    hrefs = [await a.get_attribute("href") or "" for a in await links.all()]
+    assert [int(h.split("/player/")[1].split("?")[0]) for h in hrefs] == order
+    names = {m.id: m.name for m in w.members}
+    assert await links.all_inner_texts() == [names[u] for u in order]
+    assert HOSTILE in await links.all_inner_texts()
+    # Shown as text: no script of the name in the page, none ran, no bold made of **x**.
+    assert await page.locator("script").count() == 0
+    assert await page.locator("table strong, table b").count() == 0
+    assert browser.dialogs == []
+
+    hostile = w.members[1].id
+    await page.goto(url(w, f"{root}player/{hostile}"))
+    assert HOSTILE in await page.locator("h1").inner_text()
+    await page.goto(url(w, f"{root}match/{table_id}"))
+    assert HOSTILE in await page.locator("main").inner_text()
+    assert browser.dialogs == []
+
+
+async def test_a_wrong_token_or_id_is_404_and_nothing_else(
+        fake_discord: FakeDiscord, database_path: Path, browser: Browser) -> None:
+    w, table_id, root = await served(fake_discord, database_path)
+    token = root.split("/")[2]
+    wrong = token[:-1] + ("B" if token[-1] != "B" else "C")
+    page = await browser.page()
+    for path in (f"/s/{wrong}/", f"/s/{wrong}/match/{table_id}", f"{root}match/{table_id + 9}",
+                 f"/api/v1/{wrong}/boards"):
+        response = await page.goto(url(w, path))
+        assert response is not None and response.status == 404, path
+        assert (await page.locator("body").inner_text()).strip() == "404"
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-US", ("Leaderboards", "Rating", "Match #")),
+    ("fr", ("Classements", "Cote", "Partie n°")),
+    ("bg", ("Класации", "Рейтинг", "Игра №")),
+])
+async def test_each_page_speaks_the_servers_language_and_fits_a_phone(
+        fake_discord: FakeDiscord, database_path: Path, browser: Browser, locale: str,
+        words: tuple[str, str, str]) -> None:
+    w, table_id, root = await served(fake_discord, database_path, locale)
+    language = locale[:2]
+    board, rating, match = words
+    pages = {"board": root, "player": f"{root}player/{w.members[1].id}",
+             "match": f"{root}match/{table_id}"}
+    for size, tab in (("desktop", await browser.page()), ("phone", await browser.page(*PHONE))):
+        for name, path in pages.items():
+            response = await tab.goto(url(w, path))
+            assert response is not None and response.status == 200
+            assert await tab.get_attribute("html", "lang") == language
+            assert board in await tab.locator("header").inner_text()
+            if size == "phone":
+                assert await browser.horizontal_overflow(tab) == 0, (name, language)
+                # A column's head is never broken mid-word ("Match|es").
+                for head in await tab.locator("th").all():
+                    lines = await head.evaluate(
+                        "th => { const r = document.createRange(); r.selectNodeContents(th);"
+                        " return new Set([...r.getClientRects()].map(c => c.top)).size; }")
+                    assert lines <= 1, (name, language, await head.inner_text())
+            await browser.shot(tab, f"{name}-{language}-{size}")
+        await tab.goto(url(w, root))
+        assert rating in await tab.locator("table thead").inner_text()
+        await tab.goto(url(w, pages["match"]))
+        assert match in await tab.locator("h1").inner_text()
+    assert browser.dialogs == []
