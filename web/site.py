@@ -13,26 +13,36 @@ from __future__ import annotations
 
 from html import escape
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from aiohttp import web
 
 from db.results import Period
 from game.rules import Variant
+from game.steps import steps
 from i18n import Number, Words, words
 
-from . import pages
+from . import pages, replay
 from .server import WebServer
 
 if TYPE_CHECKING:
     from bot.records import Records, Replay
-    from db.results import MatchRow, RatingRow
+    from db.results import MatchRow, PlayerStats, RatingRow
 
 PAGE: Final = 10  # a board's page, as /belote leaderboard's
 HISTORY: Final = 10
 PAGE_CACHE: Final = {"Cache-Control": "private, max-age=15"}
 STATIC_CACHE: Final = {"Cache-Control": "public, max-age=86400"}
 MAX_ID: Final = 2 ** 63 - 1
+# What /static/ serves: each file, its type.
+STATIC: Final = {
+    "site.css": "text/css",
+    "replay.js": "text/javascript",
+}
+
+
+# A player's stats, rating chart, last matches, and the names they and those matches need.
+PlayerData = tuple["PlayerStats", list[float], list["MatchRow"], dict[int, str]]
 
 
 class Source(Protocol):
@@ -98,8 +108,7 @@ class Site:
         ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
         return rows, size, await records.names(sorted(ids))
 
-    async def player_data(self, guild_id: int, user_id: int, variant: str
-                          ) -> tuple[Any, list[float], list[MatchRow], dict[int, str]]:
+    async def player_data(self, guild_id: int, user_id: int, variant: str) -> PlayerData:
         records = self.source.records
         stats = await records.stats(guild_id, user_id, variant)
         chart = await records.rating_history(guild_id, variant, user_id)
@@ -156,16 +165,25 @@ class Site:
             body.append(f'<nav class="pager">{"".join(nav)}</nav>')
         return self.html(pages.page(w, title, f"{root}/", "".join(body)))
 
-    async def player(self, request: web.Request) -> web.Response:
+    async def known_player(self, request: web.Request
+                           ) -> tuple[Words, str, int, str, PlayerData]:
+        """The player a page or the API asks for (``/player/{user}?variant=``): the server's
+        words and root, the id, the variant and what there is to show; 404 for a malformed id
+        or variant, and for someone who never played here (it says nothing about the id)."""
         guild_id, w, root = await self.guild(request)
         user_id = _id(request.match_info["user"])
         try:
             variant = Variant(request.query.get("variant", Variant.CLASSIC.value)).value
         except ValueError:
             raise _not_found() from None
-        stats, chart, history, names = await self.player_data(guild_id, user_id, variant)
-        if not stats.matches and not history:
-            raise _not_found()  # nobody who played here: says nothing about the id
+        data = await self.player_data(guild_id, user_id, variant)
+        if not data[0].matches and not data[2]:
+            raise _not_found()
+        return w, root, user_id, variant, data
+
+    async def player(self, request: web.Request) -> web.Response:
+        w, root, user_id, variant, (stats, chart, history, names) = \
+            await self.known_player(request)
         name = names.get(user_id, str(user_id))
         vname = w(f"image.variant.{variant}")
         title = w("web.player.title", who=name, variant=vname)
@@ -215,6 +233,7 @@ class Site:
               score=f"{w.number(row.totals[0])}–{w.number(row.totals[1])}"),
             w("web.match.when", date=row.finished_at[:16].replace("T", " "),
               deals=row.deals)])]
+        body.append(self.replay_section(request, rp, f"{root}/match/{row.table_id}", w))
         # A place kept for the double-dummy analysis (game/analysis): once it exists, each
         # deal's section shows it under the sheet.
         for n in range(1, len(rp.match.results) + 1):
@@ -225,6 +244,14 @@ class Site:
         body.append(pages.paragraph(w("web.match.record")) + pages.link(
             f"/api/v1/{request.match_info['token']}/match/{row.table_id}", "JSON"))
         return self.html(pages.page(w, title, f"{root}/", "".join(body)))
+
+    def replay_section(self, request: web.Request, rp: Replay, href: str, w: Words) -> str:
+        """The card-by-card replay (web/replay.py), at the step asked for (``?step=``)."""
+        every = steps(rp.record)
+        asked = request.query.get("step", "0")
+        if not asked.isdigit() or len(asked) > 6 or int(asked) >= len(every):
+            raise _not_found()
+        return replay.section(every, int(asked), rp.players, rp.row, href, w)
 
     async def deal_png(self, request: web.Request) -> web.Response:
         guild_id, w, _ = await self.guild(request)
@@ -253,15 +280,8 @@ class Site:
                      for r in rows]}, headers=PAGE_CACHE)
 
     async def api_player(self, request: web.Request) -> web.Response:
-        guild_id, _, _ = await self.guild(request)
-        user_id = _id(request.match_info["user"])
-        try:
-            variant = Variant(request.query.get("variant", Variant.CLASSIC.value)).value
-        except ValueError:
-            raise _not_found() from None
-        stats, chart, history, names = await self.player_data(guild_id, user_id, variant)
-        if not stats.matches and not history:
-            raise _not_found()
+        _, _, user_id, variant, (stats, chart, history, names) = \
+            await self.known_player(request)
         return web.json_response({
             "user_id": str(user_id), "name": names.get(user_id, str(user_id)),
             "variant": variant, "matches": stats.matches, "wins": stats.wins,
@@ -293,10 +313,10 @@ class Site:
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name != "site.css":
+        if name not in STATIC:
             raise _not_found()
         data = files("web").joinpath("static", name).read_bytes()
-        return web.Response(body=data, content_type="text/css", headers=STATIC_CACHE)
+        return web.Response(body=data, content_type=STATIC[name], headers=STATIC_CACHE)
 
 
 def add_site_routes(server: WebServer, source: Source) -> Site:

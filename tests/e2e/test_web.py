@@ -179,3 +179,18 @@ async def test_without_a_base_url_messages_carry_no_link(fake_discord: FakeDisco
     await played(w, target=1)
     board = await w.fake.slash(w.bot, w.members[0], w.channel, "belote leaderboard")
     assert link_urls(board.messages[-1]) == []
+
+
+async def test_the_player_page_and_its_json_know_the_same_players(world: World) -> None:
+    await played(world, target=1)
+    root = await site_of(world)
+    token = root.split("/")[2]
+    ana = world.members[0].id
+    for path in (f"player/{ana}", f"player/{ana}?variant=coinche"):
+        assert (await get(world, root + path))[0] == 200
+        status, _, _, body = await get(world, f"/api/v1/{token}/{path}")
+        assert status == 200 and json.loads(body)["user_id"] == str(ana)
+    assert json.loads((await get(world, f"/api/v1/{token}/player/{ana}"))[3])["matches"] == 1
+    for bad in ("player/12345", f"player/{ana}?variant=chess", "player/0", "player/x"):
+        assert (await get(world, root + bad))[:2] == (404, "404"), bad
+        assert (await get(world, f"/api/v1/{token}/{bad}"))[:2] == (404, "404"), bad

@@ -5,7 +5,9 @@ are in French; on a phone-sized window no page scrolls sideways."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +17,9 @@ from tests.web.browser import PHONE, Browser
 from .table_helpers import World, make_world
 from .test_stats import played
 from .test_web import BASE, board_ids, site_of
+
+if TYPE_CHECKING:
+    from playwright.async_api import Locator
 
 HOSTILE = "<script>alert(1)</script>**x**"
 
@@ -106,4 +111,64 @@ async def test_each_page_speaks_the_servers_language_and_fits_a_phone(
         assert rating in await tab.locator("table thead").inner_text()
         await tab.goto(url(w, pages["match"]))
         assert match in await tab.locator("h1").inner_text()
+    assert browser.dialogs == []
+
+
+async def test_the_replay_steps_card_by_card_to_the_posted_score(
+        fake_discord: FakeDiscord, database_path: Path, browser: Browser) -> None:
+    w = await make_world(fake_discord, database_path, web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    table_id = await played(w, target=301)
+    row = await w.bot.db.tables.get(table_id)
+    assert row is not None
+    posted = w.fake.message(row.message_id).content
+    won, lost = (int(n.replace(",", "")) for n in re.findall(
+        r"win the match \(([\d,]+) to ([\d,]+)\)", posted)[0])
+    result = await w.bot.db.results.match(w.guild.id, table_id)
+    assert result is not None and result.deals > 1 and sorted(result.totals) == [lost, won]
+    root = await site_of(w)
+    page = await browser.page()
+    await page.goto(url(w, f"{root}match/{table_id}"))
+
+    def shown() -> Locator:
+        return page.locator("article.step:not([hidden])")
+
+    assert await page.locator("article.step:not([hidden])").count() == 1
+    assert "Step 1 of" in await shown().locator(".stepper").inner_text()
+    # The buttons step without reloading the page (the script), one action at a time.
+    await page.evaluate("window.kept = true")
+    await shown().locator('a[rel="next"]').click()
+    assert "Step 2 of" in await shown().locator(".stepper").inner_text()
+    assert await page.evaluate("window.kept === true")
+    await shown().locator('a[rel="prev"]').click()
+    assert "Step 1 of" in await shown().locator(".stepper").inner_text()
+    # The keyboard: → steps, End goes to the match's last step (another deal's page), the
+    # last card, whose score is the one the table posted.
+    await page.keyboard.press("ArrowRight")
+    assert "Step 2 of" in await shown().locator(".stepper").inner_text()
+    async with page.expect_navigation():
+        await page.keyboard.press("End")
+    last = await shown().inner_text()
+    count = int(await page.locator("#replay").get_attribute("data-steps") or 0)
+    assert f"Step {count} of {count}" in last
+    a, b = result.totals
+    assert f"Final score: {a:,}–{b:,}" in last
+    assert f"Match: {a:,}–{b:,}" in last
+    assert "plays" in await shown().locator(".what").inner_text()  # the last card
+    assert await shown().locator(".hand .card").count() == 0  # every card played
+    assert await shown().locator(".trick .card").count() == 4
+    await page.keyboard.press("ArrowLeft")
+    assert f"Step {count - 1} of {count}" in await shown().locator(".stepper").inner_text()
+    assert await shown().locator(".hand .card").count() == 1
+    async with page.expect_navigation():
+        await page.keyboard.press("Home")
+    assert "Step 1 of" in await shown().locator(".stepper").inner_text()
+    await browser.shot(page, "replay-en-desktop")
+    phone = await browser.page(*PHONE)
+    for step in (0, 12, count // 2, count - 1):
+        await phone.goto(url(w, f"{root}match/{table_id}?step={step}#replay"))
+        assert f"Step {step + 1} of {count}" in await phone.locator(
+            "article.step:not([hidden]) .stepper").inner_text()
+        assert await browser.horizontal_overflow(phone) == 0, step
+        await browser.shot(phone, f"replay-en-phone-{step}")
     assert browser.dialogs == []

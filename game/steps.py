@@ -1,0 +1,95 @@
+"""A finished match, step by step, for a replay a viewer steps through card by card.
+
+``steps(record)`` replays a game record (game/record.py) through the rules and says, after the
+deal's start and after every bid and every card, what the table was: each seat's hand (face up:
+the match is over), the cards of the trick on the table, the contract, the card points and
+tricks each team has won in the deal, and the match's totals. The card that ends a trick keeps
+that trick on the table (with its winner); the action that ends a deal carries its result.
+
+Nothing here words anything: the viewer (web/replay.py) does, from the catalogue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Play
+from .announcements import Announcement
+from .cards import Card, cards_of, sort_key
+from .contract import Contract
+from .deal import BeloteCall, Deal
+from .match import Match
+from .record import GameRecord, action_from_json, apply_json, parse_record
+from .scoring import DealResult
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    deal: int  # the deal's index in the match, from 0
+    dealer: int
+    seat: int | None  # who acted; None: the deal's start (its cards just dealt)
+    action: Action | None
+    hands: tuple[tuple[Card, ...], ...]  # each seat's cards after the step, in showing order
+    trick: tuple[tuple[int, Card], ...]  # (seat, card) on the table, from the trick's leader
+    trick_winner: int | None  # when this card ended the trick: the seat that took it
+    turned: Card | None  # the card turned face up for the auction (classic), while bidding
+    contract: Contract | None
+    card_points: tuple[int, int]  # won in tricks so far in this deal, per team
+    tricks_won: tuple[int, int]
+    totals: tuple[int, int]  # the match's totals (with this deal's once it is over)
+    announced: tuple[Announcement, ...]  # declared with this card
+    belote: BeloteCall | None  # belote or rebelote said with this card
+    result: DealResult | None  # when this step ended the deal
+
+
+def _snapshot(match: Match, deal: Deal, index: int, seat: int | None, action: Action | None,
+              before: tuple[int, int, int]) -> Step:
+    """The table after ``action``; ``before``: how many tricks, announcements and belote
+    calls the deal had before it."""
+    tricks, announced, calls = before
+    trumps = deal.contract.trump_cards if deal.contract is not None else 0
+    hands = tuple(tuple(sorted(cards_of(h), key=lambda c: sort_key(c, trumps)))
+                  for h in deal.hands)
+    winner: int | None = None
+    if len(deal.tricks) > tricks:  # this card ended a trick: it stays shown, with its winner
+        done = deal.tricks[-1]
+        trick = tuple((done.seat_of(i), c) for i, c in enumerate(done.cards))
+        winner = done.winner
+    else:
+        trick = tuple(((deal.trick_leader + i) & 3, c) for i, c in enumerate(deal.trick))
+    result = match.results[index] if deal.is_over and len(match.results) > index else None
+    totals = result.totals if result is not None else (
+        match.results[index - 1].totals if index > 0 else (0, 0))
+    return Step(
+        deal=index, dealer=deal.dealer, seat=seat, action=action, hands=hands, trick=trick,
+        trick_winner=winner,
+        turned=deal.turned_card if deal.contract is None and not deal.is_over else None,
+        contract=deal.contract, card_points=(deal.won_points[0], deal.won_points[1]),
+        tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
+        totals=(totals[0], totals[1]),
+        announced=tuple(deal.announcements[announced:]),
+        belote=deal.belote_calls[calls] if len(deal.belote_calls) > calls else None,
+        result=result)
+
+
+def steps(record: GameRecord | Any) -> list[Step]:
+    """Every step of a record's match, in order. Raises ReplayError as ``replay`` does."""
+    rec = record if isinstance(record, GameRecord) else parse_record(record)
+    first_dealer = rec.deals[0].dealer if rec.deals else 0
+    match = Match(rec.variant, rec.options, first_dealer=first_dealer, players=rec.players)
+    out: list[Step] = []
+    for i, d in enumerate(rec.deals):
+        deal = match.start_deal(d.deck)
+        out.append(_snapshot(match, deal, i, None, None, (0, 0, 0)))
+        for j, raw in enumerate(d.actions):
+            before = (len(deal.tricks), len(deal.announcements), len(deal.belote_calls))
+            seat = deal.to_act
+            apply_json(match, deal, raw, deal_index=i, action_index=j)
+            action = action_from_json(match.variant, raw)  # applied: it parses
+            out.append(_snapshot(match, deal, i, seat, action, before))
+    return out
+
+
+def is_card(step: Step) -> bool:
+    return isinstance(step.action, Play)

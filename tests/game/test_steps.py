@@ -1,0 +1,75 @@
+"""A finished match step by step (game/steps.py), as the web replay shows it: one step for each
+deal's start and each action; every card leaves its player's hand for the trick; a trick's last
+card shows the whole trick and who took it; the card points and totals follow the deal sheets;
+the last step shows the match's final totals."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from game.actions import Play
+from game.record import parse_record, replay, to_record
+from game.rules import Variant
+from game.steps import is_card, steps
+
+from .test_properties import play_random
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_steps_of_a_match_follow_its_record(variant: Variant, seed: int) -> None:
+    options: dict[str, Any] = {"target": 301} if variant is not Variant.BULGARIAN else {}
+    match = play_random(variant, options, 2, seed, max_deals=40, check=False)
+    assert match.is_over
+    record = to_record(match)
+    out = steps(record)
+    assert len(out) == sum(1 + len(d["actions"]) for d in record["deals"])
+    replayed = replay(record)
+    assert out[-1].totals == tuple(replayed.totals) == tuple(match.totals)
+    assert out[-1].result == replayed.results[-1]
+
+    for before, step in pairwise(out):
+        if step.seat is None:  # a deal's start: its first cards dealt, nothing played
+            assert step.deal == before.deal + 1 and step.trick == () and step.result is None
+            assert step.totals == before.totals and step.card_points == (0, 0)
+            assert before.result is not None  # the previous deal ended on the step before
+            continue
+        assert step.deal == before.deal
+        assert step.action is not None
+        if isinstance(step.action, Play):
+            card = step.action.card
+            assert card in before.hands[step.seat] and card not in step.hands[step.seat]
+            assert (step.seat, card) == step.trick[-1]
+            assert sum(map(len, step.hands)) == sum(map(len, before.hands)) - 1
+            if step.trick_winner is not None:
+                assert len(step.trick) == 4
+                assert sum(step.tricks_won) == sum(before.tricks_won) + 1
+                assert step.trick_winner & 1 == next(
+                    t for t in (0, 1) if step.tricks_won[t] > before.tricks_won[t])
+            else:
+                assert step.card_points == before.card_points
+                fresh = before.trick_winner is not None or not before.trick
+                assert len(step.trick) == (1 if fresh else len(before.trick) + 1)
+        else:
+            assert step.trick == () and step.card_points == (0, 0)
+        if step.result is not None:
+            assert step.result.totals == step.totals
+            assert step.totals == replayed.results[step.deal].totals
+        else:
+            assert step.totals == before.totals
+
+
+def test_a_deal_shows_its_first_cards_then_the_rest_once_the_contract_is_known() -> None:
+    match = play_random(Variant.CLASSIC, {"target": 1}, 0, 3, max_deals=10, check=False)
+    out = steps(to_record(match))
+    start = out[0]
+    assert [len(h) for h in start.hands] == [5, 5, 5, 5] and start.turned is not None
+    first_card = next(i for i, s in enumerate(out) if is_card(s) and s.deal == start.deal)
+    contracted = out[first_card - 1]
+    assert contracted.contract is not None and contracted.turned is None
+    assert sorted(map(len, contracted.hands)) == [8, 8, 8, 8]
+    dealt = {c for h in contracted.hands for c in h}
+    assert len(dealt) == 32 and dealt == set(parse_record(to_record(match)).deals[0].deck)
