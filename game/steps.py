@@ -73,21 +73,35 @@ def _snapshot(match: Match, deal: Deal, index: int, seat: int | None, action: Ac
         result=result)
 
 
-def steps(record: GameRecord | Any) -> list[Step]:
-    """Every step of a record's match, in order. Raises ReplayError as ``replay`` does."""
+def step_counts(record: GameRecord | Any) -> list[int]:
+    """How many steps each deal has (its start, then one an action), without replaying it."""
+    rec = record if isinstance(record, GameRecord) else parse_record(record)
+    return [1 + len(d.actions) for d in rec.deals]
+
+
+def steps(record: GameRecord | Any, deal: int | None = None) -> list[Step]:
+    """Every step of a record's match, in order; with ``deal``, only that deal's (the deals
+    before it replayed without a step kept: a page shows one deal). Raises ReplayError as
+    ``replay`` does."""
     rec = record if isinstance(record, GameRecord) else parse_record(record)
     first_dealer = rec.deals[0].dealer if rec.deals else 0
     match = Match(rec.variant, rec.options, first_dealer=first_dealer, players=rec.players)
     out: list[Step] = []
     for i, d in enumerate(rec.deals):
-        deal = match.start_deal(d.deck)
-        out.append(_snapshot(match, deal, i, None, None, (0, 0, 0)))
+        if deal is not None and i > deal:
+            break
+        played = match.start_deal(d.deck)
+        kept = deal is None or i == deal
+        if kept:
+            out.append(_snapshot(match, played, i, None, None, (0, 0, 0)))
         for j, raw in enumerate(d.actions):
-            before = (len(deal.tricks), len(deal.announcements), len(deal.belote_calls))
-            seat = deal.to_act
-            apply_json(match, deal, raw, deal_index=i, action_index=j)
-            action = action_from_json(match.variant, raw)  # applied: it parses
-            out.append(_snapshot(match, deal, i, seat, action, before))
+            before = (len(played.tricks), len(played.announcements),
+                      len(played.belote_calls))
+            seat = played.to_act
+            apply_json(match, played, raw, deal_index=i, action_index=j)
+            if kept:
+                action = action_from_json(match.variant, raw)  # applied: it parses
+                out.append(_snapshot(match, played, i, seat, action, before))
     return out
 
 

@@ -43,9 +43,17 @@ def label(c: Card, w: Words) -> str:
     return w(f"controls.rank.{RANKS[c & 7]}") + SUIT_SYMBOLS[c >> 3]
 
 
+_CARDS: dict[str, tuple[str, ...]] = {}
+
+
 def card(c: Card, w: Words) -> str:
-    suit = "red" if c >> 3 in RED else "black"
-    return f'<span class="card {suit}">{escape(label(c, w))}</span>'
+    """A card as HTML (the 32 of a language made once)."""
+    made = _CARDS.get(w.language)
+    if made is None:
+        made = _CARDS[w.language] = tuple(
+            f'<span class="card {"red" if d >> 3 in RED else "black"}">'
+            f"{escape(label(d, w))}</span>" for d in range(32))
+    return made[c]
 
 
 def _hand(cards: Sequence[Card], w: Words) -> str:
@@ -108,8 +116,11 @@ def _table(step: Step, players: Sequence[str], w: Words) -> str:
             + '<div class="trick">' + "".join(slots) + "</div></div>")
 
 
-def _facts(step: Step, players: Sequence[str], w: Words, final: str | None) -> str:
+def _facts(step: Step, players: Sequence[str], w: Words, final: str | None,
+           auction: Sequence[str]) -> str:
     facts = []
+    if auction:
+        facts.append(w("web.replay.auction", bids=" · ".join(auction)))
     if step.contract is not None:
         facts.append(w("web.replay.contract", contract=contract_text(step.contract, w.language),
                        who=players[step.contract.seat]))
@@ -138,18 +149,6 @@ def _nav(index: int, count: int, href: str, w: Words) -> str:
             + "</nav>")
 
 
-def deal_of(steps: Sequence[Step], index: int) -> range:
-    """The indices of the steps of the deal that step ``index`` belongs to."""
-    deal = steps[index].deal
-    start = index
-    while start > 0 and steps[start - 1].deal == deal:
-        start -= 1
-    end = index + 1
-    while end < len(steps) and steps[end].deal == deal:
-        end += 1
-    return range(start, end)
-
-
 def final_words(row: MatchRow, w: Words) -> str:
     """The posted score, as the last step says it."""
     text = w("web.replay.final", score=_score(row.totals, w))
@@ -158,30 +157,37 @@ def final_words(row: MatchRow, w: Words) -> str:
     return text
 
 
-def section(steps: Sequence[Step], shown: int, players: Sequence[str], row: MatchRow,
-            href: str, w: Words) -> str:
-    """The replay of the deal holding step ``shown``, that step visible. ``href``: the match
-    page's address (without its query)."""
-    deals = sorted({s.deal for s in steps})
-    starts = {d: next(i for i, s in enumerate(steps) if s.deal == d) for d in deals}
-    current = steps[shown].deal
+def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Sequence[str],
+            row: MatchRow, href: str, w: Words) -> str:
+    """The replay of one deal (``deal``: its steps), step ``shown`` of the match visible.
+    ``counts``: how many steps each deal of the match has; ``href``: the match page's address
+    (without its query)."""
+    total = sum(counts)
+    starts = [sum(counts[:d]) for d in range(len(counts))]
+    current = deal[0].deal
     choices = "".join(
         f'<a href="{escape(href)}?step={starts[d]}#replay"'
         + (' class="on" aria-current="page"' if d == current else "")
-        + f">{escape(w('web.match.deal', deal=d + 1))}</a>" for d in deals)
-    parts = [f'<section id="replay" class="replay" data-steps="{len(steps)}">'
+        + f">{escape(w('web.match.deal', deal=d + 1))}</a>" for d in range(len(counts)))
+    parts = [f'<section id="replay" class="replay" data-steps="{total}">'
              f"<h2>{escape(w('web.replay.title'))}</h2>"
              f'<nav class="choices">{choices}</nav>'
              f'<p class="keys">{escape(w("web.replay.keys"))}</p>']
-    for i in deal_of(steps, shown):
-        step = steps[i]
-        before = steps[i - 1] if i > 0 and steps[i - 1].deal == step.deal else None
-        final = final_words(row, w) if i == len(steps) - 1 else None
+    auction: list[str] = []
+    for k, step in enumerate(deal):
+        i = starts[current] + k
+        bid = step.action is not None and not isinstance(step.action, Play)
+        if bid and step.seat is not None and step.action is not None:
+            auction.append(w("web.replay.bid", who=players[step.seat],
+                             bid=bid_text(step.action, w.language)))
+        before = deal[k - 1] if k > 0 else None
+        final = final_words(row, w) if i == total - 1 else None
         hidden = "" if i == shown else " hidden"
         what = "".join(f"<p>{t}</p>" for t in _what(step, before, players, w))
         parts.append(f'<article class="step" id="step-{i}" data-step="{i}"{hidden}>'
-                     f"{_nav(i, len(steps), href, w)}"
+                     f"{_nav(i, total, href, w)}"
                      f'<div class="what" aria-live="polite">{what}</div>'
-                     f"{_table(step, players, w)}{_facts(step, players, w, final)}</article>")
+                     f"{_table(step, players, w)}"
+                     f"{_facts(step, players, w, final, auction if bid else ())}</article>")
     parts.append(f'<script src="{SCRIPT}" defer></script></section>')
     return "".join(parts)

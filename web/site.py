@@ -19,7 +19,7 @@ from aiohttp import web
 
 from db.results import Period
 from game.rules import Variant
-from game.steps import steps
+from game.steps import step_counts, steps
 from i18n import Number, Words, words
 
 from . import pages, replay
@@ -247,11 +247,17 @@ class Site:
 
     def replay_section(self, request: web.Request, rp: Replay, href: str, w: Words) -> str:
         """The card-by-card replay (web/replay.py), at the step asked for (``?step=``)."""
-        every = steps(rp.record)
+        counts = step_counts(rp.record)
+        if not counts:
+            return ""  # ended before its first deal: nothing to replay
         asked = request.query.get("step", "0")
-        if not asked.isdigit() or len(asked) > 6 or int(asked) >= len(every):
+        if not asked.isdigit() or len(asked) > 6 or int(asked) >= sum(counts):
             raise _not_found()
-        return replay.section(every, int(asked), rp.players, rp.row, href, w)
+        shown, deal = int(asked), 0
+        while shown >= sum(counts[:deal + 1]):
+            deal += 1
+        return replay.section(steps(rp.record, deal), counts, shown, rp.players, rp.row,
+                              href, w)
 
     async def deal_png(self, request: web.Request) -> web.Response:
         guild_id, w, _ = await self.guild(request)

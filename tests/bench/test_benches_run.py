@@ -92,3 +92,12 @@ def test_bench_stats_times_every_page() -> None:
 def test_bench_live_reaches_every_viewer() -> None:
     out = run("bench/bench_live.py", "--viewers", "20", "--moves", "6", "--interval", "0")
     assert "moves missed 0" in out and "20 viewers, 6 moves" in out
+
+
+def test_bench_web_serves_the_board_and_the_match_pages() -> None:
+    out = run("bench/bench_web.py", "--matches", "300", "--players", "20", "--runs", "5",
+              "--deals", "3")
+    assert "match page: 3 deals" in out
+    for page in ("board page, players, all time", "board page, pairs, this week",
+                 "match page (replay at a random step)"):
+        assert re.search(rf"{re.escape(page)} +median +[\d.]+ ms +p99 +[\d.]+ ms", out), out

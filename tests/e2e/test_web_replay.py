@@ -41,6 +41,8 @@ async def test_each_step_has_its_address_and_links(fake_discord: FakeDiscord,
     assert links(html, 0) == {"next": 1, "last": count - 1}
     assert "Carte par carte" in html and "Donne 1\u00a0: ana distribue." in html
     assert '<script src="/static/replay.js?v=' in html
+    bid = html.split('id="step-1"')[1].split("</article>")[0]  # the first call, and so far
+    assert re.search(r"Enchères\u00a0: \w+\u00a0: (passe|prend)", bid), bid
     first_deal = [int(n) for n in re.findall(r'id="step-(\d+)"', html)]
     assert first_deal == list(range(len(first_deal))) and len(first_deal) < count
 

@@ -13,7 +13,7 @@ import pytest
 from game.actions import Play
 from game.record import parse_record, replay, to_record
 from game.rules import Variant
-from game.steps import is_card, steps
+from game.steps import is_card, step_counts, steps
 
 from .test_properties import play_random
 
@@ -30,6 +30,12 @@ def test_the_steps_of_a_match_follow_its_record(variant: Variant, seed: int) -> 
     replayed = replay(record)
     assert out[-1].totals == tuple(replayed.totals) == tuple(match.totals)
     assert out[-1].result == replayed.results[-1]
+    counts = step_counts(record)
+    assert sum(counts) == len(out)
+    start = 0
+    for deal, count in enumerate(counts):  # one deal's steps are the same on their own
+        assert steps(record, deal) == out[start:start + count]
+        start += count
 
     for before, step in pairwise(out):
         if step.seat is None:  # a deal's start: its first cards dealt, nothing played
