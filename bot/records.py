@@ -13,6 +13,7 @@ from typing import Any
 from db import Database
 from db.log import to_record
 from db.results import MatchRow, Period, PlayerStats, RatingRow
+from db.seasons import SeasonRepo
 from game.match import Match
 from game.record import ReplayError, replay
 
@@ -32,6 +33,7 @@ class Replay:
 class Records:
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._seasons = SeasonRepo(db)
 
     async def board(self, guild_id: int, variant: str, limit: int, offset: int,
                     period: Period | str = Period.ALL, pairs: bool = False) -> list[RatingRow]:
@@ -56,6 +58,28 @@ class Records:
 
     async def history(self, guild_id: int, user_id: int, limit: int) -> list[MatchRow]:
         return await self._db.results.history(guild_id, user_id, limit)
+
+    async def season_period(self, guild_id: int, number: int) -> str | None:
+        """The period key of this server's season ``number``, or None (no such season)."""
+        season = await self._seasons.get(guild_id, number)
+        return season.period if season is not None else None
+
+    async def seasons(self, guild_id: int) -> list[int]:
+        """The numbers of this server's running season and of the last ten ended, newest
+        first."""
+        running = await self._seasons.running(guild_id)
+        ended = [s.number for s in await self._seasons.ended(guild_id)]
+        return ([running.number] if running is not None else []) + \
+            [n for n in ended if running is None or n != running.number]
+
+    async def season_board(self, guild_id: int, variant: str, period: str, limit: int,
+                           offset: int, pairs: bool = False) -> list[RatingRow]:
+        """A page of a season's board (its gains, from SEASON_MIN rated matches), best first."""
+        return await self._seasons.board(guild_id, variant, period, limit, offset, pairs)
+
+    async def season_board_size(self, guild_id: int, variant: str, period: str,
+                                pairs: bool = False) -> int:
+        return await self._seasons.board_size(guild_id, variant, period, pairs)
 
     async def names(self, user_ids: list[int]) -> dict[int, str]:
         """The name each user last sat under."""

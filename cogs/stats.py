@@ -203,10 +203,9 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
                                   disabled=board.page == 0))
         view.add_item(StatsButton(board.custom_id(board.page + 1), w("stats.button.next"),
                                   disabled=board.page + 1 >= pages))
-    if board.season is None:  # the pages have no season boards yet
-        view = await with_web_link(
-            bot, guild_id, f"/?variant={board.variant}&period={board.period}"
-                           f"&pairs={int(board.pairs)}&page={board.page + 1}", w, view)
+    view = await with_web_link(
+        bot, guild_id, f"/?variant={board.variant}&period={board.period}"
+                       f"&pairs={int(board.pairs)}&page={board.page + 1}", w, view)
     return "\n".join(lines), files, view
 
 

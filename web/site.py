@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from aiohttp import web
 
 from db.results import Period
+from db.seasons import SEASON_MIN
 from game.rules import Variant
 from game.steps import step_counts, steps
 from i18n import Number, Words, words
@@ -68,9 +69,11 @@ def _id(text: str) -> int:
 
 def _board_args(request: web.Request) -> tuple[str, str, bool, int]:
     q = request.query
+    asked = q.get("period", Period.ALL.value)
     try:
         variant = Variant(q.get("variant", Variant.CLASSIC.value)).value
-        period = Period(q.get("period", Period.ALL.value)).value
+        # A season's board is s<number>, as /belote leaderboard's buttons carry it.
+        period = _season_period(asked) or Period(asked).value
     except ValueError:
         raise _not_found() from None
     pairs = q.get("pairs", "0")
@@ -80,11 +83,28 @@ def _board_args(request: web.Request) -> tuple[str, str, bool, int]:
     return variant, period, pairs == "1", int(page) - 1
 
 
+def _season_period(text: str) -> str | None:
+    """``s<number>`` (a season's board) as it is, without leading zeros; None otherwise."""
+    digits = text[1:]
+    if text[:1] == "s" and digits.isdigit() and len(digits) <= 6 and int(digits) > 0:
+        return f"s{int(digits)}"
+    return None
+
+
+def season_of(period: str) -> int | None:
+    return int(period[1:]) if period.startswith("s") else None
+
+
 def board_title(variant: str, period: str, pairs: bool, w: Words) -> str:
     """The title /belote leaderboard gives the same board."""
+    vname = w(f"image.variant.{variant}")
+    season = season_of(period)
+    if season is not None:
+        return w("stats.board.title_season" + ("_pairs" if pairs else ""), variant=vname,
+                 number=season)
     key = "stats.board.title" + ("_pairs" if pairs else "") + \
         ("" if period == Period.ALL else f"_{period}")
-    return w(key, variant=w(f"image.variant.{variant}"))
+    return w(key, variant=vname)
 
 
 class Site:
@@ -103,8 +123,17 @@ class Site:
     async def board_data(self, guild_id: int, variant: str, period: str, pairs: bool,
                          page: int) -> tuple[list[RatingRow], int, dict[int, str]]:
         records = self.source.records
-        rows = await records.board(guild_id, variant, PAGE, page * PAGE, period, pairs)
-        size = await records.board_size(guild_id, variant, period, pairs) if rows else 0
+        season = season_of(period)
+        if season is not None:  # a season's gains (bot/seasons.py), as /belote leaderboard
+            key = await records.season_period(guild_id, season)
+            if key is None:
+                raise _not_found()
+            rows = await records.season_board(guild_id, variant, key, PAGE, page * PAGE, pairs)
+            size = await records.season_board_size(guild_id, variant, key, pairs) \
+                if rows else 0
+        else:
+            rows = await records.board(guild_id, variant, PAGE, page * PAGE, period, pairs)
+            size = await records.board_size(guild_id, variant, period, pairs) if rows else 0
         ids = {r.user_id for r in rows} | {r.partner_id for r in rows if r.partner_id}
         return rows, size, await records.names(sorted(ids))
 
@@ -140,11 +169,17 @@ class Site:
         title = board_title(variant, period, pairs, w)
         body = [pages.choices(pages.link(href(variant=v.value), w(f"image.variant.{v.value}"),
                                          on=v.value == variant) for v in Variant),
-                pages.choices(pages.link(href(period=p.value),
-                                         w(f"commands.leaderboard.period.{p.value}"),
-                                         on=p.value == period) for p in Period),
+                pages.choices([*(pages.link(href(period=p.value),
+                                            w(f"commands.leaderboard.period.{p.value}"),
+                                            on=p.value == period) for p in Period),
+                               *(pages.link(href(period=f"s{n}"),
+                                            w("web.board.season", number=n),
+                                            on=f"s{n}" == period)
+                                 for n in await self.source.records.seasons(guild_id))]),
                 pages.choices([pages.link(href(pairs=0), w("web.board.players"), on=not pairs),
                                pages.link(href(pairs=1), w("web.board.pairs"), on=pairs)])]
+        if season_of(period) is not None:
+            body.append(pages.paragraph(w.plural("stats.board.season_minimum", SEASON_MIN)))
         if not rows:
             body.append(pages.paragraph(w("web.board.empty")))
         else:
