@@ -1,0 +1,108 @@
+"""The live table and tournament pages in a real browser (headless Chromium,
+tests/web/browser.py), the tables played through the fake Discord: the live page changes within
+2 s of a move with no reload and never shows a card of a hand; the tournament page follows the
+tournament's rounds; both fit a phone's width.
+
+Waits are bounded: a move must show within 2 s; the tournament page's script looks for news
+every second here (its interval shortened), and a result must show within 5 s. The tables run
+on the injected clock, which nothing moves (no turn timer runs out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import web.tournament
+from bot.messages import card_label
+from bot.tables.clock import FakeClock
+from game.cards import cards_of
+from game.players import RandomPlayer
+from tests.fakediscord import FakeDiscord
+from tests.web.browser import PHONE, Browser
+
+from .table_helpers import World, make_world, play_out, play_turn, start_table
+from .test_web import BASE, HOSTILE, site_of
+from .test_web_tournament import NAMES, settled
+
+MOVE_WAIT_MS = 2000
+
+
+def url(w: World, path: str) -> str:
+    return f"http://127.0.0.1:{w.bot.web.port}{path}"
+
+
+async def served(fake: FakeDiscord, database_path: Path,
+                 names: tuple[str, ...] = ("ana", HOSTILE, "cy", "dee")) -> tuple[World, str]:
+    w = await make_world(fake, database_path, names=names, web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    # The browser keeps its connections to the pages open between requests: an idle
+    # connection is no work of the bot's that settling should wait for.
+    w.fake.settle_ignores.append(
+        lambda t: getattr(t.get_coro(), "__qualname__", "") == "RequestHandler.start")
+    return w, await site_of(w)
+
+
+def in_hands(w: World, table_id: int) -> list[str]:
+    deal = w.bot.service.live[table_id].match.deal
+    return [card_label(c) for hand in deal.hands for c in cards_of(hand)]
+
+
+async def test_the_live_page_follows_each_move_within_2_s_and_never_shows_a_hand(
+        fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock,
+        browser: Browser) -> None:
+    w, root = await served(fake_discord, database_path)
+    table_id, _ = await start_table(w, "classic")
+    live = w.bot.service.live[table_id]
+    page = await browser.page(*PHONE)
+    response = await page.goto(url(w, f"{root}table/{table_id}"))
+    assert response is not None and response.status == 200
+    shown = page.locator("#live")
+    await page.wait_for_function(
+        f"document.getElementById('live').getAttribute('data-seq') === '{live.seq}'",
+        timeout=MOVE_WAIT_MS)  # the stream is open: its first state is in
+    assert "Live:" in await page.locator("#live-note").inner_text()
+    rng = RandomPlayer(4)
+    for _ in range(12):
+        assert (await play_turn(w, table_id, rng)).callback_type == 7
+        await page.wait_for_function(
+            f"document.getElementById('live').getAttribute('data-seq') === '{live.seq}'",
+            timeout=MOVE_WAIT_MS)
+        text = await shown.inner_text()
+        for card in in_hands(w, table_id):
+            assert card not in text, card
+        seat = live.match.to_act
+        assert f"{live.names()[seat]} to" in text  # whose turn, as the table message says
+    assert HOSTILE in await shown.inner_text()  # a name is text
+    assert browser.dialogs == [] and await page.locator("#live script").count() == 0
+    assert await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, "live-table-phone")
+
+
+async def test_the_tournament_page_follows_the_rounds(
+        fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock,
+        browser: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web.tournament, "POLL", 1)
+    w, root = await served(fake_discord, database_path, NAMES)
+    r = await w.fake.slash(w.bot, w.members[-1], w.channel, "belote tournament new",
+                           format="quick")
+    assert r.message is not None
+    page = await browser.page(*PHONE)
+    await page.goto(url(w, f"{root}tournament/1"))
+    assert "Sign-up is open: 0 of 8" in await page.locator("main").inner_text()
+    for member in w.members[:8]:
+        await w.fake.click(w.bot, member, r.message, "tn:join:1")
+    await settled(w)
+    watch = page.locator("li.match a")
+    await watch.nth(1).wait_for(timeout=5000)  # reloaded: round 1 drawn, its tables in play
+    assert await watch.count() == 2  # each table in play links to its live page
+    tables = [int((await a.get_attribute("href") or "").rsplit("/", 1)[1])
+              for a in await watch.all()]
+    await play_out(w, tables[0], seed=1)
+    await settled(w)
+    await page.locator("li.match span.won").first.wait_for(timeout=5000)
+    assert "won by" in await page.locator("main").inner_text()
+    assert HOSTILE in await page.locator("main").inner_text()  # as text
+    assert browser.dialogs == []
+    assert await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, "tournament-phone")
