@@ -62,6 +62,7 @@ RECENTLY_OVER = 64
 # and locked (after those tables' last posts and edits): a deploy right after a table closed
 # leaves no thread open. compose.yaml gives the process 30 s to stop.
 STOP_GRACE = 10.0
+GONE = ("gone",)  # what a table message found deleted is recorded as showing: no state
 
 
 @contextmanager
@@ -434,6 +435,9 @@ class Delivery:
                 await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
         except (discord.NotFound, discord.Forbidden) as e:
             self.table_shown.pop(live.id, None)
+            # Recorded as showing nothing: a restart before the table is shown again edits it
+            # (and finds it gone) instead of taking the old message as up to date.
+            self._store(live.id, TABLE_SLOT, GONE, live.row.message_id)
             if closed is not None or self.on_table_gone is None:
                 log.warning("table %s: its message is gone (%s); left as it is", live.id, e)
                 return

@@ -12,14 +12,20 @@ interaction failed", which is all anyone can show while Discord is down; what th
 A log line names the place (a control's kind and table, a command), the member's id and what
 they were to be told (a refusal's message id, never its words): never a custom_id, which on a
 hand names a card of that hand.
+
+The same for a send outside the Outbox that answers no interaction (a table's thread, a table
+posted anew, a notice): :func:`sending` makes its failure one WARNING counted with an outage's,
+never raised; the caller sees it failed (``Sent.error``) and does what keeps nothing lost (the
+table opens in the channel, the send goes through the Outbox, the member is told).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -50,15 +56,22 @@ def reason(error: BaseException) -> str:
     return describe(error)
 
 
+def count(client: Any, what: Hashable, error: BaseException) -> None:
+    """A failure of Discord's own (a 5xx, a dropped connection, a timeout; not a refusal)
+    counts with the others of an outage, in the bot's Outbox, which decides when Discord is
+    down (the health check and the metrics say so)."""
+    if is_transient(error):
+        jobs = getattr(getattr(client, "delivery", None), "jobs", None)
+        if jobs is not None:
+            jobs.failed(what, error)
+
+
 def lost(interaction: discord.Interaction[Any], what: str, where: str,
          error: BaseException) -> None:
     """Say in one WARNING that ``what`` (a refusal, an apology...) could not be told to the
     member who used ``where`` (a control, a command), and count a failure of Discord with the
     outage's."""
-    if is_transient(error):
-        jobs = getattr(getattr(interaction.client, "delivery", None), "jobs", None)
-        if jobs is not None:
-            jobs.failed(("answer", interaction.id), error)
+    count(interaction.client, ("answer", interaction.id), error)
     log.warning("answer not delivered (%s): user %s was not told %s (%s)", where,
                 interaction.user.id, what, reason(error))
 
@@ -73,6 +86,34 @@ def answering(interaction: discord.Interaction[Any], what: str, where: str) -> I
         if not undelivered(e):
             raise
         lost(interaction, what, where, e)
+
+
+@dataclass
+class Sent:
+    """What became of a send made through :func:`sending`: ``error`` is why it failed."""
+
+    error: BaseException | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+
+@contextmanager
+def sending(client: Any, what: str) -> Iterator[Sent]:
+    """Around a send to Discord outside the Outbox (``what``: what it was, naming a table or a
+    tournament, never a card): if Discord fails to take it, one WARNING says so, a failure of
+    Discord's counts with the outage's, and nothing is raised; the caller reads
+    ``Sent.failed``. A bug (anything else) is raised as ever."""
+    sent = Sent()
+    try:
+        yield sent
+    except Exception as e:
+        if not undelivered(e):
+            raise
+        sent.error = e
+        count(client, ("send", what), e)
+        log.warning("not delivered: %s (%s)", what, reason(e))
 
 
 class GuardedChoices(discord.InteractionResponse[Any]):

@@ -30,6 +30,7 @@ from bot.guild_settings import (
 from bot.markup import as_text
 from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
+from bot.outbox import nonce
 from bot.preflight import check_channels, report_lines
 from bot.tables import LiveTable
 from bot.translator import command_description, command_name, text
@@ -147,9 +148,10 @@ class Admin(BeloteSubcommands):
             channel = self.bot.get_partial_messageable(settings.log_channel,
                                                        guild_id=entry.guild_id)
             try:
+                # Its nonce: a try whose answer was lost gives back the post it made.
                 await channel.send(audit_text(entry, words(table_language(
                     settings, self.bot.get_guild(entry.guild_id)))),
-                                   allowed_mentions=NO_MENTIONS)
+                                   allowed_mentions=NO_MENTIONS, nonce=nonce("audit", entry.id))
             except (discord.Forbidden, discord.NotFound) as e:
                 # A channel deleted or closed to the bot: the entry stays in the database.
                 log.warning("audit entry %s not posted to channel %s: %s", entry.id,

@@ -22,6 +22,7 @@ from bot.outbox import is_transient, nonce
 from bot.tables import LiveTable, NewTable, Refusal
 from bot.tables.core import ABANDONED, LOBBY_EXPIRED
 from bot.translator import language_of, text
+from bot.undelivered import sending
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
 
@@ -189,13 +190,16 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         thread: discord.Thread | None = None
         opened = "commands.new.opened_here"
         if not in_thread and not no_thread and isinstance(channel, discord.TextChannel):
-            try:
+            # Refused, or Discord failing (one WARNING, counted with an outage's): the table
+            # opens in the channel all the same. Not tried again: a try whose answer was lost
+            # may have made the thread, and a second would be one too many.
+            with sending(self.bot, f"table {live.id}: its thread") as made:
                 thread = await channel.create_thread(
                     name=public("commands.new.thread_name", table=live.id,
                                 variant=messages.variant_title(v, live.language)),
                     auto_archive_duration=1440,
                     type=discord.ChannelType.public_thread)
-            except discord.HTTPException:
+            if made.failed:
                 opened = "commands.new.opened_here_no_thread"
         elif no_thread and not in_thread:
             opened = "commands.new.opened_here_lacking"
@@ -295,6 +299,16 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             await tell(interaction, member_words(interaction)("commands.not_playing"))
             return
         say = member_words(interaction, live.language)
+        channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
+        if live.lost is None and live.row.message_id is not None:
+            # Its message may have been deleted by someone: then it is posted anew where it
+            # was (or the table is moved, or lost: then it comes here, below).
+            with sending(self.bot, f"table {live.id}: /belote show's look for its "
+                         "message") as looked:
+                await channels.find_table(live)
+            if looked.failed:
+                await tell(interaction, say("commands.show.failed", table=live.id))
+                return
         if live.lost is None and live.row.message_id is not None:
             await tell(interaction, say("commands.show.elsewhere", table=live.id,
                                         channel=f"<#{live.row.home_id}>"))
@@ -308,13 +322,17 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                 if missing else say("commands.show.not_here"))
             return
         await defer_reply(interaction, ephemeral=True)
-        channels: Channels = self.bot.get_cog("Channels")  # type: ignore[assignment]
         channel = self.bot.get_partial_messageable(interaction.channel.id,
                                                    guild_id=interaction.guild_id)
-        await channels.move_to(live, channel, Message.of(
-            "commands.show.moved_by", name=as_text(display_name(interaction.user))))
-        await interaction.followup.send(say("commands.show.done", table=live.id),
-                                        ephemeral=True)
+        with sending(self.bot, f"table {live.id}: its post by /belote show") as posted:
+            await channels.move_to(live, channel, Message.of(
+                "commands.show.moved_by", name=as_text(display_name(interaction.user))))
+        if posted.error is not None:
+            # Discord failing (after a few tries), or refusing this channel: nothing moved.
+            await tell(interaction, say("commands.show.failed", table=live.id)
+                       if is_transient(posted.error) else say("commands.show.not_here"))
+            return
+        await tell(interaction, say("commands.show.done", table=live.id))
 
     @app_commands.command(name=text("commands.rules.name"),
                           description=text("commands.rules.description"),

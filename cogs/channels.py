@@ -3,19 +3,30 @@
 Nothing of the game is lost either way: the table lives in the database and in memory. A table
 whose thread was deleted moves to the thread's channel when the bot may post there; otherwise
 the players read why in their hands, and `/belote show` brings the table to another channel.
+A table whose message alone was deleted is posted anew where it was, found at its next edit or
+by `/belote show`.
+
+Discord failing on the way (a 5xx, a dropped connection, a timeout) loses nothing either: a post
+of the table is tried again a few times (the same message, by its nonce); if Discord still fails,
+it is one WARNING counted with an outage's, and the table's next edit in the Outbox takes this
+path again until it gets through.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.bot import BeloteBot
+from bot.keyed_lock import KeyedLock
 from bot.messages import NO_MENTIONS
+from bot.outbox import is_transient, nonce
 from bot.tables import LiveTable
+from bot.undelivered import sending
 from i18n import Message, Permissions, words
 
 log = logging.getLogger(__name__)
@@ -48,6 +59,7 @@ def missing_permissions(channel: Any) -> list[str]:
 class Channels(commands.Cog):
     def __init__(self, bot: BeloteBot) -> None:
         self.bot = bot
+        self.moving: KeyedLock[int] = KeyedLock()  # one move of a table at a time
 
     def tables_in(self, channel_id: int) -> list[LiveTable]:
         return [t for t in self.bot.service.live.values()
@@ -73,17 +85,43 @@ class Channels(commands.Cog):
         says now, which also catches a thread or channel deleted while the bot was away.
         Each table is shown again after its check, so no edit goes to a home that is gone."""
         for live in list(self.bot.service.live.values()):
-            try:
+            # Discord failing: shown where it was, edited even if it showed this already, so
+            # that an edit finding its home gone comes back here (table_gone).
+            with sending(self.bot, f"table {live.id}: the check of its channel") as checked:
                 await self.check_home(live)
-            except discord.HTTPException as e:
-                log.warning("table %s: could not check its channel (%s); showing it where "
-                            "it was", live.id, e)
+            if checked.failed:
+                self.refresh(live)
             self.bot.delivery.restored(live)
 
-    async def table_gone(self, live: LiveTable, error: discord.HTTPException) -> None:
-        """The table message could not be edited: post it again where it was when only the
-        message was deleted; otherwise move the table out of a deleted thread, or mark it
-        lost (the players read why in their hands)."""
+    async def find_table(self, live: LiveTable) -> None:
+        """Ask Discord for the table message; when it is gone (deleted by someone), take the
+        path of a table message that cannot be edited (``table_gone``): posted anew where it
+        was, or the table moved or marked lost. Discord failing is raised."""
+        message_id = live.row.message_id
+        if message_id is None or live.lost is not None:
+            return
+        try:
+            await self.bot.http.get_message(live.row.home_id, message_id)
+        except (discord.NotFound, discord.Forbidden) as e:
+            log.warning("table %s: its message cannot be read (%s); posting it again or "
+                        "telling the players in their hands", live.id, e)
+            await self.table_gone(live, e, message_id=message_id)
+
+    async def table_gone(self, live: LiveTable, error: discord.HTTPException, *,
+                         message_id: int | None = None) -> None:
+        """The table message (``message_id``, by default the table's now) could not be
+        edited or read: post it again where it was when only the message was deleted;
+        otherwise move the table out of a deleted thread, or mark it lost (the players read
+        why in their hands). Once: a second caller for the same message finds it posted
+        anew. Discord failing on the way is raised (the Outbox, which edits the table, tries
+        again; a command tells who asked)."""
+        gone = live.row.message_id if message_id is None else message_id
+        async with self.moving(live.id):
+            if live.row.message_id != gone or gone is None:
+                return  # posted anew meanwhile (by the other caller), or not posted at all
+            await self._table_gone(live, error)
+
+    async def _table_gone(self, live: LiveTable, error: discord.HTTPException) -> None:
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
             home = self.bot.get_partial_messageable(live.row.home_id,
                                                     guild_id=live.row.guild_id)
@@ -92,12 +130,18 @@ class Channels(commands.Cog):
                                    thread_id=live.row.thread_id)
                 return
             except discord.HTTPException as e:
+                if is_transient(e):
+                    raise
                 error = e  # the home is gone too, or refuses: see below
+        gone = live.row.message_id
         try:
             await self.check_home(live)
         except discord.HTTPException as e:
+            if is_transient(e):
+                raise
             log.info("table %s: could not check its channel (%s)", live.id, e)
-        if live.lost is None and live.row.message_id is not None:
+        if live.lost is None and live.row.message_id is not None and \
+                live.row.message_id == gone:  # (not moved out of a deleted thread)
             self.set_lost(live, Message.of("belote.lost.cannot_show", table=live.id,
                                            error=error.text or error.status))
 
@@ -134,7 +178,17 @@ class Channels(commands.Cog):
                 continue
             parent = self.bot.get_channel(payload.parent_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
-                await self.move_to(live, parent, Message.of("belote.moved.thread_deleted"))
+                with sending(self.bot, f"table {live.id}: its move out of its deleted "
+                             "thread") as moved:
+                    await self.move_to(live, parent, Message.of("belote.moved.thread_deleted"))
+                if moved.error is not None and is_transient(moved.error):
+                    # Discord failing: the table's next edit finds the thread gone and
+                    # comes back here (table_gone), in the Outbox, until it gets through.
+                    self.refresh(live)
+                    self.bot.delivery.table_changed(live)
+                elif moved.failed:
+                    self.set_lost(live, Message.of("belote.lost.thread_deleted",
+                                                   table=live.id))
             else:
                 self.set_lost(live, Message.of("belote.lost.thread_deleted", table=live.id))
 
@@ -156,20 +210,39 @@ class Channels(commands.Cog):
     async def move_to(self, live: LiveTable, channel: discord.abc.Messageable,
                       why: Message, *, thread_id: int | None = None) -> discord.Message:
         """Post the table message in ``channel`` and make it the table's home (``thread_id``:
-        the table's thread, when ``channel`` is that thread)."""
-        payload = await self.bot.delivery.table_payload(live)
-        payload["files"] = payload.pop("attachments", [])
-        if payload.get("view") is None:
-            payload.pop("view", None)
-        message = await channel.send(allowed_mentions=NO_MENTIONS, **payload)
+        the table's thread, when ``channel`` is that thread), then say why there. The post
+        is tried again when Discord fails on its way (its nonce makes a try whose answer was
+        lost give back the message it made); then the failure is raised. The notice goes
+        through the Outbox: sent again until Discord takes it."""
+        delivery = self.bot.delivery
+        once = ("table moved", live.id, getattr(channel, "id", None), live.row.message_id)
+        drawn: list[Hashable] = []  # what each try showed
+
+        async def post() -> discord.Message:
+            payload = await delivery.table_payload(live)  # anew: a file is read once
+            payload["files"] = payload.pop("attachments", [])
+            if payload.get("view") is None:
+                payload.pop("view", None)
+            drawn.append(delivery.table_key(live))
+            return await channel.send(allowed_mentions=NO_MENTIONS, nonce=nonce(*once),
+                                      **payload)
+
+        message = await delivery.jobs.call(("table post", live.id), post)
         self.refresh(live)
-        async with self.bot.delivery.table_reply(live):  # the message posted shows it now
+        if all(key == delivery.table_key(live) for key in drawn):
+            async with delivery.table_reply(live):  # the message posted shows it now
+                await self.bot.service.attach(
+                    live.id, thread_id=thread_id, message_id=message.id,
+                    channel_id=None if thread_id is not None else message.channel.id)
+        else:  # the table moved on while Discord failed: the message is edited to it now
             await self.bot.service.attach(
                 live.id, thread_id=thread_id, message_id=message.id,
                 channel_id=None if thread_id is not None else message.channel.id)
+            delivery.table_changed(live)
         # Posted for everybody: in the table's language.
-        await channel.send(words(live.language)("belote.moved.notice", table=live.id, why=why),
-                           allowed_mentions=NO_MENTIONS)
+        notice = words(live.language)("belote.moved.notice", table=live.id, why=why)
+        delivery.post(once, lambda: channel.send(notice, allowed_mentions=NO_MENTIONS,
+                                                 nonce=nonce(*once, "notice")))
         log.info("table %s moved to channel %s (%s)", live.id, message.channel.id, why)
         return message
 

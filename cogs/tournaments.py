@@ -23,6 +23,7 @@ from bot.controls.tournament import refusal, signup_view
 from bot.errors import reply, tell
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
+from bot.outbox import describe, is_transient, nonce
 from bot.tables import LiveTable
 from bot.translator import text
 from db.tournaments import TournamentRow
@@ -76,6 +77,10 @@ class Tournaments(BeloteSubcommands):
     def __init__(self, bot: BeloteBot) -> None:
         super().__init__(bot)
         self._work: set[asyncio.Task[None]] = set()
+        self._newest: dict[int, Tournament] = {}  # what each sign-up message is to show
+        # A table's thread made, its message not posted yet (Discord failed): kept for the
+        # next try, which posts in it instead of opening another.
+        self._homes: dict[int, discord.TextChannel | discord.Thread] = {}
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -156,7 +161,7 @@ class Tournaments(BeloteSubcommands):
         task.add_done_callback(self._work.discard)
 
     def changed(self, row: TournamentRow, t: Tournament) -> None:
-        self._later(self._edit_signup(row, t))
+        self._edit_signup(row, t)
 
     def ended(self, row: TournamentRow, t: Tournament) -> None:
         self._later(self._end(row, t))
@@ -189,51 +194,89 @@ class Tournaments(BeloteSubcommands):
             log.exception("tournament %s: its bracket could not be drawn", row.id)
             return []
 
-    async def _edit_signup(self, row: TournamentRow, t: Tournament) -> None:
-        fresh = await self.bot.tournaments.repo.get(row.id)
-        if fresh is None or fresh.message_id is None:
+    def _edit_signup(self, row: TournamentRow, t: Tournament) -> None:
+        """Edit the sign-up message to ``t``, through the Outbox: the newest state goes,
+        sent again while Discord fails; a refusal (the message deleted) is one WARNING."""
+        self._newest[row.id] = t
+        self.bot.delivery.jobs.request(("tournament", row.id, "sign-up"),
+                                       lambda: self._send_signup(row.id))
+
+    async def _send_signup(self, tournament_id: int) -> None:
+        t = self._newest.get(tournament_id)
+        fresh = await self.bot.tournaments.repo.get(tournament_id)
+        if t is None or fresh is None or fresh.message_id is None:
             return
-        channel = self.bot.get_partial_messageable(row.channel_id)
-        try:
-            await channel.get_partial_message(fresh.message_id).edit(
-                content=signup_text(fresh, t),
-                view=await self._linked(fresh, signup_view(row.id, row.language)
-                                        if t.stage is Stage.SIGN_UP else None),
-                attachments=await self._bracket(fresh, t),
-                allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as e:
-            log.info("tournament %s: sign-up message not edited (%s)", row.id, e)
+        channel = self.bot.get_partial_messageable(fresh.channel_id)
+        await channel.get_partial_message(fresh.message_id).edit(
+            content=signup_text(fresh, t),
+            view=await self._linked(fresh, signup_view(fresh.id, fresh.language)
+                                    if t.stage is Stage.SIGN_UP else None),
+            attachments=await self._bracket(fresh, t),
+            allowed_mentions=NO_MENTIONS)
+        if self._newest.get(tournament_id) is t and t.stage in (Stage.FINISHED,
+                                                                Stage.CANCELLED):
+            del self._newest[tournament_id]  # its last edit: nothing more to show
 
     async def _open_thread(self, row: TournamentRow, round_number: int, live: LiveTable,
                            computers: list[int]) -> None:
-        """One thread per table, its table message in it, and who a computer plays for."""
+        """One thread per table, its table message in it, and who a computer plays for:
+        through the Outbox, tried again while Discord fails."""
         await self.bot.wait_until_ready()  # (after a restart: the channels are known then)
-        try:
-            channel = self.bot.get_channel(row.channel_id)
-            if not isinstance(channel, discord.TextChannel):
-                return
-            w = words(row.language)
-            thread = await channel.create_thread(
-                name=w("tournaments.thread_name", number=row.id, round=round_number,
-                       table=live.id),
-                auto_archive_duration=1440, type=discord.ChannelType.public_thread)
-            payload = await self.bot.delivery.table_payload(live)
+        channel = self.bot.get_channel(row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        self.bot.delivery.jobs.request(
+            ("tournament table", live.id),
+            lambda: self._show_table(row, round_number, live, computers, channel))
+
+    async def _show_table(self, row: TournamentRow, round_number: int, live: LiveTable,
+                          computers: list[int], channel: discord.TextChannel) -> None:
+        """Open the table's thread and post its message there, once: a try after a failure
+        keeps the thread the one before made, and the post's nonce gives back the message a
+        try whose answer was lost made. A thread Discord refuses: the table goes in the
+        channel."""
+        if live.row.message_id is not None or live.id not in self.bot.service.live:
+            return  # shown already, or over
+        w = words(row.language)
+        home = self._homes.get(live.id)
+        if home is None:
+            try:
+                home = await channel.create_thread(
+                    name=w("tournaments.thread_name", number=row.id, round=round_number,
+                           table=live.id),
+                    auto_archive_duration=1440, type=discord.ChannelType.public_thread)
+            except discord.HTTPException as e:
+                if is_transient(e):
+                    raise  # Discord failing: tried again
+                log.warning("tournament %s: table %s has no thread (%s); it goes in the "
+                            "channel", row.id, live.id, describe(e))
+                home = channel
+            self._homes[live.id] = home
+
+        async def post() -> discord.Message:
+            payload = await self.bot.delivery.table_payload(live)  # anew: a file is read once
             payload["files"] = payload.pop("attachments", [])
             if payload.get("view") is None:
                 payload.pop("view", None)
-            message = await thread.send(allowed_mentions=NO_MENTIONS, **payload)
-            await self.bot.service.attach(live.id, thread_id=thread.id, message_id=message.id)
-            self.bot.delivery.table_changed(live)
-            self.bot.delivery.hands_changed(live, range(4))
-            if computers:
-                await thread.send(w("tournaments.no_show_computer",
-                                    players=", ".join(mention(u, w) for u in computers)),
-                                  allowed_mentions=NO_MENTIONS)
-        except Exception:
-            log.exception("tournament %s: table %s not shown", row.id, live.id)
+            return await home.send(allowed_mentions=NO_MENTIONS,
+                                   nonce=nonce("tournament table", live.id), **payload)
+
+        message = await post()
+        thread = home if isinstance(home, discord.Thread) else None
+        await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
+                                      message_id=message.id)
+        del self._homes[live.id]
+        self.bot.delivery.table_changed(live)
+        self.bot.delivery.hands_changed(live, range(4))
+        if computers:
+            text = w("tournaments.no_show_computer",
+                     players=", ".join(mention(u, w) for u in computers))
+            self.bot.delivery.post(("tournament computers", live.id), lambda: home.send(
+                text, allowed_mentions=NO_MENTIONS,
+                nonce=nonce("tournament computers", live.id)))
 
     async def _end(self, row: TournamentRow, t: Tournament) -> None:
-        await self._edit_signup(row, t)
+        self._edit_signup(row, t)
         channel = self.bot.get_partial_messageable(row.channel_id)
         w = words(row.language)
         if t.stage is Stage.FINISHED:
@@ -248,14 +291,17 @@ class Tournaments(BeloteSubcommands):
                     for u, n in paid.items()))
         else:
             words_ = w("tournaments.cancelled_post", number=row.id)
-        try:
-            view = await self._linked(row, None)
+
+        async def post() -> None:
+            view = await self._linked(row, None)  # anew for each try
+            once = nonce("tournament final", row.id)
             if view is None:
-                await channel.send(words_, allowed_mentions=NO_MENTIONS)
+                await channel.send(words_, allowed_mentions=NO_MENTIONS, nonce=once)
             else:
-                await channel.send(words_, view=view, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as e:
-            log.info("tournament %s: final post not sent (%s)", row.id, e)
+                await channel.send(words_, view=view, allowed_mentions=NO_MENTIONS, nonce=once)
+
+        # Through the Outbox: sent again while Discord fails, once (its nonce).
+        self.bot.delivery.post(("tournament", row.id, "final"), post)
 
     async def settle(self) -> None:
         """Wait for the posts scheduled so far (tests)."""
