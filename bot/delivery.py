@@ -434,10 +434,7 @@ class Delivery:
                     .get_partial_message(live.row.message_id)
                 await message.edit(allowed_mentions=messages.NO_MENTIONS, **payload)
         except (discord.NotFound, discord.Forbidden) as e:
-            self.table_shown.pop(live.id, None)
-            # Recorded as showing nothing: a restart before the table is shown again edits it
-            # (and finds it gone) instead of taking the old message as up to date.
-            self._store(live.id, TABLE_SLOT, GONE, live.row.message_id)
+            self.table_message_gone(live)
             if closed is not None or self.on_table_gone is None:
                 log.warning("table %s: its message is gone (%s); left as it is", live.id, e)
                 return
@@ -449,6 +446,13 @@ class Delivery:
             let_go(payload.get("view"))
         if closed is not None or live.row.status == TableStatus.FINISHED:
             self.forget(live)
+
+    def table_message_gone(self, live: LiveTable) -> None:
+        """The table message was found deleted (or closed to the bot): it shows nothing, and
+        is recorded so, so that a restart before the table is shown again edits it (and
+        finds it gone) instead of taking the old message as up to date."""
+        self.table_shown.pop(live.id, None)
+        self._store(live.id, TABLE_SLOT, GONE, live.row.message_id)
 
     async def _edit_table_by_token(self, live: LiveTable, payload: dict[str, Any]) -> bool:
         """Edit the table message through the token of the last click on it, while the token

@@ -34,6 +34,7 @@ from bot.outbox import nonce
 from bot.preflight import check_channels, report_lines
 from bot.tables import LiveTable
 from bot.translator import command_description, command_name, text
+from bot.undelivered import count, reason, undelivered
 from db.audit import AuditEntry
 from game.rules import Variant
 from i18n import Words, languages, words
@@ -361,8 +362,12 @@ class Admin(BeloteSubcommands):
             await interaction.user.send(w("admin.check.dm_test"), allowed_mentions=NO_MENTIONS)
         except discord.Forbidden:
             lines.append(w("admin.check.dm_closed"))
-        except discord.HTTPException as e:
-            log.info("/belote check: the test DM failed (%s)", e)
+        except Exception as e:
+            if not undelivered(e):
+                raise
+            # Refused otherwise, or Discord failing (counted with an outage's): unknown.
+            count(self.bot, ("check dm", interaction.id), e)
+            log.warning("/belote check: the test DM failed (%s)", reason(e))
             lines.append(w("admin.check.dm_unknown"))
         else:
             lines.append(w("admin.check.dm_open"))

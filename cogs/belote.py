@@ -265,9 +265,11 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             return
         await tell(interaction, member_words(interaction, live.language)(
             "commands.invite.done", player=user.mention, table=live.id))
-        await self.bot.delivery.notice(
-            live, words(live.language)("commands.invite.notice", player=f"<@{user.id}>",
-                                       host=f"<@{interaction.user.id}>"), mention=user.id)
+        # Through the Outbox: sent again while Discord fails, once (its nonce).
+        notice = words(live.language)("commands.invite.notice", player=f"<@{user.id}>",
+                                      host=f"<@{interaction.user.id}>")
+        self.bot.delivery.post(("invite", live.id, user.id), lambda: self.bot.delivery.notice(
+            live, notice, mention=user.id, once=("invite", user.id)))
 
     @app_commands.command(name=text("commands.hand.name"),
                           description=text("commands.hand.description"),
@@ -397,9 +399,12 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
                                     table_id=live.id, details={"user": player.id})
         await tell(interaction, member_words(interaction)(
             "sweeper.kick.done", player=player.mention, table=live.id))
-        await self.bot.delivery.notice(live, words(live.language)(
+        # Through the Outbox: sent again while Discord fails, once (its nonce).
+        notice = words(live.language)(
             "sweeper.kick.notice_lobby" if lobby else "sweeper.kick.notice",
-            actor=interaction.user.mention, player=player.mention))
+            actor=interaction.user.mention, player=player.mention)
+        self.bot.delivery.post(("kick", live.id, player.id), lambda: self.bot.delivery.notice(
+            live, notice, once=("kick", player.id)))
 
 
 async def setup(bot: BeloteBot) -> None:

@@ -23,8 +23,10 @@ from bot.bot import BeloteBot
 from bot.challenge import Standing, day_of
 from bot.errors import tell
 from bot.messages import NO_MENTIONS
+from bot.outbox import nonce
 from bot.tables import LiveTable
 from bot.translator import text
+from bot.undelivered import count, reason, sending, undelivered
 from db.challenge import WORLD, TryRow
 from game.rules import Variant
 from i18n import Number, Words, words
@@ -137,7 +139,12 @@ class Challenge(BeloteSubcommands):
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, name=display_name(interaction.user), variant=chosen,
             world=world, language=spoken, idle_minutes=settings.idle_minutes)
-        where = await self.open_thread(channel, live, interaction.user, w)
+        with sending(self.bot, f"daily deal table {live.id}: its post") as posted:
+            where = await self.open_thread(channel, live, interaction.user, w)
+        if posted.failed:
+            # The try is claimed and its table kept: /belote show posts it.
+            await tell(interaction, w("challenge.post_failed", table=live.id))
+            return
         await tell(interaction, w("challenge.opened", where=where, deals=4,
                                   variant=w(f"image.variant.{chosen}")))
 
@@ -154,21 +161,31 @@ class Challenge(BeloteSubcommands):
         home: discord.abc.Messageable = channel
         thread: discord.Thread | None = None
         for kind in (discord.ChannelType.private_thread, discord.ChannelType.public_thread):
-            try:
+            # Refused, or Discord failing (one WARNING, counted with an outage's): the next
+            # kind, else the channel. Not tried again: a try whose answer was lost may have
+            # made the thread.
+            with sending(self.bot, f"daily deal table {live.id}: its {kind.name}") as made:
                 thread = await channel.create_thread(name=name, type=kind,
                                                      auto_archive_duration=1440,
                                                      invitable=False)
                 if kind is discord.ChannelType.private_thread:
                     await thread.add_user(user)
                 home = thread
+            if not made.failed:
                 break
-            except discord.HTTPException as e:
-                log.info("daily deal table %s: no %s thread (%s)", live.id, kind.name, e)
-        payload = await self.bot.delivery.table_payload(live)
-        payload["files"] = payload.pop("attachments", [])
-        if payload.get("view") is None:
-            payload.pop("view", None)
-        message = await home.send(allowed_mentions=NO_MENTIONS, **payload)
+            thread = None
+
+        async def post() -> discord.Message:
+            payload = await self.bot.delivery.table_payload(live)  # anew: a file is read once
+            payload["files"] = payload.pop("attachments", [])
+            if payload.get("view") is None:
+                payload.pop("view", None)
+            return await home.send(allowed_mentions=NO_MENTIONS,
+                                   nonce=nonce("table post", live.id), **payload)
+
+        # Sent again if Discord fails on its way (the nonce: not twice); then raised, and the
+        # member is told (/belote show posts it).
+        message = await self.bot.delivery.jobs.call(("table post", live.id), post)
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
         self.bot.delivery.table_changed(live)
@@ -240,11 +257,19 @@ class Challenge(BeloteSubcommands):
         if parts:
             channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
             try:
-                await channel.send("\n\n".join(parts), allowed_mentions=NO_MENTIONS)
+                # Its nonce: a try whose answer was lost, tried again, gives back the post.
+                await channel.send("\n\n".join(parts), allowed_mentions=NO_MENTIONS,
+                                   nonce=nonce("daily board", guild.id, day))
             except (discord.Forbidden, discord.NotFound) as e:
                 log.warning("daily board %s of server %s not posted: %s", day, guild.id, e)
-            except discord.HTTPException as e:
-                log.warning("daily board %s of server %s: %s; tried again", day, guild.id, e)
+            except Exception as e:
+                if not undelivered(e):
+                    raise
+                # Discord failing, or another refusal: one WARNING, counted with an
+                # outage's; tried again in a minute.
+                count(self.bot, ("daily board", guild.id, day), e)
+                log.warning("daily board %s of server %s: %s; tried again", day, guild.id,
+                            reason(e))
                 return False
         await repo.mark_posted(guild.id, day)
         return True

@@ -102,9 +102,14 @@ class Channels(commands.Cog):
             return
         try:
             await self.bot.http.get_message(live.row.home_id, message_id)
-        except (discord.NotFound, discord.Forbidden) as e:
+        except discord.Forbidden as e:
+            # Reading needs Read Message History, which showing it does not: no news.
+            log.info("table %s: its message cannot be read (%s); taken as where it was",
+                     live.id, e)
+        except discord.NotFound as e:
             log.warning("table %s: its message cannot be read (%s); posting it again or "
                         "telling the players in their hands", live.id, e)
+            self.bot.delivery.table_message_gone(live)
             await self.table_gone(live, e, message_id=message_id)
 
     async def table_gone(self, live: LiveTable, error: discord.HTTPException, *,

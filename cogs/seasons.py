@@ -25,7 +25,9 @@ from bot.bot import BeloteBot
 from bot.errors import reply
 from bot.guild_settings import GuildSettings
 from bot.messages import NO_MENTIONS
+from bot.outbox import nonce
 from bot.translator import text
+from bot.undelivered import count, reason, undelivered
 from db.seasons import OFF, SEASON_MIN, PodiumRow, SeasonRow, season_end
 from i18n import Number, Words, words
 from rendering import PodiumPlace, PodiumVariant
@@ -143,14 +145,21 @@ class Seasons(BeloteSubcommands):
                           season.number)
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
         try:
-            await channel.send(content, files=files, allowed_mentions=NO_MENTIONS)
+            # Its nonce: a try whose answer was lost, tried again, gives back the post made.
+            await channel.send(content, files=files, allowed_mentions=NO_MENTIONS,
+                               nonce=nonce("season", guild.id, season.number))
         except (discord.Forbidden, discord.NotFound) as e:
             # The channel is gone or closed to the bot: the season stays (/belote seasons).
             log.warning("season %s of server %s not posted to %s: %s", season.number,
                         guild.id, channel_id, e)
-        except discord.HTTPException as e:
+        except Exception as e:
+            if not undelivered(e):
+                raise
+            # Discord failing (a 5xx, a dropped connection, a timeout), or another refusal:
+            # one WARNING, counted with an outage's; tried again in a minute.
+            count(self.bot, ("season", guild.id, season.number), e)
             log.warning("season %s of server %s: post failed (%s), tried again in a minute",
-                        season.number, guild.id, e)
+                        season.number, guild.id, reason(e))
             return
         await repo.mark_posted(guild.id, season.number)
 

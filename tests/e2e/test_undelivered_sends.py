@@ -14,12 +14,17 @@ from typing import Any
 
 import pytest
 
+import bot.challenge as bot_challenge
+import bot.seasons as bot_seasons
 from bot.bot import BeloteBot
 from bot.controls import button_id
 from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
+from tests.clocks import DateClock
 from tests.fakediscord import FakeDiscord
 
+from . import test_challenge as challenge_tests
+from . import test_seasons as season_tests
 from .failing_discord import (
     ManualClock,
     assert_shows_now,
@@ -370,3 +375,154 @@ async def test_an_audit_post_is_sent_again_and_posted_once(
     posted = [m.content for m in fake.messages(modlog) if "#99" in m.content]
     assert posted == ["Belote table #99 closed by itself: nobody played for 60 minutes."]
     assert not loud(caplog), loud(caplog)
+
+
+@pytest.mark.parametrize("drop", FAILURES)
+async def test_a_table_message_found_deleted_and_not_posted_again_is_at_the_next_start(
+        world: World, clock: ManualClock, database_path: Path, drop: bool,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # /belote show finds the table message deleted and cannot post it again (Discord fails
+    # every try), and the bot stops: the next start edits the table, though nothing changed
+    # since its message last showed it, finds it gone and posts it again.
+    fake, bot = world.fake, world.bot
+    table_id = await start_one_deal_table(world)
+    live = bot.service.live[table_id]
+    old, thread = live.row.message_id, live.row.thread_id
+    fake.delete_message(fake.message(old))
+    await fake.settle()
+    fake.faults.fail("POST", POSTS, drop=drop, times=4, path=f"/channels/{thread}/messages")
+    r = await fake.slash(bot, world.members[0], world.channel, "belote show")
+    assert "Discord did not answer" in r.text, r.text
+    await fake.settle()
+    caplog.set_level(logging.INFO)
+    await restart(world, database_path, clock)
+    await until_parked(world)
+    await delivered(world, clock)
+    live = world.bot.service.live[table_id]
+    assert live.row.message_id != old and live.row.home_id == thread
+    assert [m.id for m in fake.messages(fake.channel(thread)) if m.custom_ids
+            and not m.deleted] == [live.row.message_id]
+    assert len(thread_posts(world, table_id, "goes on here")) == 1
+    await assert_shows_now(world, live)
+    assert not loud(caplog), loud(caplog)
+    await play_turn(world, table_id, RandomPlayer(1))
+
+
+@pytest.fixture
+def daily_clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
+    c = DateClock(challenge_tests.DAY)
+    monkeypatch.setattr(bot_challenge, "utc_now", c)
+    return c
+
+
+@pytest.mark.parametrize("drop", FAILURES)
+async def test_a_daily_deal_whose_threads_and_post_fail_is_told_and_shown_by_show(
+        daily_clock: Any, world: World, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
+    fake, bot = world.fake, world.bot
+    ana, bo = world.members[:2]
+    caplog.set_level(logging.INFO)
+    # Neither thread can be made: the try's table goes in the channel.
+    fake.faults.fail("POST", THREADS, drop=drop, times=2)
+    r = await fake.slash(bot, ana, world.channel, "belote challenge")
+    assert r.ephemeral and f"at <#{world.channel.id}>" in r.text, r.text
+    live = bot.service.table_of(world.guild.id, ana.id)
+    assert live is not None and live.row.thread_id is None
+    assert fake.message(live.row.message_id).custom_ids
+    assert len(not_delivered(caplog)) == 2 and not fake.threads(world.channel)
+    # Its table cannot be posted either (every try): the member is told, the try is kept.
+    fake.faults.fail("POST", THREADS, drop=drop, times=2)
+    fake.faults.fail("POST", POSTS, drop=drop, times=4,
+                     path=f"/channels/{world.channel.id}/messages")
+    r = await fake.slash(bot, bo, world.channel, "belote challenge")
+    assert r.ephemeral and "Discord did not take your try's table" in r.text, r.text
+    live = bot.service.table_of(world.guild.id, bo.id)
+    assert live is not None and live.row.message_id is None
+    assert not loud(caplog), loud(caplog)
+    r = await fake.slash(bot, bo, world.channel, "belote show")
+    assert f"Table #{live.id} is here now" in r.text, r.text
+    await delivered(world, world_clock(world))
+    assert fake.message(live.row.message_id).custom_ids
+    await assert_shows_now(world, live)
+    assert not loud(caplog), loud(caplog)
+
+
+@pytest.fixture
+def season_clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
+    c = DateClock(season_tests.NOVEMBER)
+    monkeypatch.setattr(bot_seasons, "utc_now", c)
+    return c
+
+
+@pytest.mark.parametrize("failing", ["503", "dropped", "answer lost"])
+async def test_a_season_post_discord_fails_is_tried_again_and_posted_once(
+        season_clock: Any, world: World, failing: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    fake, bot = world.fake, world.bot
+    ana, bo, cy, dee = world.members[:4]
+    news = world.guild.add_text_channel("news")
+    await fake.settle()
+    await season_tests.configure(world, announce_channel=news)
+    for _ in range(3):
+        await season_tests.record(world, season_tests.NOVEMBER, (ana, cy), (bo, dee))
+    caplog.set_level(logging.INFO)
+    failures = counted(bot)
+    fake.faults.fail("POST", POSTS, drop=failing != "503", after=failing == "answer lost",
+                     path=f"/channels/{news.id}/messages")
+    season_clock.now = season_tests.DECEMBER
+    cog: Any = bot.get_cog("Seasons")
+    await cog.tick()  # the season ends: its post fails
+    await fake.settle()
+    assert not fake.faults.pending and len(failures) == 1
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING
+            and "post failed" in r.getMessage()]
+    await cog.tick()  # a minute later
+    await fake.settle()
+    sent = season_tests.posts(world, news)
+    assert len(sent) == 1, [m.content for m in fake.messages(news)]
+    assert sent[0].content.startswith("**Season 1 is over**")
+    assert not loud(caplog), loud(caplog)
+
+
+@pytest.mark.parametrize("failing", ["503", "dropped", "answer lost"])
+async def test_invite_and_kick_notices_are_sent_again_and_posted_once(
+        world: World, failing: str, caplog: pytest.LogCaptureFixture) -> None:
+    fake, bot = world.fake, world.bot
+    ana, bo = world.members[:2]
+    mod = world.guild.add_member("mod", manage_guild=True)
+    table_id, lobby = await open_table(world, ana, variant="classic", private=True)
+    await delivered(world, world_clock(world))
+    live = bot.service.live[table_id]
+    thread = live.row.thread_id
+    caplog.set_level(logging.INFO)
+    drop, after = failing != "503", failing == "answer lost"
+    fake.faults.fail("POST", POSTS, drop=drop, after=after, path=f"/channels/{thread}/messages")
+    r = await fake.slash(bot, ana, world.channel, "belote invite", player=bo)
+    assert r.ephemeral and f"<@{bo.id}>" in r.text, r.text
+    await delivered(world, world_clock(world))
+    assert not fake.faults.pending
+    assert len(thread_posts(world, table_id, f"<@{bo.id}>")) == 1
+    sat = await fake.click(bot, bo, lobby, button_id("sit", table_id, 1))
+    assert sat.callback_type == 7, sat.text
+    fake.faults.fail("POST", POSTS, drop=drop, after=after, path=f"/channels/{thread}/messages")
+    r = await fake.slash(bot, mod, world.channel, "belote kick", player=bo)
+    assert r.ephemeral and "was removed" in r.text, r.text
+    await delivered(world, world_clock(world))
+    assert not fake.faults.pending
+    assert len(thread_posts(world, table_id, "removed")) == 1
+    assert not loud(caplog), loud(caplog)
+
+
+@pytest.mark.parametrize("drop", FAILURES)
+async def test_check_says_it_cannot_tell_when_its_test_dm_fails(
+        world: World, drop: bool, caplog: pytest.LogCaptureFixture) -> None:
+    fake, bot = world.fake, world.bot
+    mod = world.guild.add_member("mod", manage_guild=True)
+    caplog.set_level(logging.INFO)
+    failures = counted(bot)
+    fake.faults.fail("POST", "/users/@me/channels", drop=drop)
+    r = await fake.slash(bot, mod, world.channel, "belote check")
+    assert r.ephemeral and "Could not find out whether direct messages reach you" in r.text, \
+        r.text
+    assert len(failures) == 1 and not loud(caplog), loud(caplog)
+    r = await fake.slash(bot, mod, world.channel, "belote check")
+    assert "Direct messages from the bot reach you" in r.text, r.text
