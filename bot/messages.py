@@ -40,6 +40,7 @@ from game.choices import (
     holds_belote,
     may_announce,
 )
+from game.claim import claim_plan
 from game.deal import Trick
 from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, Options, Variant
 from game.scoring import DealResult
@@ -64,6 +65,7 @@ from .controls import (
     AnnounceSelect,
     BeloteButton,
     BidSelect,
+    ClaimButton,
     ComputerButton,
     HandButton,
     LeaveButton,
@@ -389,6 +391,8 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
         if view.is_my_turn:
             lines += _table_for_the_turn(view, w, language)
             lines.append(_turn_in_hand(live, view, w))
+            if claim_plan(view) is not None:
+                lines.append(w("hand.claim"))
         elif view.to_act is not None:
             lines.append(w("hand.waiting", name=as_text(view.players[view.to_act])))
     return "\n".join(lines)
@@ -481,6 +485,10 @@ def hand_controls(live: LiveTable, view: TableView,
         out.add_item(AnnounceSelect(live.id, view.deal_number,
                                     placeholder=w("controls.announcements"),
                                     options=options, row=2))
+    if view.is_my_turn and claim_plan(view) is not None:
+        out.add_item(ClaimButton(live.id, live.seq, Look(w("controls.claim"),
+                                                         discord.ButtonStyle.success,
+                                                         emoji="🏁", row=4)))
     if holds_belote(view):
         # The button turns belote the other way: its custom_id says to what.
         out.add_item(BeloteButton(live.id, view.deal_number, not choice.belote, Look(
@@ -566,6 +574,8 @@ def deal_sheet_text(live: LiveTable, index: int, result: DealResult,
                name=names[c.seat], outcome=w(f"deal.outcome.{result.outcome.value}"))]
     lines.append(w("deal.card_points", team0=Team(0), points0=result.card_points[0],
                    team1=Team(1), points1=result.card_points[1]))
+    if index in live.claimed:
+        lines.append(w("deal.claimed", name=names[live.claimed[index]]))
     score = {"score0": Number(result.score[0]), "score1": Number(result.score[1]),
              "total0": Number(result.totals[0]), "total1": Number(result.totals[1])}
     lines.append(w.plural("deal.score_held", result.hanging, held=result.hanging, **score)

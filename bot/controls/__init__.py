@@ -45,6 +45,7 @@ from .play import (
     AnnounceSelect,
     BeloteButton,
     BidSelect,
+    ClaimButton,
     HandButton,
     UnaheadButton,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "BeloteButton",
     "BidSelect",
     "ButtonControl",
+    "ClaimButton",
     "ComputerButton",
     "HandButton",
     "LeaveButton",

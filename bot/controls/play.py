@@ -150,6 +150,28 @@ class BeloteButton(ButtonControl, template=rf"bt:blt:{TABLE}:(?P<deal>{PART}):(?
         await show_hand(interaction, live)
 
 
+class ClaimButton(ButtonControl, template=rf"bt:claim:{TABLE}:(?P<seq>{PART})"):
+    """``bt:claim:<table>:<seq>``: the player to act claims the rest of the deal (their cards
+    take every trick left whatever the others hold; the table service checks it again)."""
+
+    kind = "claim"
+    answers_by = "edit"
+    moves = True
+
+    def __init__(self, table_id: int, seq: int, look: Look = PLAIN) -> None:
+        self.seq = seq
+        super().__init__(table_id, seq, look=look)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Self:
+        return cls(table_number(match), number(match["seq"], "seq"))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        live = await bot_of(interaction).service.claim(self.table_id, interaction.user.id,
+                                                       self.seq)
+        await show_hand(interaction, live)
+
+
 def ahead_of(code: str) -> Action:
     """The action an ahead code names (``pass`` or a card); BadControl if none."""
     try:
@@ -207,4 +229,4 @@ class UnaheadButton(ButtonControl,
 
 
 PLAY_CONTROLS = (ActButton, BidSelect, HandButton, AnnounceSelect, BeloteButton, AheadButton,
-                 UnaheadButton)
+                 UnaheadButton, ClaimButton)

@@ -24,13 +24,16 @@ from game.choices import (
     may_call_belote,
     may_choose_ahead,
 )
+from game.claim import claim_card, claim_plan
 from game.errors import IllegalAction
 from game.match import Match
 from game.record import action_to_json, replay
 from game.tally import tally
+from game.view import table_view
 
 from ..markup import as_text
 from ..uncancelled import to_the_end
+from .batch import Batch
 from .core import Tables
 from .refusals import Refusal, said
 from .stakes import pot_paid
@@ -167,6 +170,50 @@ class Playing:
         if s is not None and s.missed:
             s.missed = 0
             await self.tables.db.tables.put_seat(s)
+
+    async def claim(self, table_id: int, user_id: int, seq: int) -> LiveTable:
+        """The person to act claims the rest of the deal: refused unless the rules core proves
+        their cards take every trick left whatever the others hold (game/claim.py); then the
+        deal is played out at once, their cards by the proof's plan, the others' weakest legal
+        card each, every card logged as decided "claim", and told as one change."""
+        async with self.tables.door(table_id) as live:
+            match = live.match
+            if live.row.status != TableStatus.PLAYING or match is None:
+                raise Refusal("tables.game_over" if live.row.status == TableStatus.FINISHED
+                              else "tables.not_started")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                if live.held_seat(user_id) is not None:
+                    raise Refusal("tables.computer_plays_your_seat")
+                raise Refusal("tables.not_playing")
+            if seq != live.seq:
+                raise Refusal("tables.out_of_date")
+            if match.to_act != seat:
+                raise Refusal("tables.not_your_turn", name=live.names()[match.to_act]
+                              if match.to_act is not None else "")
+            plan = claim_plan(table_view(match, seat))
+            if plan is None:
+                raise Refusal("tables.claim_not_sure")
+            deals = len(match.deals)
+            live.claimed[deals - 1] = seat
+            batch = Batch(self.tables.listener, live)
+            try:
+                mine = iter(plan)
+                while len(match.deals) == deals and match.winner is None:
+                    deal = match.deal
+                    now = match.to_act
+                    if deal is None or deal.is_over or now is None or deal.contract is None:
+                        break
+                    card = next(mine) if now == seat else \
+                        claim_card(deal.legal_cards(), deal.contract)
+                    action = self.with_choices(live, now, Play(card))
+                    await self.commit(live, now, action, user_id if now == seat else None,
+                                      listener=batch, by="claim", ahead=False)
+                await self.tables.touch(live)
+            finally:
+                batch.flush()
+        self.turns.schedule_computer(live)
+        return live
 
     async def choose(self, table_id: int, user_id: int, deal: int, *,
                      declare: tuple[Declaration, ...] | bool | None = False,

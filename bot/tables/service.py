@@ -162,6 +162,10 @@ class TableService:
         """What a player will announce with their first card, and whether belote."""
         return await self.play.choose(table_id, user_id, deal, declare=declare, belote=belote)
 
+    async def claim(self, table_id: int, user_id: int, seq: int) -> LiveTable:
+        """The person to act claims the rest of the deal (refused unless it is sure)."""
+        return await self.play.claim(table_id, user_id, seq)
+
     async def ahead(self, table_id: int, user_id: int, deal: int, action: Action, *,
                     on: bool) -> LiveTable:
         """The card a person means to play next (or a pass), chosen before their turn

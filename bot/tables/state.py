@@ -91,9 +91,9 @@ class LiveTable:
     """A table in memory: its row, its seats, and (once started) the match replayed from its log.
     """
 
-    __slots__ = ("beat", "choices", "closed_why", "computers", "deadline", "forced", "invited",
-                 "kicked", "lock", "lost", "match", "row", "seats", "seq", "sweep", "sweep_saved",
-                 "task", "timer", "timer_key", "tournament")
+    __slots__ = ("beat", "choices", "claimed", "closed_why", "computers", "deadline", "forced",
+                 "invited", "kicked", "lock", "lost", "match", "row", "seats", "seq", "sweep",
+                 "sweep_saved", "task", "timer", "timer_key", "tournament")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int],
                  kicked: set[int] | None = None) -> None:
@@ -121,6 +121,8 @@ class LiveTable:
         # played so for each seat this deal, until the seat acts itself (the table shows them).
         self.beat: Handle | None = None
         self.forced: dict[int, int] = {}
+        # The deals (0-based) a claim played out, and who claimed (their deal sheet says so).
+        self.claimed: dict[int, int] = {}
         # Why the table message cannot be shown now (its channel deleted, a permission
         # taken away), or None. The game goes on; the players read this in their hands.
         self.lost: Message | None = None
