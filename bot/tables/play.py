@@ -274,8 +274,10 @@ class Playing:
         # Applied in memory: from here the step is saved (or undone) even if the request is
         # cancelled meanwhile, so memory never drifts from the log; what follows the save
         # has no await, and the listener hears of it before the caller answers the click.
-        if user_id is not None:
-            listener.acted(live, seat)  # the answer's image is drawn while the log is written
+        if user_id is not None and by is None:
+            # The answer's image is drawn while the log is written (a card chosen ahead or
+            # claimed answers no click of its own: nothing would take that image).
+            listener.acted(live, seat)
         ratings = await to_the_end(self._save(live, entries))
         live.seq += len(entries)
         if finished:
