@@ -48,6 +48,7 @@ class Search:
         "_bracketed",
         "_fx",
         "_gtt",
+        "_gtts",
         "_hs",
         "_lead",
         "_leaf",
@@ -55,6 +56,7 @@ class Search:
         "_pend",
         "_reps",
         "_stt",
+        "_suit_points",
         "_total",
         "above",
         "beaters",
@@ -80,9 +82,13 @@ class Search:
         self.tt: dict[int, tuple[int, int, int]] = {}  # key -> (low, high, best lead)
         self._stt: dict[int, bool] = {}  # takes_all: key | team << 130 -> answer
         self._gtt: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self._gtts: dict[object, dict[tuple[int, int, int, int], tuple[int, int]]] = {}
         self._reps: dict[int, int] = {}
         self._orders: dict[int, tuple[int, ...]] = {}
         self._hs = [0, 0, 0, 0]
+        # The points of each suit's cards, by suit * 256 + the suit's pattern of cards.
+        self._suit_points = tuple(sum(self.points[s * 8 + r] for r in range(8) if p >> r & 1)
+                                  for s in range(4) for p in range(256))
         self._lead = -1
         self._pend = 0
         self._total = 0
@@ -282,10 +288,10 @@ class Search:
             if hi < beta:
                 beta = hi
         else:
-            everything = h0 | h1 | h2 | h3
-            hi = LAST_TRICK_BONUS
-            for c in _cards(everything):
-                hi += pts[c]
+            every = h0 | h1 | h2 | h3
+            sp = self._suit_points
+            hi = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
+                sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
             lo, first = 0, -1
             if hi <= alpha:
                 return hi
@@ -429,21 +435,28 @@ class Search:
     def score_value(self, hands: tuple[int, int, int, int], leader: int,
                     trick: tuple[int, ...], points0: int, won: int, belote: int,
                     pending: CardSet, leaf: Callable[[int, int, int], int], low: int,
-                    high: int, total: int, bracket: bool = True) -> int:
+                    high: int, total: int, bracket: bool = True,
+                    context: object = None) -> int:
         """Team 0's deal score minus team 1's under best play for the score. ``points0``:
         team 0's card points so far; ``won``: bit t set when team t has taken a trick;
         ``belote``: the belote points won in the play so far, team 0's + team 1's << 10;
         ``pending``: the kings and queens of the belots still to be won or lost in the play;
         ``leaf(points0, won, belote)``: the score of an end; ``low``, ``high``: bounds of
         every end's score; ``total``: all the card points of the deal; ``bracket``: the
-        score never falls as team 0's card points rise, whatever the belots (see _bracket)."""
+        score never falls as team 0's card points rise, whatever the belots (see _bracket);
+        ``context``: what the leaf's scores depend on besides its arguments (the contract, the
+        announcements, the belote before the play): the bounds found under one context serve
+        every later search under it."""
         hs = self._hs
         hs[:] = hands
         self._total = total
         self._bracketed = bracket
         self._pend = pending
         self._leaf = leaf
-        self._gtt = {}
+        if context is None:
+            self._gtt = {}
+        else:
+            self._gtt = self._gtts.setdefault(context, {})
         k = len(trick)
         led, win, wseat, tp, tm = self._trick_state(leader, trick)
         lo, hi = low, high
@@ -591,12 +604,3 @@ class Search:
 
 def _no_leaf(points0: int, won: int, belote: int) -> int:
     raise AssertionError("score_value sets the leaf")
-
-
-def _cards(cs: int) -> list[int]:
-    out = []
-    while cs:
-        low = cs & -cs
-        out.append(low.bit_length() - 1)
-        cs ^= low
-    return out

@@ -185,7 +185,8 @@ class Solver:
                        for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20))
         return self.search_for(sit).score_value(
             sit.hands, sit.leader, sit.trick, sit.points[0], won, 0, pending, leaf,
-            min(ends), max(ends) + 1, total, monotone)
+            min(ends), max(ends) + 1, total, monotone,
+            (sit.variant, sit.contract, sit.announced, sit.belote, sit.pending, sit.hanging))
 
     # ---- every legal card ---------------------------------------------------------------
     def card_values(self, sit: Situation) -> list[CardValue]:

@@ -133,3 +133,20 @@ def test_tests_of_a_score_and_of_card_points(variant: Variant) -> None:
             best = exact.card_points(sit, team)
             for points in (best - 1, best, best + 1, 81):
                 assert Solver().reaches(sit, team, points) == (best >= points)
+
+
+def test_one_solver_serves_a_bulgarian_all_trumps_deal_with_belots_in_play() -> None:
+    """The bounds kept between searches of belots still in play change no value."""
+    seed = 0
+    while True:
+        seed += 1
+        _match, deal = random_deal(Variant.BULGARIAN, 7000 + seed, 14)
+        sit = situation_of(deal)
+        if deal.contract is not None and deal.contract.trump is Trump.ALL_TRUMPS and \
+                sit.pending:
+            break
+    shared = Solver()
+    while not sit.is_over:
+        assert shared.score(sit, 0) == Solver().score(sit, 0) == brute_score(sit)
+        values = shared.card_values(sit)
+        sit = sit.after(min(values, key=lambda v: (v.score, v.card)).card)
