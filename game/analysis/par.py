@@ -158,7 +158,8 @@ def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
             sit = situation_of(dealt(variant, options, dealer, deck, seat, trump),
                                hanging=hanging)
             c = contract_of(seat, trump)
-            if not solver.makes(sit, seat & 1):
+            # Valued only when it is made and beats the best so far (one test).
+            if not solver.makes(sit, seat & 1, 0 if best is None else max(0, best.score)):
                 continue
             p = _play(solver, sit, c)
             if best is None or p.score > best.score:

@@ -109,20 +109,21 @@ class Solver:
             return known >= need
         return self.search_for(sit).reaches(sit.hands, sit.leader, sit.trick, need)
 
-    def makes(self, sit: Situation, team: int) -> bool:
-        """Whether ``team``'s deal score beats the other team's under best play for the score
-        (a contract made, for its side): a test, cheaper than the score itself."""
+    def makes(self, sit: Situation, team: int, above: int = 0) -> bool:
+        """Whether ``team``'s deal score minus the other team's is more than ``above`` under
+        best play for the score (with 0: a contract made, for its side): a test, cheaper than
+        the score itself."""
         if sit.is_over or sit.pending or not _monotone(sit):
-            return self.score(sit, team) > 0
+            return self.score(sit, team) > above
         total = sit.card_total()
         # Team 0's ends in order: swept, 0 .. total card points, sweeping.
         ends = [score_of(sit, 0, 1, sit.belote)]
         ends += [score_of(sit, p, None, sit.belote) for p in range(total + 1)]
         ends.append(score_of(sit, total, 0, sit.belote))
         if team == 0:
-            q = next((i for i, v in enumerate(ends) if v > 0), None)
+            q = next((i for i, v in enumerate(ends) if v > above), None)
             return q is not None and self._reaches_end(sit, q)
-        q = next((i for i in range(len(ends) - 1, -1, -1) if ends[i] < 0), None)
+        q = next((i for i in range(len(ends) - 1, -1, -1) if ends[i] < -above), None)
         return q is not None and (q == len(ends) - 1 or not self._reaches_end(sit, q + 1))
 
     def _reaches_end(self, sit: Situation, end: int) -> bool:

@@ -129,7 +129,10 @@ def test_tests_of_a_score_and_of_card_points(variant: Variant) -> None:
         sit = random_situation(variant, 4000 + seed, 8 + seed % 6, hanging=(seed % 4) * 9)
         exact = Solver()
         for team in (0, 1):
-            assert Solver().makes(sit, team) == (brute_score(sit) * (1 - 2 * team) > 0)
+            score = brute_score(sit) * (1 - 2 * team)
+            assert Solver().makes(sit, team) == (score > 0)
+            for above in (score - 1, score, -5, 30):
+                assert Solver().makes(sit, team, above) == (score > above)
             best = exact.card_points(sit, team)
             for points in (best - 1, best, best + 1, 81):
                 assert Solver().reaches(sit, team, points) == (best >= points)
