@@ -218,6 +218,7 @@ class BeloteBot(commands.Bot):
         self.tournaments.balance_of = self.credits.balance  # entry fees
         # Before the restore: a daily deal's table restored still scores its try at its end.
         self.daily = DailyDeal(self.db, self.service)
+        self.delivery.thread_waits.append(self.daily.scored)
         self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:

@@ -90,6 +90,7 @@ class DailyDeal:
         self.analysers: list[Analyser] = []
         self.finished: Finished | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._scoring: dict[int, asyncio.Task[None]] = {}  # table id -> its try's scoring
         service.end_hooks.append(self._table_ended)
 
     def today(self) -> str:
@@ -124,7 +125,17 @@ class DailyDeal:
     def _table_ended(self, live: LiveTable) -> None:
         task = asyncio.get_running_loop().create_task(self._score(live))
         self._tasks.add(task)
+        self._scoring[live.id] = task
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda _: self._scoring.pop(live.id, None))
+
+    async def scored(self, table_id: int) -> None:
+        """Wait until the try played at this table, if any, is scored and its score told:
+        the table's thread is archived and locked after it (bot/delivery.py), so that the
+        score is not refused by a locked thread."""
+        task = self._scoring.get(table_id)
+        if task is not None:
+            await asyncio.wait([task])  # its failure is logged where it runs
 
     async def _score(self, live: LiveTable) -> None:
         try:

@@ -63,6 +63,8 @@ RECENTLY_OVER = 64
 # leaves no thread open. compose.yaml gives the process 30 s to stop.
 STOP_GRACE = 10.0
 GONE = ("gone",)  # what a table message found deleted is recorded as showing: no state
+# Seconds a table's thread waits, once it is over, for the posts its end started elsewhere.
+THREAD_WAIT = 30.0
 
 
 @contextmanager
@@ -116,6 +118,9 @@ class Delivery:
         self.jobs = Outbox(rng=bot.chance("outbox"))
         self.over: dict[int, LiveTable] = {}  # tables that ended lately (see _note_over)
         self.stop_grace = STOP_GRACE  # seconds a stop waits for the threads of tables over
+        # Each called with a table over before its thread closes: returns when the posts it
+        # makes for that table are requested (the daily deal's score).
+        self.thread_waits: list[Callable[[int], Awaitable[None]]] = []
         # Discord down: turn timers stop (nobody can see the table); back: given back.
         self.jobs.on_outage = lambda: self.service.hold_timers()
         self.jobs.on_recovery = lambda away: self.service.release_timers()
@@ -291,7 +296,13 @@ class Delivery:
         thread_id = live.row.thread_id
         assert thread_id is not None
         # Requests made with the table's end (its closed notice, the result) are already
-        # waiting when this runs: this worker starts on the next turn of the loop.
+        # waiting when this runs: this worker starts on the next turn of the loop. Posts
+        # that come later, from work the end started (a daily deal's score), are waited for
+        # (for a while: a thread is never held open for good).
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(THREAD_WAIT):
+                for wait in self.thread_waits:
+                    await wait(live.id)
         await self.jobs.settled(lambda key: isinstance(key, tuple) and len(key) > 1 and
                                 key[0] != "thread" and key[1] == live.id)
         try:

@@ -206,3 +206,43 @@ async def test_yesterday_s_world_board_is_posted_where_it_was_played(
     clock.now = DAY + timedelta(days=2)
     await cog.post_days()
     assert sorted(asked) == sorted([w.guild.id, other.id])
+
+
+async def test_the_score_of_a_try_is_told_in_its_thread_before_the_thread_closes(
+        world: World, clock: DateClock) -> None:
+    """Scoring a try takes a few queries after the table's end: its thread waits for the score
+    before it is archived and locked (a locked thread refuses the post)."""
+    w = world
+    ana = w.members[0]
+    await start(w, ana)
+    live = w.bot.service.table_of(w.guild.id, ana.id)
+    assert live is not None and live.row.thread_id is not None
+    thread = w.fake.channel(live.row.thread_id)
+    repo = w.bot.daily.repo
+    scoring, release = asyncio.Event(), asyncio.Event()
+    score = repo.score
+
+    async def slow_score(*args: Any) -> bool:
+        scoring.set()
+        await release.wait()
+        return bool(await score(*args))
+
+    archived_meanwhile: list[bool] = []
+
+    async def referee() -> None:
+        await scoring.wait()
+        for _ in range(50):  # the thread's job runs as far as it can while the score waits
+            await asyncio.sleep(0)
+        archived_meanwhile.append(thread.archived)
+        release.set()
+
+    repo.score = slow_score
+    watch = asyncio.create_task(referee())
+    end = await w.fake.slash(w.bot, ana, w.channel, "belote end")
+    assert "ended" in end.text, end.text
+    await asyncio.wait_for(watch, 10)
+    await w.fake.settle()
+    assert archived_meanwhile == [False]
+    told = [m for m in w.fake.messages(thread) if "your daily deal is over" in m.content]
+    assert len(told) == 1, [m.content for m in w.fake.messages(thread)]
+    assert thread.archived and thread.locked
