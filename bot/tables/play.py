@@ -54,25 +54,31 @@ class Playing:
         self.tables = tables
         self.turns = turns
 
+    @staticmethod
+    def _turn_of(live: LiveTable, user_id: int, seq: int) -> tuple[Match, int]:
+        """The match and the seat of a person whose turn it is at this table, the table as
+        they saw it (``seq``); raises Refusal saying why not (an act's, a claim's checks)."""
+        match = live.match
+        if live.row.status != TableStatus.PLAYING or match is None:
+            raise Refusal("tables.game_over" if live.row.status == TableStatus.FINISHED
+                          else "tables.not_started")
+        seat = live.seat_of(user_id)
+        if seat is None:
+            if live.held_seat(user_id) is not None:
+                raise Refusal("tables.computer_plays_your_seat")
+            raise Refusal("tables.not_playing")
+        if seq != live.seq:
+            raise Refusal("tables.out_of_date")
+        if match.to_act != seat:
+            if match.to_act is None:
+                raise Refusal("tables.nobody_acts")
+            raise Refusal("tables.not_your_turn", name=as_text(live.names()[match.to_act]))
+        return match, seat
+
     async def act(self, table_id: int, user_id: int, seq: int, action: Action) -> LiveTable:
         """A person's action, checked and committed; raises Refusal saying why not."""
         async with self.tables.door(table_id) as live:
-            match = live.match
-            if live.row.status != TableStatus.PLAYING or match is None:
-                raise Refusal("tables.game_over" if live.row.status == TableStatus.FINISHED
-                              else "tables.not_started")
-            seat = live.seat_of(user_id)
-            if seat is None:
-                if live.held_seat(user_id) is not None:
-                    raise Refusal("tables.computer_plays_your_seat")
-                raise Refusal("tables.not_playing")
-            if seq != live.seq:
-                raise Refusal("tables.out_of_date")
-            if match.to_act != seat:
-                if match.to_act is None:
-                    raise Refusal("tables.nobody_acts")
-                raise Refusal("tables.not_your_turn",
-                              name=as_text(live.names()[match.to_act]))
+            _, seat = self._turn_of(live, user_id, seq)
             await self._act_held(live, seat, action, user_id)
         self.turns.schedule_computer(live)
         return live
@@ -177,20 +183,7 @@ class Playing:
         deal is played out at once, their cards by the proof's plan, the others' weakest legal
         card each, every card logged as decided "claim", and told as one change."""
         async with self.tables.door(table_id) as live:
-            match = live.match
-            if live.row.status != TableStatus.PLAYING or match is None:
-                raise Refusal("tables.game_over" if live.row.status == TableStatus.FINISHED
-                              else "tables.not_started")
-            seat = live.seat_of(user_id)
-            if seat is None:
-                if live.held_seat(user_id) is not None:
-                    raise Refusal("tables.computer_plays_your_seat")
-                raise Refusal("tables.not_playing")
-            if seq != live.seq:
-                raise Refusal("tables.out_of_date")
-            if match.to_act != seat:
-                raise Refusal("tables.not_your_turn", name=live.names()[match.to_act]
-                              if match.to_act is not None else "")
+            match, seat = self._turn_of(live, user_id, seq)
             plan = claim_plan(table_view(match, seat))
             if plan is None:
                 raise Refusal("tables.claim_not_sure")
