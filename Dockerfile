@@ -12,6 +12,8 @@ COPY db db
 COPY game game
 COPY i18n i18n
 COPY rendering rendering
+COPY service service
+COPY web web
 RUN pip install --no-cache-dir '.[postgres]'
 USER belote
 WORKDIR /home/belote

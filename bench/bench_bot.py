@@ -461,7 +461,7 @@ async def count_cards(bot: Any) -> dict[str, int]:
 
 async def memory_per_table(bot: Any) -> dict[str, float]:
     """Restore every open table into a fresh service from the same database, measured."""
-    from bot.tables import TableService
+    from service.tables import TableService
     open_now = len(bot.service.live)
     tracemalloc.start()
     before = tracemalloc.take_snapshot()

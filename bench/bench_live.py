@@ -29,10 +29,10 @@ from typing import Any
 import aiohttp
 
 from bot.live_watch import Watched, public_state
-from bot.tables import LiveTable, NewTable, NullListener, TableService
 from db import Database
 from game.players import RandomPlayer
 from game.view import table_view
+from service.tables import LiveTable, NewTable, NullListener, TableService
 from web import WebServer
 from web.live import Feed, add_live_routes
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_outage import open_tables
 from bot import create_bot
-from bot.tables.state import TURN_TIMERS
+from service.tables.state import TURN_TIMERS
 from tests.fakediscord import FakeDiscord
 
 

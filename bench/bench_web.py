@@ -32,7 +32,6 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_stats import GUILD, START, fill, migrate
-from bot.records import Records, Replay
 from db import Database
 from db.log import LogEntry
 from db.tables import SeatRow
@@ -41,6 +40,7 @@ from game.cards import card_str
 from game.match import Match
 from game.record import action_to_json
 from game.rules import Variant
+from service.records import Records, Replay
 from web import WebServer
 from web.guard import RateLimit, guard
 from web.site import add_site_routes

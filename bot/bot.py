@@ -20,35 +20,35 @@ from db.postgres import PostgresDatabase
 from db.readers import MemberLanguagesRepo
 from db.routing import ClickRoutes
 from i18n import words
+from service.audit import AuditLog
+from service.challenge import DailyDeal
+from service.credits import Credits
+from service.guild_settings import GuildSettingsStore
+from service.records import Records
+from service.seasons import SeasonKeeper
+from service.tables import LiveTable, TableListener, TableService
+from service.tables import state as table_state
+from service.tournaments import TournamentRunner
+from service.web_links import WebLinks
 from web import WebServer
 from web.live import Feed
 
 from . import images
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
-from .audit import AuditLog
 from .budget import meter
-from .challenge import DailyDeal
 from .controls import CONTROLS
-from .credits import Credits
 from .delivery import Delivery
 from .errors import answer_error, language, tell
-from .guild_settings import GuildSettingsStore
 from .health import Health
 from .live_watch import Watched
 from .logjson import tag_interactions
 from .metrics import BotMetrics
 from .ratelimit import MemberLimits
-from .records import Records
-from .seasons import SeasonKeeper
 from .settings import Settings
 from .sharding import ClickRouter, Shards, click_key
-from .tables import LiveTable, TableListener, TableService
-from .tables import state as table_state
-from .tournaments import TournamentRunner
 from .translator import CatalogueTranslator, Readers
 from .undelivered import answering, guard_choices
 from .web import start_web, web_links
-from .web_links import WebLinks
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ import discord
 
 from db import Database
 from i18n import words
+from service.guild_settings import GuildSettingsStore
 
-from .guild_settings import GuildSettingsStore
 from .preflight import report_lines, rest_checks
 from .settings import Settings
 

@@ -27,6 +27,7 @@ from db import SeatRow, TableStatus
 from game.view import Stage, TableView
 from i18n import words
 from rendering.keys import hand_key as hand_image_key
+from service.tables import LiveTable, TableService
 
 from . import images, messages
 from .answers import kept_for_token
@@ -35,7 +36,6 @@ from .controls import let_go
 from .digests import digest
 from .outbox import Outbox, describe, is_transient, nonce, retry_after
 from .shown import TABLE_SLOT, ShownRecords
-from .tables import LiveTable, TableService
 from .undelivered import lost
 
 if TYPE_CHECKING:
@@ -776,7 +776,7 @@ class Delivery:
         was lost, it is not posted twice (a nonce Discord enforces)."""
         channel = self.bot.get_partial_messageable(live.row.home_id)
         # Only the member the notice is for is pinged: never @everyone, a role, or whoever a
-        # name in the text may look like (names are escaped too: bot/markup.py).
+        # name in the text may look like (names are escaped too: service/markup.py).
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(mention)]) \
             if mention is not None else messages.NO_MENTIONS

@@ -19,10 +19,10 @@ from typing import Any, Final
 import discord
 
 from i18n import DEFAULT_LANGUAGE, words
+from service import Refusal
 
 from .answers import THINKING_PUBLICLY, SlowAnswer
 from .outbox import is_transient
-from .tables import Refusal
 from .translator import language_of
 from .undelivered import UNKNOWN_INTERACTION, answering, lost
 

@@ -26,13 +26,13 @@ from game.tournament import Stage as TournamentStage
 from game.tournament import TournamentError
 from game.view import Stage
 from i18n import Seat, Team, contract_text, words
+from service.tables import LiveTable, TableListener
 from web.live import Feed
 
 from .messages import action_label, card_label
-from .tables import LiveTable, TableListener
 
 if TYPE_CHECKING:
-    from .tournaments import TournamentRunner
+    from service.tournaments import TournamentRunner
 
 LOBBY, PLAYING, OVER, CLOSED = "lobby", "playing", "over", "closed"
 

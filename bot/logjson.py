@@ -15,21 +15,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from service.log_context import GUILD, TABLE
+
 if TYPE_CHECKING:
     import discord
-
-GUILD: ContextVar[int | None] = ContextVar("belote_log_guild", default=None)
-TABLE: ContextVar[int | None] = ContextVar("belote_log_table", default=None)
-
-
-def about_table(table_id: int, guild_id: int) -> None:
-    """What follows in this task (and the tasks it starts) is about this table."""
-    TABLE.set(table_id)
-    GUILD.set(guild_id)
 
 
 def tag_interactions(client: discord.Client) -> None:

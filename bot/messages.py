@@ -57,8 +57,10 @@ from i18n import (
     trump_text,
     words,
 )
+from service.computers import available_levels, computer_label
+from service.markup import as_text, names_as_text
+from service.tables import LiveTable, SeatChoice
 
-from .computers import available_levels, computer_label
 from .controls import (
     ActButton,
     AheadButton,
@@ -77,8 +79,6 @@ from .controls import (
     UnaheadButton,
     encode_action,
 )
-from .markup import as_text, names_as_text
-from .tables import LiveTable, SeatChoice
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # message ids: controls.rank.*
@@ -150,7 +150,7 @@ def seat_label(live: LiveTable, seat: int, language: str = EN) -> str:
 
 
 def _seat_line(live: LiveTable, seat: int, w: Words, *, markdown: bool = True) -> str:
-    """``North: ana``; ``markdown``: for a message's text (the name escaped, bot/markup.py),
+    """``North: ana``; ``markdown``: for a message's text (the name escaped, service/markup.py),
     else for a button's label (shown as it is)."""
     who = seat_label(live, seat, w.language) if live.seats.get(seat) is not None \
         else w("lobby.empty")

@@ -32,7 +32,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, disable_cre
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from . import compute, render_pool
+from service import compute
+
+from . import render_pool
 from .logjson import on_interaction_create
 from .settings import shard_ranges
 

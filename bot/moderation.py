@@ -8,9 +8,8 @@ from collections.abc import Iterable
 import discord
 
 from i18n import Words
-
-from .guild_settings import GuildSettings
-from .tables import LiveTable
+from service.guild_settings import GuildSettings
+from service.tables import LiveTable
 
 
 def is_moderator(member: discord.abc.User, settings: GuildSettings) -> bool:

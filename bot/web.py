@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry
 
+from service.guild_settings import AUTO_LANGUAGE
+from service.web_links import WebLinks
 from web import WebServer
 from web.guard import RateLimit, guard
 from web.live import Feed, add_live_routes
@@ -17,15 +19,14 @@ from web.site import add_site_routes
 from web.tournament import add_tournament_routes
 
 from . import images
-from .guild_settings import AUTO_LANGUAGE
 from .live_watch import public_state, tournament_state
 from .translator import language_of
-from .web_links import WebLinks
 
 if TYPE_CHECKING:
+    from service.records import Records, Replay
+    from service.tables import LiveTable
+
     from .bot import BeloteBot
-    from .records import Records, Replay
-    from .tables import LiveTable
 
 log = logging.getLogger(__name__)
 

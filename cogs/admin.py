@@ -13,12 +13,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import audit
 from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
 from bot.errors import language as reader_language
 from bot.errors import tell
-from bot.guild_settings import (
+from bot.messages import NO_MENTIONS, pages
+from bot.moderation import is_moderator
+from bot.outbox import nonce
+from bot.preflight import check_channels, report_lines
+from bot.translator import command_description, command_name, text
+from bot.undelivered import count, reason, undelivered
+from db.audit import AuditEntry
+from game.rules import Variant
+from i18n import Words, languages, words
+from service import audit
+from service.guild_settings import (
     AUTO_LANGUAGE,
     KEYS,
     NO_SHOW_CHOICES,
@@ -27,17 +36,8 @@ from bot.guild_settings import (
     label,
     show,
 )
-from bot.markup import as_text
-from bot.messages import NO_MENTIONS, pages
-from bot.moderation import is_moderator
-from bot.outbox import nonce
-from bot.preflight import check_channels, report_lines
-from bot.tables import LiveTable
-from bot.translator import command_description, command_name, text
-from bot.undelivered import count, reason, undelivered
-from db.audit import AuditEntry
-from game.rules import Variant
-from i18n import Words, languages, words
+from service.markup import as_text
+from service.tables import LiveTable
 
 from .common import (
     LEVELS,

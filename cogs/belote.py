@@ -11,20 +11,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import audit, messages
+from bot import messages
 from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
 from bot.errors import reply, tell
-from bot.markup import as_text
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
-from bot.tables import LiveTable, NewTable, Refusal
-from bot.tables.core import ABANDONED, LOBBY_EXPIRED
 from bot.translator import language_of, text
 from bot.undelivered import sending
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
+from service import Refusal, audit
+from service.markup import as_text
+from service.tables import LiveTable, NewTable
+from service.tables.core import ABANDONED, LOBBY_EXPIRED
 
 from .channels import Channels
 from .common import (

@@ -1,4 +1,4 @@
-"""/belote challenge: the daily deal on Discord (bot/challenge.py decides and stores).
+"""/belote challenge: the daily deal on Discord (service/challenge.py decides and stores).
 
 ``/belote challenge [variant] [world]`` opens your try of the day in a private thread (only you
 and the bot in it: nobody watches your cards; a public one where the bot may not make private
@@ -20,16 +20,16 @@ from discord.ext import tasks
 from bot import messages
 from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
-from bot.challenge import Standing, day_of
 from bot.errors import tell
 from bot.messages import NO_MENTIONS
 from bot.outbox import nonce
-from bot.tables import LiveTable
 from bot.translator import text
 from bot.undelivered import count, reason, sending, undelivered
 from db.challenge import WORLD, TryRow
 from game.rules import Variant
 from i18n import Number, Words, words
+from service.challenge import Standing, day_of
+from service.tables import LiveTable
 
 from .common import BeloteSubcommands, display_name, member_words, option_names, table_language
 

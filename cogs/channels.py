@@ -22,12 +22,12 @@ import discord
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.keyed_lock import KeyedLock
 from bot.messages import NO_MENTIONS
 from bot.outbox import is_transient, nonce
-from bot.tables import LiveTable
 from bot.undelivered import sending
 from i18n import Message, Permissions, words
+from service.keyed_lock import KeyedLock
+from service.tables import LiveTable
 
 log = logging.getLogger(__name__)
 

@@ -10,14 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.computers import available_levels
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
 from bot.errors import language
-from bot.guild_settings import AUTO_LANGUAGE, GuildSettings
-from bot.tables import TURN_TIMERS
 from bot.translator import language_of, text
 from i18n import DEFAULT_LANGUAGE, Words, words
+from service.computers import available_levels
+from service.guild_settings import AUTO_LANGUAGE, GuildSettings
+from service.tables import TURN_TIMERS
 
 # What the bot posts for everybody in a channel: in the server's language (English until
 # servers choose one). What one member alone reads is in their client's language.

@@ -1,7 +1,7 @@
 """/belote wallet, /belote daily and /belote credits: each member's virtual credits.
 
 Credits have no money value and cannot be bought (every reply says so once). The service is
-bot/credits.py; the ledger db/credits.py.
+service/credits.py; the ledger db/credits.py.
 """
 
 from __future__ import annotations

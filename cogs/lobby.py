@@ -8,9 +8,9 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.bot import BeloteBot
-from bot.tables import LiveTable
 from db import SeatRow
 from i18n import words
+from service.tables import LiveTable
 
 
 class Lobby(commands.Cog):

@@ -1,4 +1,4 @@
-"""Seasons on Discord: each minute the servers' seasons are brought up to now (bot/seasons.py),
+"""Seasons on Discord: each minute the servers' seasons are brought up to now (service/seasons.py),
 and each season ended and not posted yet gets its post, once: the podium of each variant played
 (an image and its text), in the announcement channel (else the log channel), with the champions'
 role moved when the server set one and the bot may manage it (else the post says why not).
@@ -23,7 +23,6 @@ from bot import images
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.errors import reply
-from bot.guild_settings import GuildSettings
 from bot.messages import NO_MENTIONS
 from bot.outbox import nonce
 from bot.translator import text
@@ -31,6 +30,7 @@ from bot.undelivered import count, reason, undelivered
 from db.seasons import OFF, SEASON_MIN, PodiumRow, SeasonRow, season_end
 from i18n import Number, Words, words
 from rendering import PodiumPlace, PodiumVariant
+from service.guild_settings import GuildSettings
 
 from .common import BeloteSubcommands, bot_of, public_words, table_language
 

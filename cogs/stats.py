@@ -22,9 +22,6 @@ from bot.answers import ANSWERS, PUBLIC, SlowAnswer
 from bot.bot import BeloteBot
 from bot.controls.base import BadControl, number, too_fast, unknown_control
 from bot.errors import answer_error, reply, tell
-from bot.markup import as_text
-from bot.records import Replay
-from bot.seasons import CURRENT, LAST
 from bot.translator import text
 from bot.undelivered import answering
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
@@ -32,6 +29,9 @@ from db.seasons import SEASON_MIN
 from game.rules import Variant
 from i18n import Number, Words, languages, words
 from rendering import LeaderboardRow
+from service.markup import as_text
+from service.records import Replay
+from service.seasons import CURRENT, LAST
 
 from .common import BeloteSubcommands, bot_of, member_words, option_names, public_words
 
@@ -107,7 +107,7 @@ class Board:
 
 class BoardSource:
     """Where a board's lines come from: the ratings (all time, month, week), or a season's
-    gains (bot/seasons.py) with its minimum of rated matches."""
+    gains (service/seasons.py) with its minimum of rated matches."""
 
     def __init__(self, bot: BeloteBot, guild_id: int, board: Board) -> None:
         self.bot, self.guild_id, self.board = bot, guild_id, board

@@ -1,7 +1,7 @@
 """/belote tournament new (moderators): a sign-up message with Join and Leave; at the start one
 thread per table; the final post with the winners.
 
-The runner (bot/tournaments.py) decides everything and stores it; this cog only shows it: it is
+The runner (service/tournaments.py) decides everything and stores it; this cog only shows it: it is
 the runner's listener, and it starts the tournaments whose start time has come (each minute).
 """
 
@@ -24,13 +24,13 @@ from bot.errors import reply, tell
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
 from bot.outbox import describe, is_transient, nonce
-from bot.tables import LiveTable
 from bot.translator import text
 from db.tournaments import TournamentRow
 from game.rules import Variant
 from game.tournament import Format, Stage, Tournament, TournamentError
 from i18n import Words, words
 from rendering import BracketRound, BracketTable
+from service.tables import LiveTable
 
 from .common import BeloteSubcommands, member_words, table_language
 from .stats import with_web_link
@@ -66,7 +66,7 @@ def signup_text(row: TournamentRow, t: Tournament) -> str:
 
 
 def _timestamp(iso: str) -> int:
-    from bot.tournaments import parse_iso
+    from service.tournaments import parse_iso
     return int(parse_iso(iso).timestamp())
 
 

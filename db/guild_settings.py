@@ -1,7 +1,7 @@
 """The stored server settings: per server, one JSON object of the values a moderator changed.
 
 Only changed values are stored; a missing key means the default, which lives in the code
-(bot/guild_settings.py), so a default can change without touching any row.
+(service/guild_settings.py), so a default can change without touching any row.
 """
 
 from __future__ import annotations

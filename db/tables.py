@@ -149,7 +149,7 @@ SHOWN_PER_STATEMENT = 200
 
 
 class ShardPart(Protocol):
-    """The shards in all and the ones a process runs (bot.sharding.Shards)."""
+    """The shards in all and the ones a process runs (the bot's sharding.Shards)."""
 
     @property
     def count(self) -> int: ...

@@ -1,4 +1,5 @@
-"""The token each server's web pages sit under (web/, bot/web_links.py): read, issued, renewed."""
+"""The token each server's web pages sit under (web/, service/web_links.py): read, issued,
+renewed."""
 
 from __future__ import annotations
 

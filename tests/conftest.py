@@ -33,10 +33,10 @@ from hypothesis import settings
 from bench.bench_render import mid_deal_view
 from bot import images, shown
 from bot import settings as bot_settings
-from bot.tables import clock as table_clocks
-from bot.tables import state as table_state
-from bot.tables.clock import FakeClock
 from rendering import render_hand, render_table
+from service.tables import clock as table_clocks
+from service.tables import state as table_state
+from service.tables.clock import FakeClock
 from tests.db import pgserver
 from tests.web.browser import browser  # noqa: F401 (a fixture: a real browser)
 
@@ -74,11 +74,12 @@ def _no_unseeded_draws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The Outbox's retry jitter and a tournament's draws come from the bot's generator
     (seeded by TABLE_SEED, or the seeded one above): a test that made one without a seed and
     drew from it depends on luck, and fails here."""
-    from bot import outbox, tournaments
+    from bot import outbox
+    from service import tournaments
 
     draws: list[str] = []
     monkeypatch.setattr(outbox, "unseeded", lambda: _Watched("bot/outbox.py", draws))
-    monkeypatch.setattr(tournaments, "unseeded", lambda: _Watched("bot/tournaments.py", draws))
+    monkeypatch.setattr(tournaments, "unseeded", lambda: _Watched("service/tournaments.py", draws))
     yield
     assert not draws, f"unseeded draws: {sorted(set(draws))} ({len(draws)})"
 

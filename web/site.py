@@ -1,4 +1,4 @@
-"""A server's pages and their JSON twin, under its token (bot/web_links.py):
+"""A server's pages and their JSON twin, under its token (service/web_links.py):
 
 - ``/s/{token}/``: the boards (``?variant=&period=&pairs=1&page=``), in /belote leaderboard's
   order; ``/s/{token}/player/{id}`` (``?variant=``): /belote stats, the rating chart, the last
@@ -6,7 +6,7 @@
 - ``/api/v1/{token}/boards``, ``/player/{id}``, ``/match/{id}`` (with its game record).
 
 A wrong token, id or option answers 404 and nothing else (web/guard.py). The data comes from
-the service the stats commands read (bot/records.py), through :class:`Source`.
+the service the stats commands read (service/records.py), through :class:`Source`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from . import pages, replay
 from .server import WebServer
 
 if TYPE_CHECKING:
-    from bot.records import Records, Replay
     from db.results import MatchRow, PlayerStats, RatingRow
+    from service.records import Records, Replay
 
 PAGE: Final = 10  # a board's page, as /belote leaderboard's
 HISTORY: Final = 10
@@ -124,7 +124,7 @@ class Site:
                          page: int) -> tuple[list[RatingRow], int, dict[int, str]]:
         records = self.source.records
         season = season_of(period)
-        if season is not None:  # a season's gains (bot/seasons.py), as /belote leaderboard
+        if season is not None:  # a season's gains (service/seasons.py), as /belote leaderboard
             key = await records.season_period(guild_id, season)
             if key is None:
                 raise _not_found()

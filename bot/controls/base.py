@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast
 import discord
 
 from i18n import DEFAULT_LANGUAGE, words
+from service import Refusal
 
 from ..answers import SlowAnswer
 from ..errors import answer_error, language, tell
 from ..outbox import is_transient
-from ..tables import Refusal
 from ..undelivered import answering
 
 if TYPE_CHECKING:

@@ -8,10 +8,10 @@ from typing import Any
 import discord
 
 from i18n import words
+from service.tables import LiveTable
 
 from ..answers import SlowAnswer
 from ..errors import language, tell
-from ..tables import LiveTable
 from .base import bot_of, let_go
 
 

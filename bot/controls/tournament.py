@@ -14,9 +14,9 @@ import discord
 
 from game.tournament import TournamentError
 from i18n import DEFAULT_LANGUAGE, words
+from service import Refusal
 
 from ..errors import language, tell
-from ..tables import Refusal
 from .base import ID, BadControl, Control, bot_of, number
 from .replies import display_name
 

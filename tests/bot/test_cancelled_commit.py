@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from bot.tables import LiveTable, NewTable, TableService
 from db import Database, LogEntry, to_record
 from game import record
 from game.actions import Action
 from game.players import RandomPlayer
 from game.view import table_view
+from service.tables import LiveTable, NewTable, TableService
 
 from .test_service import CHANNEL, GUILD, four_players, play_random, user_at
 

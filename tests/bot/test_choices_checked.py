@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import ChoiceRow, Database
 from game.actions import Play, Take
 from game.announcements import best_announcements
 from game.cards import card_str
 from game.match import Match
 from game.rules import Variant
+from service import Refusal
+from service.tables import LiveTable, NewTable, TableService
 from tests.bot.helpers import deal_of, match_of, to_act
 
 from .test_service import CHANNEL, GUILD

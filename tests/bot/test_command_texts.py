@@ -11,13 +11,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.audit import AuditLog
 from bot.bot import BeloteBot, create_bot
 from bot.translator import CatalogueTranslator
 from cogs.admin import Admin
 from cogs.belote import Belote
 from cogs.stats import Stats
 from db import Database
+from service.audit import AuditLog
 
 # Discord's rule for command and option names (CHAT_INPUT), and its length limits.
 NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")

@@ -11,7 +11,6 @@ import discord
 import pytest
 
 from bot import messages
-from bot.tables import NewTable, TableService
 from db import Database
 from db.tables import SeatRow
 from game.match import Match
@@ -19,6 +18,7 @@ from game.players import RandomPlayer
 from game.view import table_view
 from rendering.sheet import draw_deal_sheet
 from rendering.table import draw_table
+from service.tables import NewTable, TableService
 from tests.bot.helpers import match_of
 
 GUILD, CHANNEL = 100, 200

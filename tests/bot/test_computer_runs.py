@@ -1,4 +1,4 @@
-"""Runs of computer moves (bot/tables/batch.py): what follows a person's action until their
+"""Runs of computer moves (service/tables/batch.py): what follows a person's action until their
 next turn is played after one delay and told to the delivery as one change, so it costs one
 table message edit, not one per card."""
 
@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from bot.tables import NewTable, TableService
-from bot.tables.batch import Batch
 from db import Database
 from game.players import RandomPlayer
 from game.view import table_view
+from service.tables import NewTable, TableService
+from service.tables.batch import Batch
 from tests.bot.helpers import match_of, to_act
 
 from .test_service import CHANNEL, GUILD, Recorder

@@ -30,9 +30,9 @@ from bot.controls import (
     is_ours,
 )
 from bot.controls.base import Unreadable
-from bot.tables import NewTable, TableService
 from db import Database
 from i18n import texts, words
+from service.tables import NewTable, TableService
 
 # The custom_ids the bot posted before controls were classes (bot/components.py's formats), with
 # the class and the fields each must be read into.

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import Database
+from service import Refusal
+from service.tables import LiveTable, NewTable, TableService
 from tests.bot.helpers import status_of
 from tests.bot.test_service import CHANNEL, GUILD, four_players, play_random
 

@@ -13,13 +13,14 @@ from typing import Any, cast
 import aiosqlite
 import pytest
 
-from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
 from db.connection import SqliteDatabase
 from game.actions import Play
 from game.players import RandomPlayer
 from game.record import action_to_json
 from game.view import table_view
+from service import Refusal
+from service.tables import NewTable, TableService
 from tests.bot.helpers import match_of, status_of, to_act
 
 from .test_service import CHANNEL, GUILD, Recorder, four_players, user_at

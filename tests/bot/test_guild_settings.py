@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.guild_settings import DEFAULTS, KEYS, GuildSettingsStore, SettingRefused, label, show
 from db import Database
 from db.audit import AuditRepo
 from db.guild_settings import GuildSettingsRepo
 from i18n import words
+from service.guild_settings import DEFAULTS, KEYS, GuildSettingsStore, SettingRefused, label, show
 
 GUILD = 100
 

@@ -1,4 +1,4 @@
-"""The per-key lock (bot/keyed_lock.py) and the lock tables that use it: a key's lock is kept
+"""The per-key lock (service/keyed_lock.py) and the lock tables that use it: a key's lock is kept
 while someone holds or waits on it, and forgotten after, so ids asked about once (a forged
 tournament id, every server that ever seated someone) leave nothing behind."""
 
@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.guild_settings import GuildSettingsStore
-from bot.keyed_lock import KeyedLock
-from bot.tables import NewTable, TableService
-from bot.tournaments import TournamentRunner
 from db import Database
 from game.tournament import TournamentError
+from service.guild_settings import GuildSettingsStore
+from service.keyed_lock import KeyedLock
+from service.tables import NewTable, TableService
+from service.tournaments import TournamentRunner
 
 
 async def test_one_holder_of_a_key_at_a_time_and_other_keys_never_wait() -> None:

@@ -1,4 +1,4 @@
-"""bot/markup.py: a name is shown by Discord as typed, whatever markup it holds (issue 48).
+"""service/markup.py: a name is shown by Discord as typed, whatever markup it holds (issue 48).
 
 Discord's markdown has one escape: a backslash before a character that is not a letter, a
 digit or a space shows that character alone. ``shown`` below is that rule; ``live_markup``
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.markup import MARKUP, as_text, names_as_text
+from service.markup import MARKUP, as_text, names_as_text
 
 _ESCAPE = re.compile(r"\\([^0-9A-Za-z\s])")
 

@@ -1,4 +1,4 @@
-"""The seasons' minute check (bot/seasons.py): a server with nothing due costs no query, and
+"""The seasons' minute check (service/seasons.py): a server with nothing due costs no query, and
 what is due (a season's end, a season to open, an unposted podium) is never missed for it."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.guild_settings import GuildSettingsStore
-from bot.seasons import SeasonKeeper
 from db import Database
+from service.guild_settings import GuildSettingsStore
+from service.seasons import SeasonKeeper
 from tests.clocks import DateClock
 
 GUILD = 10

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.tables import NewTable, Refusal, TableService
 from db import Database
+from service import Refusal
+from service.tables import NewTable, TableService
 
 from .test_service import CHANNEL, GUILD
 

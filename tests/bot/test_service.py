@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.tables import LiveTable, NewTable, Refusal, TableService
 from db import Database, LogEntry
 from game.actions import Pass, Play
 from game.players import RandomPlayer
 from game.view import table_view
 from i18n import words
+from service import Refusal
+from service.tables import LiveTable, NewTable, TableService
 from tests.bot.helpers import deal_of, match_of, status_of, to_act
 
 GUILD, CHANNEL = 100, 200
@@ -155,7 +156,7 @@ async def test_refusals_change_nothing(db: Database) -> None:
 
 
 async def test_a_refusal_names_the_player_to_act_as_text(db: Database) -> None:
-    # A name is markup-free in the refusal a member reads (bot/markup.py, issue 48).
+    # A name is markup-free in the refusal a member reads (service/markup.py, issue 48).
     service = TableService(db)
     live = await service.create(NewTable(GUILD, CHANNEL, 1, "ana", "coinche", {"target": 1}))
     for seat, (uid, name) in enumerate([(2, "**b** <@1>"), (3, "||c||"), (4, "[d](http://e)")],

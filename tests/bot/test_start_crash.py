@@ -12,8 +12,9 @@ from typing import Any, cast
 import aiosqlite
 import pytest
 
-from bot.tables import NewTable, Refusal, TableService
 from db import Database, LogEntry
+from service import Refusal
+from service.tables import NewTable, TableService
 from tests.bot.helpers import status_of
 
 from .test_finish_crash import CutConnection, process_gone

@@ -9,8 +9,8 @@ import pytest
 
 from bot import Settings
 from bot.settings import SettingsError
-from bot.tables import NewTable, TableService
 from db import Database
+from service.tables import NewTable, TableService
 
 GUILD, CHANNEL = 100, 200
 

@@ -8,20 +8,22 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
-import bot.tables
-from bot.records import Records
-from bot.tables import NewTable, Refusal, TableService
+import service.tables
 from db import Database
 from game.actions import Pass
 from i18n import parameters, texts
+from service import Refusal
+from service.records import Records
+from service.tables import NewTable, TableService
 from tests.bot.helpers import WatchedLock
 
 GUILD, CHANNEL, HOST = 100, 200, 1
-PACKAGE = Path(bot.tables.__file__).parent
-# Where a Refusal may be raised: the bot and its cogs (a Refusal's id must be in the catalogue,
-# or answering it would fail).
-BOT = PACKAGE.parent
-RAISERS = sorted([*BOT.rglob("*.py"), *(BOT.parent / "cogs").glob("*.py")])
+PACKAGE = Path(service.tables.__file__).parent
+# Where a Refusal may be raised: the service, the bot and its cogs (a Refusal's id must be in
+# the catalogue, or answering it would fail).
+SERVICE = PACKAGE.parent
+RAISERS = sorted([*SERVICE.rglob("*.py"), *(SERVICE.parent / "bot").rglob("*.py"),
+                  *(SERVICE.parent / "cogs").glob("*.py")])
 # Functions that refuse with a message id they are given, and the parameters they add to it.
 REFUSING_HELPERS = {"check_host": frozenset({"host_id"})}
 

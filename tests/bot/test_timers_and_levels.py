@@ -6,10 +6,11 @@ import asyncio
 
 import pytest
 
-from bot.tables import NewTable, Refusal, TableService
-from bot.tables.clock import FakeClock
 from db import Database
 from game.actions import Pass
+from service import Refusal
+from service.tables import NewTable, TableService
+from service.tables.clock import FakeClock
 from tests.bot.helpers import to_act
 
 from .test_service import CHANNEL, GUILD, Recorder, four_players, user_at

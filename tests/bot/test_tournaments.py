@@ -10,15 +10,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.credits import Credits
-from bot.guild_settings import GuildSettingsStore
-from bot.tables import Refusal, TableService
-from bot.tournaments import TournamentRunner
 from db import Database
 from db.tournaments import COMPUTER
 from game.players import RandomPlayer
 from game.tournament import Format, Stage, TournamentError
 from game.view import table_view
+from service import Refusal
+from service.credits import Credits
+from service.guild_settings import GuildSettingsStore
+from service.tables import TableService
+from service.tournaments import TournamentRunner
 from tests.bot.helpers import match_of
 
 GUILD, CHANNEL, HOST = 100, 200, 999

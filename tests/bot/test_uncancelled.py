@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.uncancelled import to_the_end
+from service.uncancelled import to_the_end
 
 
 async def test_a_cancelled_caller_gets_the_result_then_the_cancellation() -> None:

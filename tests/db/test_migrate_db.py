@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot import __main__ as cli
-from bot.tables import TableService
 from db import Database
 from db.audit import AuditRepo
 from db.transfer import _foreign_keys, _in_order, copy_database
+from service.tables import TableService
 from tests.bot.test_service import GUILD, four_players, play_random
 
 

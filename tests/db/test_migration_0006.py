@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.tables import TableService
 from db import Database
+from service.tables import TableService
 
 from .old_databases import database_at
 

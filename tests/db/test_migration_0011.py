@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from bot.guild_settings import AUTO_LANGUAGE, GuildSettingsStore
 from db import Database
+from service.guild_settings import AUTO_LANGUAGE, GuildSettingsStore
 
 
 async def test_a_stored_english_becomes_automatic_and_the_rest_stays(

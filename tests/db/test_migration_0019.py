@@ -6,9 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.tables import TableService
 from db import Database
 from db.seasons import SeasonRepo
+from service.tables import TableService
 
 from .old_databases import database_at
 

@@ -14,11 +14,11 @@ import pytest
 from discord import app_commands
 
 from bot import create_bot
-from bot.guild_settings import DEFAULTS
 from bot.ratelimit import MemberLimits, Rate
 from cogs.admin import MODERATOR_COMMANDS
 from db.audit import AuditRepo
 from i18n import words
+from service.guild_settings import DEFAULTS
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import TABLE_SEED

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id, encode_action
-from bot.tables import Refusal
-from bot.tables.clock import FakeClock
 from db import ChoiceRow
 from game.actions import Action, Pass, Play
 from game.cards import card_str, cards_of
 from game.choices import actions_taken
 from game.players import RandomPlayer
 from game.view import table_view
+from service import Refusal
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, member_of, play_turn, restart, start_table

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import bot.challenge
+import service.challenge
 from bot import create_bot
 from bot.controls import button_id, encode_action
 from game.players import RandomPlayer
@@ -29,7 +29,7 @@ DAY = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
     c = DateClock(DAY)
-    monkeypatch.setattr(bot.challenge, "utc_now", c)
+    monkeypatch.setattr(service.challenge, "utc_now", c)
     return c
 
 

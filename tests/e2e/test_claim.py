@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from game.actions import Action, Play
 from game.claim import claim_plan
 from game.deal import play_tables
 from game.players import RandomPlayer
 from game.view import Stage, TableView, table_view
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, member_of, play_turn, start_table

@@ -12,14 +12,15 @@ from typing import Any
 
 import pytest
 
-import bot.tables.state as table_state
 import game.ai.hard as hard
-from bot import computers, create_bot
+import service.tables.state as table_state
+from bot import create_bot
 from bot.controls import button_id
 from game.actions import Action
 from game.ai.hard import HardPlayer
 from game.players import Player, RandomPlayer
 from game.view import TableView
+from service import computers
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, open_table, play_out, play_turn

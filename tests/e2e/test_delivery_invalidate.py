@@ -4,7 +4,7 @@ update even though nothing changed (the cogs call it when an edit may have faile
 from __future__ import annotations
 
 from bot.delivery import Delivery
-from bot.tables import LiveTable
+from service.tables import LiveTable
 
 from .table_helpers import World, start_one_deal_table
 

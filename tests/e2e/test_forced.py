@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import bot.settings as bot_settings
-from bot.tables.clock import FakeClock
 from game.cards import card_str
 from game.choices import forced_card
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, play_turn, restart, start_table

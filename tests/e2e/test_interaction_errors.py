@@ -13,8 +13,8 @@ import pytest
 from bot import answers, images
 from bot.controls import UNKNOWN_CONTROL, button_id
 from bot.errors import APOLOGY
-from bot.tables import Refusal
 from db.results import RatingRow
+from service import Refusal
 from tests.fakediscord import InteractionResult
 
 from .table_helpers import World, open_table, seat_everyone

@@ -9,9 +9,9 @@ from typing import Any
 
 from bot.controls import button_id
 from bot.messages import hand_text
-from bot.tables import Refusal
 from game.players import RandomPlayer
 from i18n import Seat, words
+from service import Refusal
 
 from .table_helpers import World, open_table, play_turn, restart, seat_everyone
 

@@ -1,6 +1,6 @@
 """Names are text, not markup (issue 48): members whose server nicknames are Discord markdown
 and mentions play a match, sit in a lobby, show in history, the leaderboard and stats, and
-join a tournament; every message the bot sends holds their names escaped (bot/markup.py),
+join a tournament; every message the bot sends holds their names escaped (service/markup.py),
 never as they were typed, and no message of the bot pings anyone."""
 
 from __future__ import annotations

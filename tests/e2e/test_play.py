@@ -131,7 +131,7 @@ async def test_only_legal_cards_are_enabled_and_an_illegal_one_is_refused(world:
     illegal = [c for c in range(32) if live.match.deal.hands[s.seat] >> c & 1
                and encode_action(Play(c)) not in legal]
     if illegal:  # the service refuses it even if a client sends it anyway
-        from bot.tables import Refusal
+        from service import Refusal
         with pytest.raises(Refusal, match="must"):
             await world.bot.service.act(table_id, s.user_id, live.seq, Play(illegal[0]))
 

@@ -14,8 +14,8 @@ import pytest
 
 from bot import create_bot
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 
 from .table_helpers import World, make_world, open_table, play_turn, seat_everyone
 

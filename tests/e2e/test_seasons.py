@@ -13,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-import bot.seasons
+import service.seasons
 from bot import create_bot
 from db.rebuild import rebuild_ratings
 from db.results import MatchPlayer
@@ -33,7 +33,7 @@ _tables = itertools.count(10_000)
 def clock(monkeypatch: pytest.MonkeyPatch) -> DateClock:
     """The seasons' time, set before the bot starts (its first check runs when it is ready)."""
     c = DateClock(NOVEMBER)
-    monkeypatch.setattr(bot.seasons, "utc_now", c)
+    monkeypatch.setattr(service.seasons, "utc_now", c)
     return c
 
 

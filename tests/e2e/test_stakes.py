@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table, play_out, play_turn, seat_everyone

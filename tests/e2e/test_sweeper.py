@@ -15,9 +15,9 @@ import pytest
 
 from bot import create_bot
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from db.audit import AuditRepo
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import (

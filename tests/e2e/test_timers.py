@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import bot.tables.state as table_state
+import service.tables.state as table_state
 from bot import create_bot
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table

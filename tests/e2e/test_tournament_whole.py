@@ -9,9 +9,9 @@ from pathlib import Path
 
 from bot import create_bot
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from db.tournaments import COMPUTER
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, play_turn

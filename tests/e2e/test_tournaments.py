@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id
-from bot.tables import Refusal
 from game.tournament import TournamentError
 from i18n import words
+from service import Refusal
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import make_world, play_out

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-import bot.challenge as bot_challenge
-import bot.seasons as bot_seasons
+import service.challenge as bot_challenge
+import service.seasons as bot_seasons
 from bot.bot import BeloteBot
 from bot.controls import button_id
-from bot.tables.clock import FakeClock
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.clocks import DateClock
 from tests.fakediscord import FakeDiscord
 

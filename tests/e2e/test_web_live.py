@@ -21,9 +21,9 @@ import pytest
 from bot import create_bot
 from bot.controls import button_id
 from bot.messages import card_label
-from bot.tables.clock import FakeClock
 from game.cards import card_str, cards_of
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import (

@@ -15,9 +15,9 @@ import pytest
 
 import web.tournament
 from bot.messages import card_label
-from bot.tables.clock import FakeClock
 from game.cards import cards_of
 from game.players import RandomPlayer
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser
 

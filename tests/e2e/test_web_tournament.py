@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables.clock import FakeClock
+from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, play_out

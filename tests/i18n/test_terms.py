@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import Refusal
 from game.actions import CAPOT
 from game.announcements import carre, sequence
 from game.cards import Rank, Suit
@@ -24,6 +23,7 @@ from i18n import (
     contract_text,
     words,
 )
+from service import Refusal
 
 
 def test_seats_teams_and_levels_are_worded_in_each_language() -> None:

@@ -5,7 +5,7 @@ person's action for ``idle_minutes`` (everybody away, run out of time, or gone q
 and recorded as abandoned (no rating moves). Its idle players are its leavers, with those who
 left: the person it waited for, each person a computer stands in for because they ran out of
 time, and each person who never acted there. They lose their stake (nobody receives it), the
-others have theirs back; a tournament table is lost by the idle side (bot/tournaments.py).
+others have theirs back; a tournament table is lost by the idle side (service/tournaments.py).
 Each table's deadline is ``row.sweep_at``, stored, so a restart arms it again, and a table
 whose deadline passed while the bot was down is closed as soon as it starts. A person's action
 moves a game's deadline (``Tables.touch``): when the clock's call comes and the deadline has

@@ -14,10 +14,10 @@ from game.rules import Options, Variant
 from i18n import Number, OptionsReason, Seat, Seats, languages
 
 from ..markup import as_text
+from ..refusals import Refusal
 from ..uncancelled import to_the_end
 from .core import EVERYBODY_LEFT, Tables
 from .play import Playing
-from .refusals import Refusal
 from .stakes import staked, stakes_taken
 from .state import (
     DEFAULT_LOBBY_MINUTES,

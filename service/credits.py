@@ -15,7 +15,7 @@ from db import Database
 from db.credits import CreditsRepo, Move, Movement
 
 from .guild_settings import GuildSettingsStore
-from .tables import Refusal
+from .refusals import Refusal
 
 
 def utc_now() -> datetime:

@@ -18,10 +18,10 @@ from i18n import Levels, Message
 
 from ..computers import available_levels, computer_name
 from ..keyed_lock import KeyedLock
-from ..logjson import about_table
+from ..log_context import about_table
+from ..refusals import Refusal
 from . import state
 from .clock import Clock
-from .refusals import Refusal
 from .stakes import stakes_returned
 from .state import LiveTable, TableListener
 
@@ -52,7 +52,7 @@ class Tables:
         # seat back): held from the one-table-per-person check to the seat's write, so two
         # such requests of one person cannot both pass the check. Taken after a table's own
         # lock, never before one (create's new table is nobody else's yet).
-        # A server's lock is forgotten once nobody holds or waits on it (bot/keyed_lock.py).
+        # A server's lock is forgotten once nobody holds or waits on it (service/keyed_lock.py).
         self._seating: KeyedLock[int] = KeyedLock()
         # Called with a table once it ends for good: its match won (``live.match.winner``)
         # or closed without a winner (ended, abandoned). Each hook only schedules work.
@@ -61,7 +61,7 @@ class Tables:
         # EVERYBODY_LEFT, LOBBY_EXPIRED or ABANDONED), after it is closed; a won match is told
         # to the listener's ``match_finished`` instead. A failing hook is logged, not raised.
         self.closed_hooks: list[Callable[[LiveTable, str], None]] = []
-        # A member's credits in a server, their starting grant given if due (bot/credits.py);
+        # A member's credits in a server, their starting grant given if due (service/credits.py);
         # None: the bot has no credits (tables with a stake cannot be opened).
         self.balance_of: Callable[[int, int], Awaitable[int]] | None = None
 

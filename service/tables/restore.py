@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from db import ChoiceRow, TableStatus
+from db.tables import ShardPart
 from game.cards import parse_card
 from game.choices import check_choice, first_card
 from game.errors import IllegalAction
@@ -18,10 +19,17 @@ from .state import LiveTable, SeatChoice
 from .sweeper import Sweeper
 from .turns import Turns
 
-if TYPE_CHECKING:
-    from ..sharding import Shards
-
 log = logging.getLogger(__name__)
+
+
+class Shards(ShardPart, Protocol):
+    """The shards this process runs, as the restore reads them (the bot's sharding gives
+    one): every shard here (``whole``), or which servers' tables are this process's."""
+
+    @property
+    def whole(self) -> bool: ...
+
+    def owns(self, guild_id: int | None) -> bool: ...
 
 
 class Restore:

@@ -32,10 +32,10 @@ from game.tally import tally
 from game.view import table_view
 
 from ..markup import as_text
+from ..refusals import Refusal, said
 from ..uncancelled import to_the_end
 from .batch import Batch
 from .core import Tables
-from .refusals import Refusal, said
 from .stakes import pot_paid
 from .state import LiveTable, SeatChoice, TableListener
 from .turns import Turns

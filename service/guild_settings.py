@@ -21,7 +21,7 @@ from game.rules import MAX_TARGET, Variant
 from i18n import DEFAULT_LANGUAGE, Words, languages, words
 
 from .computers import available_levels
-from .tables import Refusal
+from .refusals import Refusal
 from .tables.state import TURN_TIMER_LIMITS
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ class GuildSettings:
     tournament_prize_split: int = setting(70, whole(50, 100), percent)
     starting_credits: int = setting(1000, whole(0, 1_000_000), credits)
     daily_bonus: int = setting(100, whole(0, 100_000), credits)
-    # Seasons (bot/seasons.py): their length, UTC ("off": none), and the role their
+    # Seasons (service/seasons.py): their length, UTC ("off": none), and the role their
     # champions wear until the next season ends (None: no role).
     season_length: str = setting("month", one_of(lambda: SEASON_LENGTHS), season_length)
     season_role: int | None = setting(None, snowflake, role_or_none)

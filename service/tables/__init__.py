@@ -1,6 +1,5 @@
-"""The live tables: the service the cogs call, the table state it keeps, why it refuses."""
+"""The live tables: the service the cogs call and the table state it keeps."""
 
-from .refusals import Refusal, said
 from .service import TableService
 from .state import (
     TURN_TIMERS,
@@ -12,4 +11,4 @@ from .state import (
 )
 
 __all__ = ["TURN_TIMERS", "LiveTable", "NewTable", "NullListener",
-           "Refusal", "SeatChoice", "TableListener", "TableService", "said"]
+           "SeatChoice", "TableListener", "TableService"]

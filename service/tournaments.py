@@ -42,7 +42,8 @@ from i18n import DEFAULT_LANGUAGE, Number
 
 from .guild_settings import GuildSettingsStore
 from .keyed_lock import KeyedLock
-from .tables import LiveTable, NewTable, Refusal, TableService
+from .refusals import Refusal
+from .tables import LiveTable, NewTable, TableService
 from .tables.core import ABANDONED, EVERYBODY_LEFT
 from .tables.stakes import kicked
 from .tournament_prizes import fee_returned, fee_taken, prizes
@@ -118,7 +119,7 @@ class TournamentRunner:
         self._guards: KeyedLock[int] = KeyedLock()
         self._names: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # A member's credits, their starting grant given if due (bot/credits.py); None: no
+        # A member's credits, their starting grant given if due (service/credits.py); None: no
         # credits on this bot (tournaments with an entry fee cannot be joined).
         self.balance_of: Callable[[int, int], Awaitable[int]] | None = None
         service.end_hooks.append(self._table_ended)

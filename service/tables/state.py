@@ -36,7 +36,7 @@ FAIR_TURN_TIMER = 120
 # least this long (they may not have seen the table while the bot was away).
 RESTART_GRACE = 30
 # The limits of a table whose server settings were not given (a service used without a bot, a
-# table opened before they were stored): the server settings' defaults (bot/guild_settings.py),
+# table opened before they were stored): the server settings' defaults (service/guild_settings.py),
 # but for the turns away: such a table keeps the rule it opened with, one turn run out and a
 # computer takes the seat over.
 DEFAULT_LOBBY_MINUTES = 30
@@ -309,7 +309,7 @@ class NewTable:
     fill: bool = False  # computers sit in the other seats (people may still take them)
     turn_timer: int | None = None  # seconds a person has to act; None or 0: no timer
     computer_level: str | None = None  # None: the bot's COMPUTER_LEVEL
-    # The server's limits (bot/guild_settings.py); None: the defaults above.
+    # The server's limits (service/guild_settings.py); None: the defaults above.
     lobby_minutes: int | None = None
     idle_minutes: int | None = None
     away_turns: int | None = None

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from db.challenge import WORLD, ChallengeRepo, TryRow
 from game.rules import MAX_TARGET, Options, Variant
 
-from .tables import LiveTable, NewTable, Refusal, TableService
+from .refusals import Refusal
+from .tables import LiveTable, NewTable, TableService
 
 if TYPE_CHECKING:
     from db import Database

@@ -30,7 +30,7 @@ from .sweeper import Sweeper
 from .turns import Turns
 
 if TYPE_CHECKING:
-    from ..sharding import Shards
+    from .restore import Shards
 
 
 class TableService:
