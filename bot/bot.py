@@ -235,6 +235,8 @@ class BeloteBot(commands.Bot):
         await self.readers.load(s.user_id for live in self.service.live.values()
                                 for s in live.seats.values() if s.user_id is not None)
         await self.delivery.load_shown()  # what Discord shows already is not sent again
+        # The threads of tables that ended before the last stop and are still open.
+        await self.delivery.close_owed_threads()
         # What is loaded by now (modules, cogs, restored tables) lives as long as the process:
         # keep it out of the collector's full passes, which otherwise pause the event loop for
         # tens of milliseconds under load.

@@ -288,13 +288,30 @@ class Delivery:
     def close_thread(self, live: LiveTable) -> None:
         """The table is over: its thread is archived and locked, so that closed tables do not
         pile up in the channel's thread list, once every post and edit the table still has
-        on its way went (an archived thread takes no edit; a locked one, no post)."""
+        on its way went (an archived thread takes no edit; a locked one, no post). What is
+        owed is in the database from the table's end (``threads_owed``), so a stop or a
+        crash before it went leaves it to the next start (``close_owed_threads``)."""
         if live.row.thread_id is not None:
-            self.jobs.request(("thread", live.id), functools.partial(self._close_thread, live))
+            self._request_thread(live.id, live.row.thread_id)
 
-    async def _close_thread(self, live: LiveTable) -> None:
-        thread_id = live.row.thread_id
-        assert thread_id is not None
+    async def close_owed_threads(self) -> int:
+        """At start: archive and lock the threads of tables that ended while the last process
+        could not (stopped or crashed first, Discord out); through the Outbox, in the rest's
+        turn of the global budget, held while Discord is down and sent once it answers.
+        Returns how many were owed."""
+        owed = await self.service.db.tables.owed_threads(self.bot.sharding)
+        for table_id, thread_id in owed:
+            self._request_thread(table_id, thread_id)
+        if owed:
+            log.info("archiving and locking %d thread(s) of tables that ended before the "
+                     "last stop", len(owed))
+        return len(owed)
+
+    def _request_thread(self, table_id: int, thread_id: int) -> None:
+        self.jobs.request(("thread", table_id),
+                          functools.partial(self._close_thread, table_id, thread_id))
+
+    async def _close_thread(self, table_id: int, thread_id: int) -> None:
         # Requests made with the table's end (its closed notice, the result) are already
         # waiting when this runs: this worker starts on the next turn of the loop. Posts
         # that come later, from work the end started (a daily deal's score), are waited for
@@ -302,23 +319,30 @@ class Delivery:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(THREAD_WAIT):
                 for wait in self.thread_waits:
-                    await wait(live.id)
+                    await wait(table_id)
         await self.jobs.settled(lambda key: isinstance(key, tuple) and len(key) > 1 and
-                                key[0] != "thread" and key[1] == live.id)
+                                key[0] != "thread" and key[1] == table_id)
+        try:
+            await self._archive(table_id, thread_id)
+        except discord.HTTPException as e:
+            if is_transient(e) or retry_after(e) is not None:
+                raise  # the Outbox sends it again; it stays owed meanwhile
+            log.warning("table %s: its thread %s cannot be archived (%s)", table_id,
+                        thread_id, describe(e))
+        # Done, or refused for good: owed no more (a failure to write it leaves it owed, and
+        # the next start archives it again, which changes nothing).
+        await self.service.db.tables.thread_closed(table_id)
+
+    async def _archive(self, table_id: int, thread_id: int) -> None:
         try:
             await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except discord.NotFound:
+            log.info("table %s: its thread %s is gone; nothing to archive", table_id, thread_id)
         except discord.Forbidden:
             # Locking needs Manage Threads; the bot may archive the thread it made without it.
-            try:
-                await self.bot.http.edit_channel(thread_id, archived=True)
-            except discord.HTTPException as e:
-                log.warning("table %s: its thread %s cannot be archived (%s)", live.id,
-                            thread_id, describe(e))
-                return
+            await self.bot.http.edit_channel(thread_id, archived=True)
             log.info("table %s: its thread %s is archived, not locked (the bot lacks Manage "
-                     "Threads there)", live.id, thread_id)
-        except discord.NotFound:
-            log.info("table %s: its thread %s is gone; nothing to archive", live.id, thread_id)
+                     "Threads there)", table_id, thread_id)
 
     def _request_table(self, live: LiveTable, closed: str | None = None) -> None:
         """Edit the table message to its newest state, at its channel's pace; an edit made as

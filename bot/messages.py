@@ -594,6 +594,19 @@ def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
     return "\n".join(lines)
 
 
+def closed_by_itself_text(live: LiveTable, why: str, minutes: int) -> str:
+    """What the thread says of a table the sweeper closed (``why``: core.LOBBY_EXPIRED or
+    ABANDONED): an abandoned game that moved its leavers' ratings says so, with each one."""
+    w = words(live.language)
+    if not live.moved:
+        return w.plural(f"sweeper.notice.{why}", minutes, table=live.id)
+    lines = [w.plural("sweeper.notice.abandoned_rated", minutes, table=live.id)]
+    for user_id, (before, after) in live.moved.items():
+        lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",
+                       after=f"{after:.0f}"))
+    return "\n".join(lines)
+
+
 def pages(parts: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Sections laid out as few messages as fit Discord's limit: whole sections, a blank line
     between them, as many to a message as fit; a section longer than a message is cut between

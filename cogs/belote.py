@@ -85,8 +85,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         if minutes is None:
             return
         self.bot.delivery.post(("closed", live.id), lambda: self.bot.delivery.notice(
-            live, words(live.language).plural(f"sweeper.notice.{why}", minutes, table=live.id),
-            once=("closed", why)))
+            live, messages.closed_by_itself_text(live, why, minutes), once=("closed", why)))
 
         async def record() -> None:
             settings = await self.bot.guild_settings.get(live.row.guild_id)

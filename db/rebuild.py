@@ -29,8 +29,8 @@ async def rebuild_ratings(db: Database) -> int:
     ratings."""
     async with db.transaction() as tx:
         matches = await tx.fetchall(
-            "SELECT seq, guild_id, variant, winner_team, finished_at, ending FROM matches"
-            " ORDER BY seq")
+            "SELECT seq, guild_id, variant, winner_team, finished_at, ending, rating_rules"
+            " FROM matches ORDER BY seq")
         seats: dict[int, list[Any]] = defaultdict(list)
         for p in await tx.fetchall(
                 "SELECT seq, seat, user_id, computer, left_match FROM match_players"
@@ -49,7 +49,7 @@ async def rebuild_ratings(db: Database) -> int:
             seq, guild_id, variant, winner, finished = m[0], m[1], m[2], m[3], m[4]
             players = [MatchPlayer(p[1], p[2], p[3]) for p in seats[seq]]
             left = {p[2] for p in seats[seq] if p[4] and p[2] is not None}
-            now_rated = is_rated(players, winner, left, m[5])
+            now_rated = is_rated(players, winner, left, m[5], m[6])  # its own rules
             rated_flags.append((int(now_rated), seq))
             if not now_rated:
                 continue

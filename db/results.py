@@ -18,7 +18,7 @@ from game.tally import Tally
 
 from .credits import Move, move
 from .log import LogEntry, append_in
-from .tables import TableStatus
+from .tables import TableStatus, owe_thread_in
 
 if TYPE_CHECKING:
     from .connection import Database, Transaction
@@ -153,11 +153,20 @@ def moves(players: Sequence[MatchPlayer], winner: int | None, left_users: Collec
     return Moves({(u, 0): v for u, v in ch.items()}, dict(pc))
 
 
+# The rating rules a match is recorded under (matches.rating_rules, migration 0025). 1: an
+# abandoned match moved nobody; 2: its leavers (its idle players among them: the sweeper marks
+# them) each lose it alone, as the leavers of a match played out do. Each match keeps the
+# rules it was rated under, so a rebuild gives the matches recorded before their numbers.
+RATING_RULES = 2
+
+
 def is_rated(players: Sequence[MatchPlayer], winner: int | None,
-             left_users: Collection[int], ending: str = "played") -> bool:
-    """Whether the match moves ratings: four people played it out (or someone left it, a
-    loss for them alone); an abandoned match (the sweeper ended it) moves nobody."""
-    if ending == Ending.ABANDONED:
+             left_users: Collection[int], ending: str = "played",
+             rules: int = RATING_RULES) -> bool:
+    """Whether the match moves ratings: four people played it out, or someone left it (a
+    loss for them alone), an abandoned match too under ``rules`` 2 (its idle players left
+    it); under ``rules`` 1 an abandoned match moves nobody."""
+    if ending == Ending.ABANDONED and rules < 2:
         return False
     return rated([Seat(p.seat, p.user_id) for p in players], winner, left_users)
 
@@ -206,6 +215,7 @@ class ResultRepo:
                 "UPDATE tables SET status = ?,"
                 " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (status.value, table_id))
+            await owe_thread_in(tx, table_id)
         return out
 
     # ---- reading ---------------------------------------------------------------------------
@@ -387,17 +397,17 @@ async def record_in(tx: Transaction, *, table_id: int, guild_id: int, variant: s
                     finished_at: datetime) -> dict[int, tuple[float, float]]:
     import json
     left_users = {p.user_id for p in players if p.user_id is not None and p.user_id in left}
-    rated_now = is_rated(players, winner, left_users, ending)
+    rated_now = is_rated(players, winner, left_users, ending, RATING_RULES)
     duration = None
     if started_at is not None:
         duration = max(0.0, (finished_at - parse_iso(started_at)).total_seconds())
     seq = await tx.execute(
         "INSERT INTO matches (table_id, guild_id, variant, options, ending, winner_team,"
-        " score0, score1, deals, computers, rated, started_at, finished_at, duration)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " score0, score1, deals, computers, rated, started_at, finished_at, duration,"
+        " rating_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (table_id, guild_id, variant, options, ending.value, winner, totals[0], totals[1],
          deals, sum(p.user_id is None for p in players), int(rated_now), started_at,
-         iso(finished_at), duration))
+         iso(finished_at), duration, RATING_RULES))
     assert seq is not None
     t = tally or Tally()
     await tx.executemany(

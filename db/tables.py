@@ -14,7 +14,7 @@ from .log import LogEntry, append_in
 if TYPE_CHECKING:
     import aiosqlite
 
-    from .connection import Database
+    from .connection import Database, Transaction
 
 
 
@@ -158,9 +158,8 @@ class ShardPart(Protocol):
     def ids(self) -> tuple[int, ...]: ...
 
 
-def _open_where(shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
-    """The WHERE clause (and its parameters) of the open tables, of ``shards`` if given."""
-    where = f"status IN ({_OPEN_SQL})"
+def _of_shards(where: str, shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
+    """``where`` narrowed to the rows (with a ``guild_id``) of ``shards`` if given."""
     if shards is None:
         return where, ()
     if not shards.ids:
@@ -168,6 +167,27 @@ def _open_where(shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
     # Discord's rule for a server's shard, as bot/sharding.py's Shards.shard_of.
     return (f"{where} AND (guild_id >> 22) % {int(shards.count)}"
             f" IN ({', '.join('?' * len(shards.ids))})", tuple(int(i) for i in shards.ids))
+
+
+def _open_where(shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
+    """The WHERE clause (and its parameters) of the open tables, of ``shards`` if given."""
+    return _of_shards(f"status IN ({_OPEN_SQL})", shards)
+
+
+class OwedThread(NamedTuple):
+    """A table over whose thread is still to be archived and locked (migration 0025)."""
+
+    table_id: int
+    thread_id: int
+
+
+async def owe_thread_in(tx: Transaction, table_id: int) -> None:
+    """The table is over: its thread, if it has one, is owed an archive and lock, recorded
+    with the end itself, so that no stop or crash between the two leaves it open for good."""
+    await tx.execute(
+        "INSERT OR IGNORE INTO threads_owed (table_id, guild_id, thread_id)"
+        " SELECT id, guild_id, thread_id FROM tables WHERE id = ? AND thread_id IS NOT NULL",
+        (table_id,))
 
 
 @dataclass(slots=True)
@@ -262,6 +282,8 @@ class TableRepo:
                 "UPDATE tables SET status = ?, ended_at = CASE WHEN ? = 1 THEN"
                 " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE NULL END WHERE id = ?",
                 (status.value, int(ended), table_id))
+            if ended:
+                await owe_thread_in(tx, table_id)
             for m in credits:
                 await move(tx, guild_id, m)
 
@@ -278,6 +300,19 @@ class TableRepo:
             await tx.execute("UPDATE tables SET status = ?, ended_at = NULL, sweep_at = ?"
                              " WHERE id = ?", (TableStatus.PLAYING.value, sweep_at, table_id))
             await append_in(tx, table_id, entries)
+
+    async def owed_threads(self, shards: ShardPart | None = None) -> list[OwedThread]:
+        """The threads of tables over still to be archived and locked (of ``shards`` if
+        given), oldest table first."""
+        where, params = _of_shards("1 = 1", shards)
+        rows = await self.db.fetchall(
+            f"SELECT table_id, thread_id FROM threads_owed WHERE {where} ORDER BY table_id",
+            params)
+        return [OwedThread(r[0], r[1]) for r in rows]
+
+    async def thread_closed(self, table_id: int) -> None:
+        """The table's thread is archived (or gone, or cannot be): nothing is owed for it."""
+        await self.db.write("DELETE FROM threads_owed WHERE table_id = ?", (table_id,))
 
     async def set_sweep_at(self, table_id: int, sweep_at: float | None) -> None:
         await self.db.write("UPDATE tables SET sweep_at = ? WHERE id = ?",

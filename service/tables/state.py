@@ -92,8 +92,8 @@ class LiveTable:
     """
 
     __slots__ = ("beat", "choices", "claimed", "closed_why", "computers", "deadline", "forced",
-                 "invited", "kicked", "lock", "lost", "match", "row", "seats", "seq", "sweep",
-                 "sweep_saved", "task", "timer", "timer_key", "tournament")
+                 "invited", "kicked", "lock", "lost", "match", "moved", "row", "seats", "seq",
+                 "sweep", "sweep_saved", "task", "timer", "timer_key", "tournament")
 
     def __init__(self, row: TableRow, seats: Iterable[SeatRow], invited: set[int],
                  kicked: set[int] | None = None) -> None:
@@ -129,6 +129,9 @@ class LiveTable:
         # Why it closed before a winner (core.ENDED, ABANDONED...), once it has; None while
         # open or once won (the end hooks read it: a tournament replays a table ended early).
         self.closed_why: str | None = None
+        # The ratings its end moved, {user id: (shown before, after)}: an abandoned game's
+        # leavers' (its idle players among them), which its closed notice tells.
+        self.moved: dict[int, tuple[float, float]] = {}
         # A tournament's table (the runner says so when it seats it, and again at a restart):
         # a person who leaves it is out of the tournament, and cannot take the seat back.
         self.tournament = False

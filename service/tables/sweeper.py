@@ -2,10 +2,12 @@
 
 A lobby not started within its server's ``lobby_minutes`` closes; a started game without any
 person's action for ``idle_minutes`` (everybody away, run out of time, or gone quiet) is ended
-and recorded as abandoned (no rating moves). Its idle players are its leavers, with those who
-left: the person it waited for, each person a computer stands in for because they ran out of
-time, and each person who never acted there. They lose their stake (nobody receives it), the
-others have theirs back; a tournament table is lost by the idle side (service/tournaments.py).
+and recorded as abandoned. Its idle players are its leavers, with those who left: the person it
+waited for, each person a computer stands in for because they ran out of time, and each person
+who never acted there. They lose their stake (nobody receives it), the others have theirs back;
+at a table of four people each leaver loses the match on the ratings, alone, as a leaver of a
+match played out does (nobody else moves); a tournament table is lost by the idle side
+(service/tournaments.py).
 Each table's deadline is ``row.sweep_at``, stored, so a restart arms it again, and a table
 whose deadline passed while the bot was down is closed as soon as it starts. A person's action
 moves a game's deadline (``Tables.touch``): when the clock's call comes and the deadline has
@@ -148,15 +150,16 @@ class Sweeper:
         return out
 
     async def _abandon(self, live: LiveTable) -> None:
-        """Record the match as abandoned (no rating moves; the leavers marked, its idle players
-        among them, who lose their stakes), then close."""
+        """Record the match as abandoned (the leavers marked, its idle players among them, who
+        lose their stakes and, at a table of four people, the match on the ratings, each
+        alone), then close."""
         match = live.match
         assert match is not None
         idle = await self.idle(live)
         for s in live.seats.values():
             if s.user_id in idle:
                 s.departed = LEFT  # in memory: the end hooks (tournaments) read the leavers
-        await self.tables.db.results.record_match(
+        live.moved = await self.tables.db.results.record_match(
             table_id=live.id, guild_id=live.row.guild_id, variant=live.row.variant,
             winner=None, totals=(match.totals[0], match.totals[1]), deals=len(match.deals),
             players=self.play.players_of(live), tally=tally(match), ending="abandoned",

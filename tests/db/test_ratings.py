@@ -154,6 +154,41 @@ async def test_stats_count_contracts_sweeps_belotes_and_the_best_partner(db: Dat
         [{"score": [162, 0]}]
 
 
+async def test_an_abandoned_matchs_leavers_lose_it_alone(db: Database) -> None:
+    # Its idle player (marked a leaver by the sweeper) and whoever left before: each rated as
+    # a loss of their team; the others, and the pairs, do not move (issue 48).
+    moved = await play(db, people(1, 2, 3, 4), None, ending=Ending.ABANDONED, left=[2, 3])
+    assert sorted(moved) == [2, 3] and all(after < before for before, after in moved.values())
+    [row] = await db.results.history(GUILD, 2)
+    assert (row.ending, row.winner, row.rated, row.left) == ("abandoned", None, True, (1, 2))
+    assert [r.user_id for r in await db.results.leaderboard(GUILD, "classic")] == [2, 3]
+    assert await db.results.skill(GUILD, "classic", 1) is None
+    assert await db.results.leaderboard(GUILD, "classic", pairs=True) == []
+    # Nobody left (nobody idle: never from the sweeper, but the rule holds) or a computer
+    # sat: nobody moves.
+    assert await play(db, people(5, 6, 7, 8), None, ending=Ending.ABANDONED) == {}
+    assert await play(db, people(5, 6, 7, None), None, ending=Ending.ABANDONED,
+                      left=[5]) == {}
+
+
+async def test_a_rebuild_keeps_the_abandoned_matches_recorded_before_unrated(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Recorded under the rules before migration 0025 (an abandoned match moved nobody), then
+    # under today's: a rebuild gives each the numbers it had, the old one still moving nobody.
+    import db.results as results
+    monkeypatch.setattr(results, "RATING_RULES", 1)
+    assert await play(db, people(1, 2, 3, 4), None, ending=Ending.ABANDONED, left=[1]) == {}
+    monkeypatch.undo()
+    await play(db, people(1, 2, 3, 4), 0)
+    assert list(await play(db, people(1, 2, 3, 4), None, ending=Ending.ABANDONED,
+                           left=[4])) == [4]
+    before = await snapshot(db)
+    await db.execute("UPDATE skills SET mu = 0")
+    assert await rebuild_ratings(db) == 2
+    assert await snapshot(db) == before
+    assert [r.rated for r in await db.results.history(GUILD, 1)] == [True, True, False]
+
+
 async def snapshot(db: Database) -> list[list[tuple[Any, ...]]]:
     out = []
     for table in ("skills", "skill_history", "period_skills"):

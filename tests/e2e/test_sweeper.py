@@ -1,6 +1,7 @@
 """The sweeper through the fake Discord, on a clock the tests move: a lobby not started within the
 server's lobby_minutes closes itself, a game without any person's action for idle_minutes is
-ended and recorded as abandoned (no rating moves, the leaver marked); the thread says so, the
+ended and recorded as abandoned (the leaver marked, and at a table of four people they alone
+lose it on the ratings); the thread says so, the
 table message shows it closed, its buttons say the table is closed, the audit log records it and
 the log channel shows it. The deadlines survive a restart, and one that passed while the bot was
 down is handled as soon as it is back."""
@@ -15,7 +16,9 @@ import pytest
 
 from bot import create_bot
 from bot.controls import button_id
+from db import Database
 from db.audit import AuditRepo
+from db.rebuild import rebuild_ratings
 from game.players import RandomPlayer
 from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
@@ -27,6 +30,7 @@ from .table_helpers import (
     open_table,
     play_turn,
     restart,
+    seat_everyone,
     start_table,
 )
 
@@ -148,6 +152,48 @@ async def test_a_game_nobody_plays_is_ended_as_abandoned_with_the_leaver_marked(
         "is recorded as abandoned.")
 
 
+async def test_the_idle_player_of_an_abandoned_game_of_four_loses_it_alone_on_the_ratings(
+        world: World, table_clock: FakeClock, database_path: Path) -> None:
+    w = world
+    await configure(w, idle_minutes=1)
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", turn_timer=300)
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    live = w.bot.service.live[table_id]
+    acted: set[int] = set()
+    rng = RandomPlayer(5)
+    while acted != {0, 1, 2, 3}:  # everybody acts at least once...
+        acted.add(live.match.to_act)
+        r = await play_turn(w, table_id, rng)
+        assert r.callback_type == 7, r.text
+    staller = live.match.to_act  # ...then one walks away, and a minute passes
+    await advance(w, table_clock, 61)
+    assert table_id not in w.bot.service.live
+    results = w.bot.service.db.results
+    match = await results.match(w.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned" and match.left == (staller,)
+    assert match.rated
+    idle = member_of(w, live.seats[staller].user_id)
+    mine = await results.skill(w.guild.id, "classic", idle.id)
+    assert mine is not None and mine.shown < 1000
+    for member in w.members[:4]:
+        if member is not idle:
+            assert await results.skill(w.guild.id, "classic", member.id) is None
+    said = thread_says(w, live, f"Table #{table_id} is ended")
+    assert said == [f"Table #{table_id} is ended: nobody played for 1 minute. The game is "
+                    "recorded as abandoned; whoever left it or kept it waiting loses it on the "
+                    f"ratings, alone.\n<@{idle.id}>: rating 1000 → {mine.shown:.0f}"]
+    # The stopped bot's ratings, rebuilt from the stored matches, are the same.
+    await w.fake.disconnect(w.bot)
+    db = await Database.open(database_path)
+    try:
+        assert await rebuild_ratings(db) == 1
+        again = await db.results.skill(w.guild.id, "classic", idle.id)
+        assert again is not None and again == mine
+    finally:
+        await db.close()
+
+
 async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_at_once(
         world: World, database_path: Path, table_clock: FakeClock) -> None:
     w = world
@@ -166,7 +212,9 @@ async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_a
     await w.fake.settle()
     assert game_id not in w.bot.service.live
     match = await w.bot.service.db.results.match(w.guild.id, game_id)
-    assert match is not None and match.ending == "abandoned" and not match.rated
+    # Nobody acted at it: all four are its idle players, each losing it alone.
+    assert match is not None and match.ending == "abandoned" and match.left == (0, 1, 2, 3)
+    assert match.rated
     entries = await AuditRepo(w.bot.db).recent(w.guild.id)
     assert [(e.action, e.table_id) for e in entries[:2]] == \
         [("closed", game_id), ("closed", lobby_id)]
