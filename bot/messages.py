@@ -44,7 +44,7 @@ from game.claim import claim_plan
 from game.deal import Trick
 from game.rules import OPTION_NAMES, SUGGESTED_TARGETS, Options, Variant
 from game.scoring import DealResult
-from game.view import Stage, TableView
+from game.view import Stage, TableView, shown_order
 from i18n import (
     DEFAULT_LANGUAGE,
     Level,
@@ -86,6 +86,8 @@ NO_MENTIONS = discord.AllowedMentions.none()
 # Discord refuses a message whose content is longer than this.
 MESSAGE_LIMIT = 2000
 EN = DEFAULT_LANGUAGE
+# Buttons in a row of a hand's controls: four fit a phone's width (cards and bids alike).
+ROW = 4
 
 
 def variant_title(variant: Variant, language: str = EN) -> str:
@@ -371,7 +373,8 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     w = words(language)
     lines = [w("hand.title", table=live.id, variant=variant_title(live.variant, language),
                deal=view.deal_number, channel=f"<#{live.row.home_id}>")]
-    lines.append(" ".join(card_label(c, language) for c in view.hand) or w("hand.no_cards"))
+    lines.append(" ".join(card_label(c, language) for c in shown_order(view)) or
+                 w("hand.no_cards"))
     if live.lost is not None:
         lines.append(w("hand.lost", lost=live.lost))
     seat = live.seats.get(view.viewer) if view.viewer is not None else None
@@ -426,10 +429,21 @@ def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
         out.add_item(BidSelect(live.id, seq, suit, placeholder=placeholder,
                                options=options[:25], row=row))
         row += 1
-    for i, a in enumerate(buttons):
-        out.add_item(ActButton(live.id, seq, encode_action(a),
-                               Look(action_label(a, language), _bid_style(a),
-                                    row=min(4, row + i // 5))))
+    # Rows of at most four buttons, as a phone shows them without wrapping: a short choice on
+    # one row; more, the contracts in rows of four and the calls (pass, double...) below.
+    # Coinche's four suits' selects leave one row, for its two calls at most; bulgarian's six
+    # contracts and two calls take three: the controls never pass Discord's five rows.
+    rows: list[list[Action]] = [buttons]
+    if len(buttons) > ROW:
+        contracts: list[Action] = [a for a in buttons if isinstance(a, Take | ContractBid)]
+        calls: list[Action] = [a for a in buttons if not isinstance(a, Take | ContractBid)]
+        rows = [contracts[i:i + ROW] for i in range(0, len(contracts), ROW)]
+        rows += [calls[i:i + ROW] for i in range(0, len(calls), ROW)]
+    for k, line in enumerate(rows):
+        for a in line:
+            out.add_item(ActButton(live.id, seq, encode_action(a),
+                                   Look(action_label(a, language), _bid_style(a),
+                                        row=min(4, row + k))))
 
 
 def hand_controls(live: LiveTable, view: TableView,
@@ -462,20 +476,20 @@ def hand_controls(live: LiveTable, view: TableView,
     if view.stage is not Stage.PLAY:
         return None
     legal = set(view.legal_cards)
-    for i, c in enumerate(view.hand):
+    for i, c in enumerate(shown_order(view)):  # as the hand image shows them
         red = (c >> 3) in (1, 2)
         style = discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
         label = card_label(c, language)
         if view.is_my_turn:
             out.add_item(ActButton(live.id, live.seq, encode_action(Play(c)), Look(
-                label, style, disabled=c not in legal, row=i // 4)))
+                label, style, disabled=c not in legal, row=i // ROW)))
         elif chosen == card_str(c):  # the card chosen ahead: a press cancels it
             out.add_item(UnaheadButton(live.id, view.deal_number, card_str(c), Look(
                 w("controls.ahead_chosen", card=label), discord.ButtonStyle.success,
-                row=i // 4)))
+                row=i // ROW)))
         else:  # while the others play: the card to play next, chosen ahead
             out.add_item(AheadButton(live.id, view.deal_number, card_str(c), Look(
-                label, style, row=i // 4)))
+                label, style, row=i // ROW)))
     choice = live.choice(seat.seat)
     choices = announce_options(view, language)
     if choices:

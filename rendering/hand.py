@@ -9,9 +9,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from game.cards import Card
-from game.rules import Trump
-from game.view import Stage, TableView
+from game.view import Stage, TableView, shown_order
 
 from . import slots
 from .layout import Layout
@@ -26,19 +24,6 @@ STEP: Final = 98
 TOP: Final = 80  # two header lines, then the cards
 LIFT: Final = 14
 H: Final = TOP + LIFT + CARD[1] + 14
-# Suits in an order where colours alternate (spades, hearts, clubs, diamonds); the trump suit,
-# if any, comes first, by rotating the cycle so colours still alternate.
-SUIT_CYCLE: Final = (3, 2, 0, 1)
-
-
-def hand_order(cards: tuple[Card, ...], trump: Trump | None) -> list[Card]:
-    """``cards`` (already strongest first inside each suit) grouped by suit for display."""
-    cycle = list(SUIT_CYCLE)
-    if trump is not None and trump.is_suit:
-        i = cycle.index(int(trump))
-        cycle = cycle[i:] + cycle[:i]
-    rank = {s: k for k, s in enumerate(cycle)}
-    return sorted(cards, key=lambda c: rank[c >> 3])  # stable: keeps the order inside a suit
 
 
 def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
@@ -66,7 +51,7 @@ def draw_hand(view: TableView, style: Style = DEFAULT_STYLE) -> tuple[Image.Imag
     if view.is_my_turn:
         prompt = lab("your_bid") if view.stage is Stage.BIDDING else lab("your_turn")
         lay.add("turn_prompt", slots.HAND_PROMPT.draw(d, (16, 62), prompt, GOLD, anchor="lm"))
-    cards = hand_order(view.hand, contract.trump if contract is not None else None)
+    cards = shown_order(view)
     w, h = CARD
     x = (W - (w + STEP * (len(cards) - 1))) // 2 if cards else 0
     legal = set(view.legal_cards)

@@ -12,7 +12,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from game.view import Stage, TableView
+from game.view import Stage, TableView, shown_order
 
 from . import slots
 from .chips import PAD, ChipText, line_height, place
@@ -257,7 +257,7 @@ def _cards(img: Image.Image, view: TableView, seat: int, pos: int, style: Style,
 
 def _own_hand(img: Image.Image, view: TableView, style: Style, lay: Layout) -> None:
     w, h = MINE
-    cards = view.hand
+    cards = shown_order(view)
     step = 42
     total = w + (len(cards) - 1) * step
     x = 400 - total // 2
