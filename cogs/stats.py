@@ -27,6 +27,7 @@ from bot.undelivered import answering
 from db.results import PAIR_MIN, MatchRow, Period, RatingRow
 from db.seasons import SEASON_MIN
 from game.rules import Variant
+from game.steps import decided
 from i18n import Number, Words, languages, words
 from rendering import LeaderboardRow
 from service.markup import as_text
@@ -242,6 +243,25 @@ def record_file(rp: Replay) -> discord.File:
     return images.BufferFile(data, f"belote-{rp.row.table_id}.json")
 
 
+BY_ORDER = ("forced", "ahead", "computer", "timeout")
+
+
+def decided_line(rp: Replay, deal: int, w: Words) -> str | None:
+    """What of deal ``deal`` (from 0) nobody clicked on their turn (the log's "by"): forced
+    cards, choices made ahead, a claim, a computer's or a timeout's moves for a person; None
+    when every action was clicked (or the record is from before the log said)."""
+    d = decided(rp.record, deal)
+    parts = [w.plural(f"stats.replay.by.{by}", d.counts[by]) for by in BY_ORDER
+             if d.counts.get(by)]
+    others = sum(n for by, n in d.counts.items() if by not in BY_ORDER)
+    if others:
+        parts.append(w.plural("stats.replay.by.other", others))
+    if d.claimant is not None:
+        parts.append(w.plural("stats.replay.by.claim", d.claimed,
+                              name=as_text(rp.players[d.claimant])))
+    return w("stats.replay.decided", what=", ".join(parts)) if parts else None
+
+
 async def replay_message(rp: Replay, deal: int, w: Words, bot: BeloteBot | None = None
                          ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons (and,
@@ -255,6 +275,9 @@ async def replay_message(rp: Replay, deal: int, w: Words, bot: BeloteBot | None 
     content = w("stats.replay.title", table=table, variant=variant_name(rp.row.variant, w),
                 deal=deal, deals=len(results),
                 score=f"{w.number(rp.row.totals[0])}–{w.number(rp.row.totals[1])}")
+    line = decided_line(rp, deal - 1, w)
+    if line is not None:
+        content += "\n" + line
     sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal,
                                          w.language)
     view = discord.ui.View(timeout=None)

@@ -97,3 +97,22 @@ def sort_key(c: Card, trumps: CardSet = 0) -> tuple[int, int]:
     s, r = c >> 3, c & 7
     strength = TRUMP_STRENGTH[r] if trumps >> c & 1 else PLAIN_STRENGTH[r]
     return (s, -strength)
+
+
+# Suits as a hand shows them, colours alternating (spades, hearts, clubs, diamonds); the trump
+# suit, if any, comes first, by rotating the cycle so the colours still alternate.
+SUIT_CYCLE: Final = (3, 2, 0, 1)
+
+
+def shown_order(cards: Iterable[Card], trump_suit: int | None = None,
+                trumps: CardSet = 0) -> tuple[Card, ...]:
+    """Cards in the order every picture of a hand shows them (the bot's buttons, text and
+    images, the web replay): the trump suit first (``trump_suit``: a suit's contract), then the
+    suits in alternating colours, strongest first inside a suit (``trumps``: the trump cards,
+    whose strength is the trumps')."""
+    cycle: tuple[int, ...] = SUIT_CYCLE
+    if trump_suit is not None:
+        i = cycle.index(trump_suit)
+        cycle = cycle[i:] + cycle[:i]
+    rank = {s: k for k, s in enumerate(cycle)}
+    return tuple(sorted(cards, key=lambda c: (rank[c >> 3], sort_key(c, trumps)[1])))

@@ -11,12 +11,13 @@ Nothing here words anything: the viewer (web/replay.py) does, from the catalogue
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, Play
 from .announcements import Announcement
-from .cards import Card, cards_of, sort_key
+from .cards import Card, cards_of, shown_order
 from .contract import Contract
 from .deal import BeloteCall, Deal
 from .match import Match
@@ -41,16 +42,21 @@ class Step:
     announced: tuple[Announcement, ...]  # declared with this card
     belote: BeloteCall | None  # belote or rebelote said with this card
     result: DealResult | None  # when this step ended the deal
+    # Who decided the action when it was not the person's click on their turn: the record's
+    # "by" (docs/game-record.md: forced, ahead, claim, computer, timeout; a newer bot's other
+    # words are kept as they are); None: a click, or a record from before it said.
+    by: str | None = None
 
 
 def _snapshot(match: Match, deal: Deal, index: int, seat: int | None, action: Action | None,
-              before: tuple[int, int, int]) -> Step:
+              before: tuple[int, int, int], by: str | None = None) -> Step:
     """The table after ``action``; ``before``: how many tricks, announcements and belote
     calls the deal had before it."""
     tricks, announced, calls = before
     trumps = deal.contract.trump_cards if deal.contract is not None else 0
-    hands = tuple(tuple(sorted(cards_of(h), key=lambda c: sort_key(c, trumps)))
-                  for h in deal.hands)
+    c = deal.contract
+    suit = int(c.trump) if c is not None and c.trump.is_suit else None
+    hands = tuple(shown_order(cards_of(h), suit, trumps) for h in deal.hands)
     winner: int | None = None
     if len(deal.tricks) > tricks:  # this card ended a trick: it stays shown, with its winner
         done = deal.tricks[-1]
@@ -70,7 +76,7 @@ def _snapshot(match: Match, deal: Deal, index: int, seat: int | None, action: Ac
         totals=(totals[0], totals[1]),
         announced=tuple(deal.announcements[announced:]),
         belote=deal.belote_calls[calls] if len(deal.belote_calls) > calls else None,
-        result=result)
+        result=result, by=by)
 
 
 def step_counts(record: GameRecord | Any) -> list[int]:
@@ -101,8 +107,60 @@ def steps(record: GameRecord | Any, deal: int | None = None) -> list[Step]:
             apply_json(match, played, raw, deal_index=i, action_index=j)
             if kept:
                 action = action_from_json(match.variant, raw)  # applied: it parses
-                out.append(_snapshot(match, played, i, seat, action, before))
+                out.append(_snapshot(match, played, i, seat, action, before, decided_by(raw)))
     return out
+
+
+def decided_by(raw: Any) -> str | None:
+    """A logged action's "by" (who decided it when not its person's click), if it says."""
+    by = raw.get("by") if isinstance(raw, Mapping) else None
+    return by if isinstance(by, str) and by else None
+
+
+def computer_seats(record: GameRecord | Any) -> frozenset[int]:
+    """The seats a computer played from start to end: every one of their actions in the record
+    says "by": "computer", but for the cards a claim played out (a replay need not mark each
+    of them as a computer's)."""
+    rec = record if isinstance(record, GameRecord) else parse_record(record)
+    seen: dict[int, bool] = {}
+    for d in rec.deals:
+        for raw in d.actions:
+            seat = raw.get("seat") if isinstance(raw, Mapping) else None
+            if isinstance(seat, int) and decided_by(raw) != "claim":
+                seen[seat] = seen.get(seat, True) and decided_by(raw) == "computer"
+    return frozenset(seat for seat, computer in seen.items() if computer)
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """Who decided a deal's actions when not their person's click: how many each "by" of the
+    record (forced, ahead, computer, timeout, a newer bot's others; a computer's seat's moves
+    left out), and the claim's claimant and cards."""
+
+    counts: dict[str, int]
+    claimant: int | None
+    claimed: int  # cards the claim played out
+
+
+def decided(record: GameRecord | Any, deal: int) -> Decided:
+    """The actions of deal ``deal`` (from 0) of the record not clicked by their person."""
+    rec = record if isinstance(record, GameRecord) else parse_record(record)
+    computers = computer_seats(rec)
+    counts: dict[str, int] = {}
+    who: int | None = None
+    claimed = 0
+    for raw in rec.deals[deal].actions:
+        by = decided_by(raw)
+        seat = raw.get("seat") if isinstance(raw, Mapping) else None
+        if by is None or (by == "computer" and seat in computers):
+            continue
+        if by == "claim":
+            claimed += 1
+            if who is None and isinstance(seat, int):
+                who = seat
+            continue
+        counts[by] = counts.get(by, 0) + 1
+    return Decided(counts, who, claimed)
 
 
 def is_card(step: Step) -> bool:

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from .actions import Action, BidAction
 from .cards import Card, Rank, cards_of, sort_key
+from .cards import shown_order as cards_shown_order
 from .contract import Contract
 from .deal import BeloteCall, Deal, Phase, Trick
 from .match import Match
@@ -74,22 +75,12 @@ class TableView:
         return self.viewer is not None and self.viewer == self.to_act
 
 
-# Suits as a hand shows them, colours alternating (spades, hearts, clubs, diamonds); the trump
-# suit, if any, comes first, by rotating the cycle so the colours still alternate.
-SUIT_CYCLE = (3, 2, 0, 1)
-
-
 def shown_order(view: TableView) -> tuple[Card, ...]:
-    """The viewer's cards in the order every picture of a hand shows them (its buttons, its
-    text, the images): trumps first, then the suits in alternating colours, strongest first
-    inside a suit (as ``view.hand`` has them)."""
-    cycle: tuple[int, ...] = SUIT_CYCLE
+    """The viewer's cards in the order every picture of a hand shows them (game/cards.py):
+    their buttons, their text, the images."""
     trump = view.contract.trump if view.contract is not None else None
-    if trump is not None and trump.is_suit:
-        i = cycle.index(int(trump))
-        cycle = cycle[i:] + cycle[:i]
-    rank = {s: k for k, s in enumerate(cycle)}
-    return tuple(sorted(view.hand, key=lambda c: rank[c >> 3]))  # stable inside a suit
+    return cards_shown_order(view.hand, int(trump) if trump is not None and trump.is_suit
+                             else None, view.contract.trump_cards if view.contract else 0)
 
 
 def _shown(deal: Deal) -> tuple[ShownAnnouncement, ...]:

@@ -60,56 +60,92 @@ def _hand(cards: Sequence[Card], w: Words) -> str:
     return '<span class="hand">' + "".join(card(c, w) for c in cards) + "</span>"
 
 
+# Who decided an action when not its person's click (the record's "by"), as the replay marks it:
+# each has its words (web.replay.by.*) and its look (site.css ``.by-<kind>``: a badge after the
+# action's sentence, the card's dashed border in the trick); a newer bot's other words are
+# marked as not clicked.
+BY: Final = ("forced", "ahead", "claim", "computer", "timeout")
+
+
+def by_kind(step: Step, computers: frozenset[int]) -> str | None:
+    """How the replay marks who decided this step's action: None, their click (or a computer
+    playing a computer's seat, said by its name); else one of BY, or "other"."""
+    if step.by is None or step.seat is None or \
+            (step.by == "computer" and step.seat in computers):
+        return None
+    return step.by if step.by in BY else "other"
+
+
+def _by_tag(kind: str, w: Words) -> str:
+    return f' <span class="by by-{kind}">{escape(w(f"web.replay.by.{kind}"))}</span>'
+
+
 def _score(pair: Sequence[int], w: Words) -> str:
     return f"{w.number(pair[0])}–{w.number(pair[1])}"
 
 
-def _what(step: Step, before: Step | None, players: Sequence[str], w: Words) -> list[str]:
-    """What happened at this step, in sentences (escaped)."""
+def _what(step: Step, before: Step | None, players: Sequence[str], w: Words,
+          kind: str | None = None) -> list[str]:
+    """What happened at this step, as HTML sentences (each escaped); ``kind``: who decided it
+    when not its person's click (``by_kind``), marked after its action."""
     out: list[str] = []
+
+    def say(text: str, tag: str = "") -> None:
+        out.append(escape(text) + tag)
+
     if step.seat is None:
-        out.append(w("web.replay.dealt", deal=step.deal + 1, dealer=players[step.dealer]))
+        say(w("web.replay.dealt", deal=step.deal + 1, dealer=players[step.dealer]))
         if step.turned is not None:
-            out.append(w("web.replay.turned", card=label(step.turned, w)))
-        return [escape(t) for t in out]
+            say(w("web.replay.turned", card=label(step.turned, w)))
+        return out
     who = players[step.seat]
     action = step.action
+    tag = _by_tag(kind, w) if kind is not None else ""
+    if kind == "claim" and (before is None or before.by != "claim"):  # the claim's first card
+        say(w("web.replay.claimed", who=who))
     if isinstance(action, Play):
-        out.append(w("web.replay.play", who=who, card=label(action.card, w)))
+        say(w("web.replay.play", who=who, card=label(action.card, w)), tag)
         for a in step.announced:
-            out.append(w("web.replay.announce", who=who, what=announcement_text(a, w.language)))
+            say(w("web.replay.announce", who=who, what=announcement_text(a, w.language)))
         if step.belote is not None:
-            out.append(w("web.replay.belote", who=who, word=w(f"image.{step.belote.word}")))
+            say(w("web.replay.belote", who=who, word=w(f"image.{step.belote.word}")))
         if step.trick_winner is not None and before is not None:
             team = step.trick_winner & 1
-            out.append(w("web.replay.trick", who=players[step.trick_winner],
-                         points=w.number(step.card_points[team] - before.card_points[team])))
+            say(w("web.replay.trick", who=players[step.trick_winner],
+                  points=w.number(step.card_points[team] - before.card_points[team])))
     elif action is not None:
-        out.append(w("web.replay.bid", who=who, bid=bid_text(action, w.language)))
+        say(w("web.replay.bid", who=who, bid=bid_text(action, w.language)), tag)
     if step.result is not None:
         if step.contract is None:
-            out.append(w("web.replay.passed"))
+            say(w("web.replay.passed"))
         else:
-            out.append(w("web.replay.deal_score", deal=step.deal + 1,
-                         score=_score(step.result.score, w), totals=_score(step.totals, w)))
-    return [escape(t) for t in out]
+            say(w("web.replay.deal_score", deal=step.deal + 1,
+                  score=_score(step.result.score, w), totals=_score(step.totals, w)))
+    return out
 
 
-def _table(step: Step, players: Sequence[str], w: Words) -> str:
-    """The four hands round the table, the trick on it in the middle."""
+def _table(step: Step, players: Sequence[str], w: Words,
+           trick_by: dict[int, str] | None = None) -> str:
+    """The four hands round the table, the trick on it in the middle; ``trick_by``: the seats
+    whose card in the trick was not their click, and who decided it (``by_kind``)."""
+    trick_by = trick_by or {}
     played = dict(step.trick)
     seats, slots = [], []
     for seat in range(4):
         place = PLACES[seat]
         mark = " acted" if step.seat == seat else ""
+        # The dealer's label on the name's line: beside the cards it stood tight against
+        # them on a phone.
         dealer = f' <i class="dealer">{escape(w("web.replay.dealer"))}</i>' \
             if step.dealer == seat else ""
         seats.append(f'<div class="seat {place} t{seat & 1}{mark}">'
-                     f'<b class="who">{escape(players[seat])}</b>{dealer}'
+                     f'<b class="who">{escape(players[seat])}{dealer}</b>'
                      f"{_hand(step.hands[seat], w)}</div>")
         took = " took" if step.trick_winner == seat else ""
         slot = card(played[seat], w) if seat in played else ""
-        slots.append(f'<span class="slot {place}{took}">{slot}</span>')
+        kind = trick_by.get(seat) if seat in played else None
+        by = f' auto by-{kind}" title="{escape(w(f"web.replay.by.{kind}"))}' if kind else ""
+        slots.append(f'<span class="slot {place}{took}{by}">{slot}</span>')
     if step.turned is not None:  # the card turned up for the auction lies in the middle
         slots.append(f'<span class="slot turned">{card(step.turned, w)}</span>')
     return ('<div class="felt">' + "".join(seats)
@@ -158,10 +194,11 @@ def final_words(row: MatchRow, w: Words) -> str:
 
 
 def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Sequence[str],
-            row: MatchRow, href: str, w: Words) -> str:
+            row: MatchRow, href: str, w: Words, computers: frozenset[int] = frozenset()) -> str:
     """The replay of one deal (``deal``: its steps), step ``shown`` of the match visible.
     ``counts``: how many steps each deal of the match has; ``href``: the match page's address
-    (without its query)."""
+    (without its query); ``computers``: the seats a computer played throughout (their moves
+    are not marked as a computer's one by one: game/steps.computer_seats)."""
     total = sum(counts)
     starts = [sum(counts[:d]) for d in range(len(counts))]
     current = deal[0].deal
@@ -172,9 +209,17 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
     parts = [f'<section id="replay" class="replay" data-steps="{total}">'
              f"<h2>{escape(w('web.replay.title'))}</h2>"
              f'<nav class="choices">{choices}</nav>'
-             f'<p class="keys">{escape(w("web.replay.keys"))}</p>']
+             f'<p class="keys">{escape(w("web.replay.keys"))} '
+             f'{escape(w("web.replay.legend"))}</p>']
     auction: list[str] = []
+    trick_by: dict[int, str] = {}  # the cards of the trick on the table not clicked
     for k, step in enumerate(deal):
+        kind = by_kind(step, computers)
+        if isinstance(step.action, Play) and step.seat is not None:
+            if len(step.trick) == 1:  # a new trick
+                trick_by = {}
+            if kind is not None:
+                trick_by[step.seat] = kind
         i = starts[current] + k
         bid = step.action is not None and not isinstance(step.action, Play)
         if bid and step.seat is not None and step.action is not None:
@@ -183,11 +228,11 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
         before = deal[k - 1] if k > 0 else None
         final = final_words(row, w) if i == total - 1 else None
         hidden = "" if i == shown else " hidden"
-        what = "".join(f"<p>{t}</p>" for t in _what(step, before, players, w))
+        what = "".join(f"<p>{t}</p>" for t in _what(step, before, players, w, kind))
         parts.append(f'<article class="step" id="step-{i}" data-step="{i}"{hidden}>'
                      f"{_nav(i, total, href, w)}"
                      f'<div class="what" aria-live="polite">{what}</div>'
-                     f"{_table(step, players, w)}"
+                     f"{_table(step, players, w, trick_by)}"
                      f"{_facts(step, players, w, final, auction if bid else ())}</article>")
     parts.append(f'<script src="{SCRIPT}" defer></script></section>')
     return "".join(parts)

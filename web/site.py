@@ -20,7 +20,7 @@ from aiohttp import web
 from db.results import Period
 from db.seasons import SEASON_MIN
 from game.rules import Variant
-from game.steps import step_counts, steps
+from game.steps import computer_seats, step_counts, steps
 from i18n import Number, Words, words
 
 from . import pages, replay
@@ -292,7 +292,7 @@ class Site:
         while shown >= sum(counts[:deal + 1]):
             deal += 1
         return replay.section(steps(rp.record, deal), counts, shown, rp.players, rp.row,
-                              href, w)
+                              href, w, computer_seats(rp.record))
 
     async def deal_png(self, request: web.Request) -> web.Response:
         guild_id, w, _ = await self.guild(request)

@@ -13,7 +13,7 @@ import pytest
 from game.actions import Play
 from game.record import parse_record, replay, to_record
 from game.rules import Variant
-from game.steps import is_card, step_counts, steps
+from game.steps import computer_seats, decided, is_card, step_counts, steps
 
 from .test_properties import play_random
 
@@ -79,3 +79,54 @@ def test_a_deal_shows_its_first_cards_then_the_rest_once_the_contract_is_known()
     assert sorted(map(len, contracted.hands)) == [8, 8, 8, 8]
     dealt = {c for h in contracted.hands for c in h}
     assert len(dealt) == 32 and dealt == set(parse_record(to_record(match)).deals[0].deck)
+
+
+def test_each_step_says_who_decided_it_and_a_deal_counts_them() -> None:
+    """The log's "by" (docs/game-record.md) reaches each step; a seat a computer played from
+    start to end is told apart from a computer standing in for a person; a deal's tally says
+    how many of each, and who claimed."""
+    match = play_random(Variant.CLASSIC, {"target": 1}, 0, 3, max_deals=10, check=False)
+    record = to_record(match)
+    deal = len(record["deals"]) - 1
+    actions = record["deals"][deal]["actions"]
+    for d in record["deals"]:
+        for raw in d["actions"]:
+            if raw["seat"] == 3:
+                raw["by"] = "computer"  # the computer's seat throughout
+    cards = [i for i, raw in enumerate(actions) if raw["action"] == "play" and raw["seat"] != 3]
+    marks = {cards[0]: "forced", cards[1]: "ahead", cards[2]: "timeout", cards[3]: "computer",
+             cards[4]: "a-newer-word"}
+    claim = [i for i in range(len(actions)) if i > cards[4] and actions[i]["action"] == "play"
+             and i >= len(actions) - 8]
+    for i in claim:
+        actions[i]["by"] = "claim"
+    for i, by in marks.items():
+        actions[i]["by"] = by
+    assert computer_seats(record) == {3}
+    out = steps(record, deal)[1:]
+    assert [s.by for s in out] == [raw.get("by") for raw in actions]
+    tally = decided(record, deal)
+    assert tally.counts == {"forced": 1, "ahead": 1, "timeout": 1, "computer": 1,
+                            "a-newer-word": 1}
+    assert tally.claimant == actions[claim[0]]["seat"] and tally.claimed == len(claim)
+    plain = steps(to_record(match), deal)  # a record without "by": nothing is marked
+    assert all(s.by is None for s in plain) and decided(to_record(match), deal).counts == {}
+
+
+def test_hands_show_trumps_first_in_alternating_colours() -> None:
+    """As the bot's hand shows them (game/cards.shown_order): the web replay and the hand
+    image agree. Spades, hearts, clubs, diamonds, turned so that the trump suit leads."""
+    shown = 0
+    for step in (s for variant in Variant for seed in (1, 2) for s in steps(to_record(
+            play_random(variant, {"target": 301} if variant is not Variant.BULGARIAN else {},
+                        0, seed, max_deals=40, check=False)))):
+        trump = step.contract.trump if step.contract is not None else None
+        cycle = [3, 2, 0, 1]
+        if trump is not None and trump.is_suit:
+            k = cycle.index(int(trump))
+            cycle = cycle[k:] + cycle[:k]
+        for hand in step.hands:
+            suits = [c >> 3 for c in hand]
+            assert suits == sorted(suits, key=cycle.index)
+            shown += trump is not None and trump.is_suit and len(set(suits)) > 1
+    assert shown
