@@ -1,8 +1,9 @@
 """Seasons on Discord: each minute the servers' seasons are brought up to now (service/seasons.py),
 and each season ended and not posted yet gets its post, once: the podium of each variant played
-(an image and its text), in the announcement channel (else the log channel), with the champions'
-role moved when the server set one and the bot may manage it (else the post says why not).
-``/belote seasons`` lists the ended seasons with their champions.
+and of its pairs (an image and its text), in the announcement channel (else the log channel),
+with the champions' role moved when the server set one and the bot may manage it (else the
+post says why not); the role is the players' champions', not the pairs'. ``/belote seasons``
+lists the ended seasons with their champions, players and pairs.
 
 A season's post is marked sent when Discord confirmed it (or refused the channel for good), so a
 restart across a season's end posts it late, and once.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -23,11 +24,11 @@ from bot import images
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.errors import reply
-from bot.messages import NO_MENTIONS
+from bot.messages import NO_MENTIONS, pages
 from bot.outbox import nonce
 from bot.translator import text
 from bot.undelivered import count, reason, undelivered
-from db.seasons import OFF, SEASON_MIN, PodiumRow, SeasonRow, season_end
+from db.seasons import OFF, SEASON_MIN, PairPodiumRow, PodiumRow, SeasonRow, season_end
 from i18n import Number, Words, words
 from rendering import PodiumPlace, PodiumVariant
 from service.guild_settings import GuildSettings
@@ -50,24 +51,42 @@ def span(season: SeasonRow) -> tuple[str, str]:
     return f"<t:{int(start.timestamp())}:D>", f"<t:{int(end.timestamp()) - 1}:D>"
 
 
-def by_variant(rows: list[PodiumRow]) -> dict[str, list[PodiumRow]]:
-    out: dict[str, list[PodiumRow]] = {}
+Row = TypeVar("Row", PodiumRow, PairPodiumRow)
+
+
+def by_variant(rows: list[Row]) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {}
     for r in rows:
         out.setdefault(r.variant, []).append(r)
     return out
 
 
+def who_of(p: PodiumRow | PairPodiumRow, w: Words) -> str:
+    """A podium place's player, or pair, as mentions (the post pings nobody)."""
+    if isinstance(p, PodiumRow):
+        return f"<@{p.user_id}>"
+    return w("stats.board.pair", first=f"<@{p.user_id}>", second=f"<@{p.partner_id}>")
+
+
+def podium_places(places: list[Row], w: Words) -> str:
+    return ", ".join(
+        w("seasons.post.place", medal=MEDALS[p.place], who=who_of(p, w),
+          gain=Number(p.gain, signed=True), wins=Number(p.wins), matches=Number(p.matches))
+        for p in places)
+
+
 def podium_text(season: SeasonRow, rows: list[PodiumRow], w: Words, role_line: str | None,
-                running: SeasonRow | None, off: bool) -> str:
+                running: SeasonRow | None, off: bool,
+                pairs: list[PairPodiumRow] | None = None) -> str:
     first, last = span(season)
     lines = [w("seasons.post.title", number=season.number, start=first, end=last)]
+    pairs_of = by_variant(pairs or [])
     for variant, places in sorted(by_variant(rows).items()):
-        shown = ", ".join(
-            w("seasons.post.place", medal=MEDALS[p.place], who=f"<@{p.user_id}>",
-              gain=Number(p.gain, signed=True), wins=Number(p.wins),
-              matches=Number(p.matches)) for p in places)
-        lines.append(w("seasons.post.variant", variant=w(f"image.variant.{variant}"),
-                       places=shown))
+        name = w(f"image.variant.{variant}")
+        lines.append(w("seasons.post.variant", variant=name, places=podium_places(places, w)))
+        if variant in pairs_of:
+            lines.append(w("seasons.post.pairs", variant=name,
+                           places=podium_places(pairs_of[variant], w)))
     if not rows:
         lines.append(w.plural("seasons.post.nobody", SEASON_MIN))
     if role_line:
@@ -123,6 +142,7 @@ class Seasons(BeloteSubcommands):
         settings = await self.bot.guild_settings.get(guild.id)
         w = words(table_language(settings, guild))
         rows = (await repo.podiums(guild.id, [season.number]))[season.number]
+        pairs = (await repo.pair_podiums(guild.id, [season.number]))[season.number]
         role_line = await self.move_role(guild, season, rows, settings, w)
         channel_id = settings.announce_channel or settings.log_channel
         if channel_id is None:  # nowhere to post: the season is kept (/belote seasons)
@@ -130,16 +150,12 @@ class Seasons(BeloteSubcommands):
             return
         running = await repo.running(guild.id)
         content = podium_text(season, rows, w, role_line, running,
-                              settings.season_length == OFF)
+                              settings.season_length == OFF, pairs)
         files: list[discord.File] = []
         try:
-            names = await self.bot.records.names(sorted({r.user_id for r in rows}))
-            variants = [PodiumVariant(w(f"image.variant.{variant}"), tuple(
-                PodiumPlace(p.place, names.get(p.user_id, str(p.user_id)), p.gain, p.wins,
-                            p.matches) for p in places))
-                for variant, places in sorted(by_variant(rows).items())]
             files.append(await images.podium_image(
-                variants, w("seasons.image.title", number=season.number), w.language))
+                await self.podium_sections(rows, pairs, w),
+                w("seasons.image.title", number=season.number), w.language))
         except Exception:  # the text says it all: the image is a nicety
             log.exception("season %s podium image failed; sending the text alone",
                           season.number)
@@ -162,6 +178,31 @@ class Seasons(BeloteSubcommands):
                         season.number, guild.id, reason(e))
             return
         await repo.mark_posted(guild.id, season.number)
+
+    async def podium_sections(self, rows: list[PodiumRow], pairs: list[PairPodiumRow],
+                              w: Words) -> list[PodiumVariant]:
+        """The image's sections: each variant's players, then its pairs (when any pair played
+        the matches needed together)."""
+        ids = {r.user_id for r in rows} | {p.user_id for p in pairs} | \
+            {p.partner_id for p in pairs}
+        names = await self.bot.records.names(sorted(ids))
+
+        def name(user_id: int) -> str:
+            return names.get(user_id, str(user_id))
+
+        pairs_of = by_variant(pairs)
+        out: list[PodiumVariant] = []
+        for variant, places in sorted(by_variant(rows).items()):
+            title = w(f"image.variant.{variant}")
+            out.append(PodiumVariant(title, tuple(
+                PodiumPlace(p.place, name(p.user_id), p.gain, p.wins, p.matches)
+                for p in places)))
+            if variant in pairs_of:
+                out.append(PodiumVariant(w("seasons.image.pairs", variant=title), tuple(
+                    PodiumPlace(p.place, w("seasons.image.pair_first", first=name(p.user_id)),
+                                p.gain, p.wins, p.matches, partner=name(p.partner_id))
+                    for p in pairs_of[variant])))
+        return out
 
     async def move_role(self, guild: discord.Guild, season: SeasonRow, rows: list[PodiumRow],
                         settings: GuildSettings, w: Words) -> str | None:
@@ -226,18 +267,28 @@ class Seasons(BeloteSubcommands):
                            when=f"<t:{int(end.timestamp())}:R>"))
         else:
             lines.append(w("seasons.list.off"))
-        podiums = await keeper.repo.podiums(interaction.guild_id, [s.number for s in ended])
+        numbers = [s.number for s in ended]
+        podiums = await keeper.repo.podiums(interaction.guild_id, numbers)
+        pair_podiums = await keeper.repo.pair_podiums(interaction.guild_id, numbers)
         for season in ended:
             first, last = span(season)
-            champions = [w("seasons.list.champion", variant=w(f"image.variant.{r.variant}"),
-                           who=f"<@{r.user_id}>", gain=Number(r.gain, signed=True))
-                         for r in podiums[season.number] if r.place == 1]
+            # Each variant's champion, then its champion pair.
+            firsts: list[PodiumRow | PairPodiumRow] = [
+                *(r for r in podiums[season.number] if r.place == 1),
+                *(r for r in pair_podiums[season.number] if r.place == 1)]
+            firsts.sort(key=lambda r: (r.variant, isinstance(r, PairPodiumRow)))
+            champions = [w("seasons.list.champion" if isinstance(r, PodiumRow)
+                           else "seasons.list.pair_champion",
+                           variant=w(f"image.variant.{r.variant}"), who=who_of(r, w),
+                           gain=Number(r.gain, signed=True)) for r in firsts]
             lines.append(w("seasons.list.line", number=season.number, start=first, end=last,
                            champions="; ".join(champions) or w("seasons.list.no_champion")))
         if not ended:
             lines.append(w("seasons.list.none"))
-        await reply(interaction, "\n".join(lines), ephemeral=False,
-                    allowed_mentions=NO_MENTIONS)
+        # Ten seasons of three variants' champions and champion pairs can pass Discord's 2,000
+        # characters: cut between seasons, the rest as follow-ups.
+        for page in pages(["\n".join(lines)]):
+            await reply(interaction, page, ephemeral=False, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: BeloteBot) -> None:

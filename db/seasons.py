@@ -6,8 +6,9 @@ match writes (db/results.skill_rows) and the ratings rebuild writes again: a sea
 computed from the stored matches. A player (or pair) is ranked with at least
 :data:`SEASON_MIN` rated matches in the season.
 
-An ended season keeps the three first players of each variant played (``season_podiums``),
-written in the transaction that ends it; ``posted`` says whether its post went out.
+An ended season keeps the three first players of each variant played (``season_podiums``)
+and its three first pairs (``season_pair_podiums``, migration 0025), written in the
+transaction that ends it; ``posted`` says whether its post went out.
 """
 
 from __future__ import annotations
@@ -83,6 +84,19 @@ class PodiumRow:
     wins: int
 
 
+@dataclass(frozen=True, slots=True)
+class PairPodiumRow:
+    """One of a variant's three first pairs: ``user_id`` the lower of the two ids."""
+
+    variant: str
+    place: int
+    user_id: int
+    partner_id: int
+    gain: float
+    matches: int
+    wins: int
+
+
 def _season(r: Any) -> SeasonRow:
     return SeasonRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]))
 
@@ -90,29 +104,38 @@ def _season(r: Any) -> SeasonRow:
 _COLUMNS = "guild_id, number, length, period, started_at, ended_at, posted"
 
 
-async def _podium_rows(tx: Transaction, guild_id: int, period: str
-                       ) -> list[tuple[str, int, int, float, int, int]]:
-    """(variant, place, user, gain, matches, wins) of each variant's three first players."""
+async def _podium_rows(tx: Transaction, guild_id: int, period: str, kind: int = PLAYER
+                       ) -> list[tuple[Any, ...]]:
+    """(variant, place, user, gain, matches, wins) of each variant's three first players;
+    of ``kind`` PAIR, (variant, place, user, partner, gain, matches, wins) of its pairs."""
     rows = await tx.fetchall(
-        "SELECT variant, user_id, gain, matches, wins FROM period_skills"
+        "SELECT variant, user_id, partner_id, gain, matches, wins FROM period_skills"
         " WHERE guild_id = ? AND kind = ? AND period = ? AND matches >= ?"
-        " ORDER BY variant, gain DESC, user_id", (guild_id, PLAYER, period, SEASON_MIN))
-    out: list[tuple[str, int, int, float, int, int]] = []
+        " ORDER BY variant, gain DESC, user_id, partner_id",
+        (guild_id, kind, period, SEASON_MIN))
+    out: list[tuple[Any, ...]] = []
     places: dict[str, int] = {}
-    for variant, user, gain, matches, wins in rows:
+    for variant, user, partner, gain, matches, wins in rows:
         place = places[variant] = places.get(variant, 0) + 1
         if place <= PODIUM:
-            out.append((variant, place, user, gain, matches, wins))
+            who = (user,) if kind == PLAYER else (user, partner)
+            out.append((variant, place, *who, gain, matches, wins))
     return out
 
 
 async def _write_podium(tx: Transaction, guild_id: int, number: int, period: str) -> None:
-    await tx.execute("DELETE FROM season_podiums WHERE guild_id = ? AND number = ?",
-                     (guild_id, number))
+    """The season's podiums, the players' and the pairs' (migration 0025)."""
+    for table in ("season_podiums", "season_pair_podiums"):
+        await tx.execute(f"DELETE FROM {table} WHERE guild_id = ? AND number = ?",
+                         (guild_id, number))
     await tx.executemany(
         "INSERT INTO season_podiums (guild_id, number, variant, place, user_id, gain, matches,"
         " wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [(guild_id, number, *row) for row in await _podium_rows(tx, guild_id, period)])
+    await tx.executemany(
+        "INSERT INTO season_pair_podiums (guild_id, number, variant, place, user_id,"
+        " partner_id, gain, matches, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(guild_id, number, *row) for row in await _podium_rows(tx, guild_id, period, PAIR)])
 
 
 async def rebuild_podiums(tx: Transaction) -> None:
@@ -207,6 +230,21 @@ class SeasonRepo:
             " ORDER BY number, variant, place", (guild_id, *numbers))
         for r in rows:
             out[r[0]].append(PodiumRow(r[1], r[2], r[3], r[4], r[5], r[6]))
+        return out
+
+    async def pair_podiums(self, guild_id: int, numbers: list[int]
+                           ) -> dict[int, list[PairPodiumRow]]:
+        """Each season's pairs' podium rows, by variant then place."""
+        out: dict[int, list[PairPodiumRow]] = {n: [] for n in numbers}
+        if not numbers:
+            return out
+        rows = await self.db.fetchall(
+            "SELECT number, variant, place, user_id, partner_id, gain, matches, wins"
+            " FROM season_pair_podiums"
+            f" WHERE guild_id = ? AND number IN ({','.join('?' * len(numbers))})"
+            " ORDER BY number, variant, place", (guild_id, *numbers))
+        for r in rows:
+            out[r[0]].append(PairPodiumRow(r[1], r[2], r[3], r[4], r[5], r[6], r[7]))
         return out
 
     # ---- a season's board ------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """A season's podium: for each variant played, its three first players on steps (second,
-first, third), each with their name and record (rating gained, wins and matches)."""
+first, third), each with their name and record (rating gained, wins and matches); a pairs'
+section names both partners, one above the other (side by side, a step cuts them)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ class PodiumPlace:
     gain: float  # rating gained in the season
     wins: int
     matches: int
+    # A pair's second line (its partner's name): ``name`` is then the first partner's with
+    # the joining word, as the caller's language writes it ("ana &", "ana et").
+    partner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +72,12 @@ def draw_podium(variants: Sequence[PodiumVariant], title: str,
                 draw_text(d, (cx, step_top - 30), "—", 20, TEXT_DIM, anchor="mm")
                 continue
             lay.add(f"place:{i}:{place}", draw_text(
-                d, (cx, step_top - 70), p.name, 20, TEXT, bold=True, anchor="mm",
-                width=STEP_W))
+                d, (cx, step_top - (94 if p.partner is not None else 70)), p.name, 20, TEXT,
+                bold=True, anchor="mm", width=STEP_W))
+            if p.partner is not None:
+                lay.add(f"partner:{i}:{place}", draw_text(
+                    d, (cx, step_top - 70), p.partner, 20, TEXT, bold=True, anchor="mm",
+                    width=STEP_W))
             lay.add(f"gain:{i}:{place}", draw_text(
                 d, (cx, step_top - 44), lab("podium.gain", gain=words_signed(style, p.gain)),
                 16, TEXT, anchor="mm", width=STEP_W + 16))  # the gap between steps too

@@ -52,6 +52,12 @@ async def test_a_season_ends_once_with_its_podium(db: Database) -> None:
     podium = (await repo.podiums(10, [1]))[1]
     assert [p.place for p in podium] == [1, 2, 3] and {podium[0].user_id, podium[1].user_id} == {
         1, 3}
+    # The pairs' podium: 1 & 3 won their three together, 2 & 4 lost theirs; 5 & 7 and
+    # 6 & 8 played one match: not ranked.
+    pair_podium = (await repo.pair_podiums(10, [1]))[1]
+    assert [(p.place, p.user_id, p.partner_id, p.matches, p.wins) for p in pair_podium] == [
+        (1, 1, 3, 3, 3), (2, 2, 4, 3, 0)]
+    assert pair_podium[0].gain > 0 > pair_podium[1].gain
     nxt = await repo.running(10)
     assert nxt is not None and (nxt.number, nxt.length, nxt.period) == (2, "week", "2026-W49")
     assert [s.number for s in await repo.unposted(10)] == [1]

@@ -127,6 +127,17 @@ async def test_the_season_board_counts_the_season_and_its_end_is_posted_once(
     assert f"<@{eve.id}>" not in post.content  # one November match: not on the podium
     assert "The champions wear" in post.content and "Season 2 has begun" in post.content
     assert post.attachments and post.attachments[0].filename.startswith("podium")
+    # The pairs' podium too: ana and cy's three wins together, then bo and dee.
+    pairs_line = next(line for line in post.content.splitlines()
+                      if line.startswith("**Classic Belote, pairs**"))
+    assert pairs_line.startswith(f"**Classic Belote, pairs**: \N{FIRST PLACE MEDAL}"
+                                 f" <@{ana.id}> & <@{cy.id}> +"), pairs_line
+    assert f"\N{SECOND PLACE MEDAL} <@{bo.id}> & <@{dee.id}> -" in pairs_line, pairs_line
+    assert "(3 won of 3)" in pairs_line and "(0 won of 3)" in pairs_line
+    assert f"<@{eve.id}>" not in pairs_line  # one match with her partner: not ranked
+    (pair_podium,) = (await w.bot.seasons.repo.pair_podiums(w.guild.id, [1])).values()
+    assert [(p.place, p.user_id, p.partner_id) for p in pair_podium] == [
+        (1, ana.id, cy.id), (2, bo.id, dee.id)]
     assert champ in w.guild.members[champion.id].roles
     # Another restart, another check: nothing posted again.
     await w.fake.disconnect(w.bot)
@@ -146,21 +157,26 @@ async def test_the_season_board_counts_the_season_and_its_end_is_posted_once(
     assert "Season 2 is running (a month)" in listed.text, listed.text
     assert "Season 1 (<t:1793491200:D> – <t:1796083199:D>)" in listed.text, listed.text
     assert f"Classic Belote: <@{champion.id}> +258" in listed.text, listed.text
+    assert f"Classic Belote, pairs: <@{ana.id}> & <@{cy.id}> +" in listed.text, listed.text
 
     # Season 2: bo and dee win it; at its end the role moves from the old champion.
     clock.now = datetime(2026, 12, 15, tzinfo=UTC)
     for _ in range(3):
         await record(w, clock.now, (bo, dee), (eve, fay))
     before = await w.bot.seasons.repo.podiums(w.guild.id, [1])
-    await rebuild_ratings(w.bot.db)  # the rebuild computes the podium again: the same
+    pairs_before = await w.bot.seasons.repo.pair_podiums(w.guild.id, [1])
+    await rebuild_ratings(w.bot.db)  # the rebuild computes the podiums again: the same
     assert await w.bot.seasons.repo.podiums(w.guild.id, [1]) == before
+    assert await w.bot.seasons.repo.pair_podiums(w.guild.id, [1]) == pairs_before
     clock.now = datetime(2027, 1, 1, 0, 1, tzinfo=UTC)
     await w.bot.get_cog("Seasons").tick()
     await w.fake.settle()
     second = [m for m in w.fake.messages(news) if m.content.startswith("**Season 2 is over**")]
     assert len(second) == 1, second
+    players_line = next(line for line in second[0].content.splitlines()
+                        if line.startswith("**Classic Belote**:"))
     new_champion = next(m for m in (bo, dee)
-                        if f"\N{FIRST PLACE MEDAL} <@{m.id}>" in second[0].content)
+                        if f"\N{FIRST PLACE MEDAL} <@{m.id}>" in players_line)
     assert champ in w.guild.members[new_champion.id].roles
     assert champ not in w.guild.members[champion.id].roles
 

@@ -1,5 +1,5 @@
 """The season podium image: three steps per variant, each place's name and record, an empty
-season said so, in the image's language."""
+season said so, in the image's language; a pair's partners one above the other."""
 
 from __future__ import annotations
 
@@ -29,3 +29,17 @@ def test_an_empty_season_and_french_words() -> None:
     assert lay.has("empty")
     data, ext = render_podium([], "Saison 1", language="bg")
     assert data and ext in ("png", "webp", "jpeg")
+
+
+def test_a_pairs_partners_stand_one_above_the_other() -> None:
+    # Side by side, two names cut each other short on a step: one line each, the first
+    # partner's with the language's joining word.
+    pairs = [PodiumVariant("Classic Belote: pairs", (
+        PodiumPlace(1, "Bartholomew &", 284, 3, 3, partner="Desdemona"),
+        PodiumPlace(2, "bo &", -107, 0, 3, partner="dee")))]
+    _, lay = draw_podium(pairs, "Season 1: the podium")
+    assert {n for n in lay.names() if n.startswith("partner:")} == {"partner:0:1",
+                                                                     "partner:0:2"}
+    first, partner = lay.boxes("place:0:1")[0], lay.boxes("partner:0:1")[0]
+    assert first[3] <= partner[1]  # the first partner's line ends above the second's
+    assert lay.boxes("partner:0:1")[0][3] <= lay.boxes("gain:0:1")[0][1]
