@@ -20,6 +20,7 @@ from db.postgres import PostgresDatabase
 from db.readers import MemberLanguagesRepo
 from db.routing import ClickRoutes
 from i18n import words
+from service.analysis import AnalysisRunner
 from service.audit import AuditLog
 from service.challenge import DailyDeal
 from service.credits import Credits
@@ -34,6 +35,7 @@ from web import WebServer
 from web.live import Feed
 
 from . import images
+from .analysis_pool import AnalysisPool
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .budget import meter
 from .controls import CONTROLS
@@ -119,6 +121,7 @@ class BeloteBot(commands.Bot):
     tournaments: TournamentRunner
     guild_settings: GuildSettingsStore
     audit: AuditLog
+    analyses: AnalysisRunner
     # How long a process waits for its shards' locks: a process that was just killed may hold
     # them a moment more (until PostgreSQL sees its connection end).
     shard_lock_wait = 30.0
@@ -195,6 +198,9 @@ class BeloteBot(commands.Bot):
         self.readers.attach(MemberLanguagesRepo(self.db))
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
+        # Finished matches' double-dummy analysis, in a worker process (bot/analysis.py).
+        self.analysis_pool = AnalysisPool()
+        self.analyses = AnalysisRunner(self.db, self.records, self.analysis_pool.run)
         self.seasons = SeasonKeeper(self.db, self.guild_settings)
         # Each server's web address (WEB_PORT): its pages' token and the links messages carry.
         self.web_links = web_links(self)
@@ -209,6 +215,7 @@ class BeloteBot(commands.Bot):
                                     rng=None if self.settings.table_seed is None
                                     else random.Random(self.settings.table_seed))
         self.service.tables.balance_of = self.credits.balance  # stakes at tables
+        self.analyses.watch_ends(self.service, self.guild_settings)  # analysis: on
         self.tournaments = TournamentRunner(
             self.db, self.service, self.guild_settings, names=self.member_name,
             present=self.is_member,
@@ -231,6 +238,8 @@ class BeloteBot(commands.Bot):
         await self.service.restore(self.sharding)
         # After the tables: it looks at which are still open.
         await self.tournaments.resume(owns=self.sharding.owns)
+        # The analyses a stop cut short, from their stored deals (this process's servers').
+        await self.analyses.resume(owns=self.sharding.owns)
         # Each seated player's hand in their own language, as before the restart.
         await self.readers.load(s.user_id for live in self.service.live.values()
                                 for s in live.seats.values() if s.user_id is not None)
@@ -316,6 +325,9 @@ class BeloteBot(commands.Bot):
             await self.metrics.close()
         if getattr(self, "service", None) is not None:
             await self.service.close()
+        if getattr(self, "analyses", None) is not None:
+            await self.analyses.close()  # before the database: a run stays resumable
+            self.analysis_pool.shutdown()
         # Sends on their way stop before the HTTP session and the database close under them.
         await self.delivery.close()
         if self.router is not None:

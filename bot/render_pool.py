@@ -76,8 +76,8 @@ class _Worker:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "rendering.worker", str(jobs_r), str(answers_w),
-                 str(pool.niceness)], pass_fds=(jobs_r, answers_w), stdin=subprocess.DEVNULL,
-                cwd=root)
+                 str(pool.niceness), str(int(pool.warm))], pass_fds=(jobs_r, answers_w),
+                stdin=subprocess.DEVNULL, cwd=root)
         except BaseException:
             for fd in (jobs_w, answers_r):
                 os.close(fd)
@@ -194,13 +194,21 @@ class Pool:
     A watchdog kills a worker that works on one job longer than ``timeout`` (hung): its jobs
     are made in threads and a new worker is started, at once the first time, then after a
     growing wait (BACKOFF) while new workers keep dying; the pool never gives up on processes
-    for good. ``clock`` is injectable so tests need not wait through real seconds."""
+    for good. ``clock`` is injectable so tests need not wait through real seconds.
+
+    A pool made with ``threads=False`` (the analysis of finished matches, bot/analysis.py:
+    minutes of pure-Python CPU that would hold the GIL against the event loop) never runs a
+    job in a thread: while no worker can run, its jobs fail with WorkerDied. ``warm=False``:
+    its workers skip the palette (they draw nothing)."""
 
     def __init__(self, name: str, workers: int, *, niceness: int = 0,
-                 timeout: float = 20.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 timeout: float = 20.0, clock: Callable[[], float] = time.monotonic,
+                 threads: bool = True, warm: bool = True) -> None:
         self.name = name
         self.size = workers
         self.niceness = niceness
+        self.threads = threads
+        self.warm = warm
         # A worker still on one job after this long is hung, not busy (a job takes a few
         # milliseconds): it is killed. Counted from when the worker took the job, not from
         # when it was queued, so a burst of jobs (a restart with many tables) kills nobody.
@@ -239,7 +247,7 @@ class Pool:
 
     @property
     def threads_only(self) -> bool:
-        return bool(os.environ.get("BELOTE_RENDER_THREADS"))
+        return self.threads and bool(os.environ.get("BELOTE_RENDER_THREADS"))
 
     @property
     def in_processes(self) -> bool:
@@ -360,9 +368,12 @@ class Pool:
             try:
                 return await future
             except WorkerDied:
-                pass
+                if not self.threads:
+                    raise
             # The worker died (killed as hung, out of memory): it is replaced, and this
             # image is made in a thread so that nobody waits on the restart.
+        if not self.threads:
+            raise WorkerDied(f"no {self.name} worker can run")
         return await loop.run_in_executor(self._thread_pool(), fn, *args)
 
     def shutdown(self) -> None:

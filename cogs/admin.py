@@ -60,8 +60,8 @@ def ids(command: str, *names: str) -> dict[str, app_commands.locale_str]:
 
 CONFIG_OPTIONS = ("add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
                   "lobby_minutes", "idle_minutes", "away_turns", "autoplay",
-                  "max_tables_channel", "max_tables_server", "moderator_role", "log_channel",
-                  "language",
+                  "analysis", "max_tables_channel", "max_tables_server", "moderator_role",
+                  "log_channel", "language",
                   "tournament_no_show", "tournament_prize_split", "starting_credits",
                   "daily_bonus", "season_length", "season_role", "announce_channel", "reset",
                   "renew_web_link")
@@ -72,6 +72,7 @@ LANGUAGES = [app_commands.Choice(name=text(f"commands.choice.language.{code}"), 
 NO_SHOWS = [app_commands.Choice(name=text(f"tournaments.no_show.{choice}"), value=choice)
             for choice in NO_SHOW_CHOICES]
 AUTOPLAY = [app_commands.Choice(name=text(f"admin.autoplay.{v}"), value=v) for v in ("on", "off")]
+ANALYSIS = [app_commands.Choice(name=text(f"admin.analysis.{v}"), value=v) for v in ("on", "off")]
 SEASONS = [app_commands.Choice(name=text(f"seasons.length.{length}"), value=length)
            for length in SEASON_LENGTHS]
 RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for key in KEYS]
@@ -79,7 +80,7 @@ RESETS = [app_commands.Choice(name=text(f"admin.setting.{key}"), value=key) for 
 SETTING_OF_OPTION = {"variant": "variant", "target": "target", "turn_timer": "turn_timer",
                      "level": "computer_level", "lobby_minutes": "lobby_minutes",
                      "idle_minutes": "idle_minutes", "away_turns": "away_turns",
-                     "autoplay": "autoplay",
+                     "autoplay": "autoplay", "analysis": "analysis",
                      "max_tables_channel": "max_tables_channel",
                      "max_tables_server": "max_tables_server",
                      "moderator_role": "moderator_role", "log_channel": "log_channel",
@@ -179,7 +180,7 @@ class Admin(BeloteSubcommands):
     @app_commands.describe(**ids("config", *CONFIG_OPTIONS))
     @app_commands.choices(variant=VARIANTS, level=LEVELS, language=LANGUAGES, reset=RESETS,
                           tournament_no_show=NO_SHOWS, season_length=SEASONS,
-                          autoplay=AUTOPLAY)
+                          autoplay=AUTOPLAY, analysis=ANALYSIS)
     @app_commands.choices(turn_timer=TIMERS)  # apart: one decorator takes one value type
     async def config(self, interaction: discord.Interaction[Any],
                      add_channel: discord.TextChannel | None = None,
@@ -191,6 +192,7 @@ class Admin(BeloteSubcommands):
                      lobby_minutes: int | None = None, idle_minutes: int | None = None,
                      away_turns: int | None = None,
                      autoplay: app_commands.Choice[str] | None = None,
+                     analysis: app_commands.Choice[str] | None = None,
                      max_tables_channel: int | None = None,
                      max_tables_server: int | None = None,
                      moderator_role: discord.Role | None = None,
@@ -216,7 +218,7 @@ class Admin(BeloteSubcommands):
         given: dict[str, Any] = {
             "variant": variant, "target": target, "turn_timer": turn_timer, "level": level,
             "lobby_minutes": lobby_minutes, "idle_minutes": idle_minutes,
-            "away_turns": away_turns, "autoplay": autoplay,
+            "away_turns": away_turns, "autoplay": autoplay, "analysis": analysis,
             "max_tables_channel": max_tables_channel,
             "max_tables_server": max_tables_server, "moderator_role": moderator_role,
             "log_channel": log_channel, "language": language,

@@ -27,7 +27,7 @@ from .palette import palette
 READY = -1  # the job number of the message that says the worker has started
 
 
-def start(niceness: int = 0) -> None:
+def start(niceness: int = 0, warm: bool = True) -> None:
     """The worker's initializer: Ctrl-C is the bot's to handle (it shuts the pool down), the
     palette is ready before the first image, and ``niceness`` lowers the priority of workers
     whose images nobody waits on, so that on a busy machine the event loop and the images
@@ -36,7 +36,8 @@ def start(niceness: int = 0) -> None:
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     batch()
-    palette()
+    if warm:  # a worker that draws nothing (the analysis of matches) skips it
+        palette()
 
 
 def batch() -> None:
@@ -52,9 +53,9 @@ def batch() -> None:
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def serve(inbox: Connection, outbox: Connection, niceness: int = 0) -> None:
+def serve(inbox: Connection, outbox: Connection, niceness: int = 0, warm: bool = True) -> None:
     """The worker's life: answer jobs until the bot closes its end of the pipe."""
-    start(niceness)
+    start(niceness, warm)
     try:
         outbox.send_bytes(pickle.dumps((READY, True, None), pickle.HIGHEST_PROTOCOL))
     except OSError:
@@ -80,12 +81,12 @@ def serve(inbox: Connection, outbox: Connection, niceness: int = 0) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m rendering.worker JOBS_FD ANSWERS_FD [NICENESS]``: the pipes' ends the bot
+    """``python -m rendering.worker JOBS_FD ANSWERS_FD [NICENESS [WARM]]``: the pipes' ends the bot
     passed down. A plain interpreter (not multiprocessing's, which imports the parent's main
     module, the whole bot, in every worker) keeps a worker at about half the memory."""
     args = sys.argv[1:] if argv is None else argv
     serve(Connection(int(args[0]), writable=False), Connection(int(args[1]), readable=False),
-          int(args[2]) if len(args) > 2 else 0)
+          int(args[2]) if len(args) > 2 else 0, args[3] != "0" if len(args) > 3 else True)
 
 
 if __name__ == "__main__":

@@ -205,6 +205,9 @@ class GuildSettings:
     away_turns: int = setting(3, whole(1, 20), plain)
     # Whether a person's only legal card is played for them after a short beat (new tables).
     autoplay: str = setting("on", one_of(lambda: ("on", "off")), on_off("autoplay"))
+    # Whether every match is analysed at its end (service/analysis.py), or only when someone asks
+    # for its Analysis page (/belote replay).
+    analysis: str = setting("off", one_of(lambda: ("on", "off")), on_off("analysis"))
     max_tables_channel: int = setting(10, whole(1, 100), plain)
     max_tables_server: int = setting(50, whole(1, 1000), plain)
     # Members with this role are moderators, as are those with Manage Server.

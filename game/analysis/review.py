@@ -17,7 +17,7 @@ from ..cards import Card, Suit, card_str
 from ..contract import Contract
 from ..deal import Deal
 from ..match import Match
-from ..record import action_to_json
+from ..record import action_to_json, replay
 from ..rules import Variant
 from .par import Par, par
 from .situation import situation_of
@@ -177,3 +177,9 @@ def deal_json(analysis: DealAnalysis) -> dict[str, Any]:
                 "score": p.score, "points": p.points},
         "decisions": decisions,
     }
+
+
+def record_deal_json(record: dict[str, Any], index: int) -> dict[str, Any]:
+    """Deal ``index`` of a game record, analysed, in ``deal_json``'s shape: one job of the
+    bot's analysis worker (a record crosses a pipe as a small pickle, a Match would not)."""
+    return deal_json(analyse_deal(replay(record), index))

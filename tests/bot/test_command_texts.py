@@ -85,7 +85,7 @@ async def test_the_names_people_type_are_unchanged() -> None:
         "end": ["table"], "kick": ["player"],
         # the moderators' commands (cogs/admin.py)
         "config": ["add_channel", "remove_channel", "variant", "target", "turn_timer", "level",
-                   "lobby_minutes", "idle_minutes", "away_turns", "autoplay",
+                   "lobby_minutes", "idle_minutes", "away_turns", "autoplay", "analysis",
                    "max_tables_channel", "max_tables_server", "moderator_role", "log_channel",
                    "language",
                    "tournament_no_show", "tournament_prize_split", "starting_credits",
