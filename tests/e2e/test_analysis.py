@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import create_bot
+from bot import analysis_pool, create_bot
 from db.analyses import DONE, RUNNING
 from service import analysis
 from tests.fakediscord import FakeDiscord
@@ -24,6 +24,13 @@ from .table_helpers import World, make_world, play_out, start_table
 @pytest.fixture
 def stub_job(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analysis, "JOB", analysis_stub.deal_json)
+
+
+@pytest.fixture(autouse=True)
+def _clicks_do_not_wait_for_analyses(fake_discord: FakeDiscord) -> None:
+    """A click is answered before the analysis it may start is over: the harness waits for
+    a click's work, not for the analysis (the tests wait for that themselves)."""
+    fake_discord.settle_ignores.append(lambda task: task.get_name() == "belote-analysis")
 
 
 async def finished_match(world: World, variant: str = "classic", target: int = 300,
@@ -87,8 +94,13 @@ async def test_a_running_match_is_not_analysed(world: World, stub_job: None) -> 
 
 
 async def test_a_server_with_analysis_on_has_every_match_analysed_at_its_end(
-        world: World) -> None:
-    """The real solver, in its worker process, on a one-deal match."""
+        fake_discord: FakeDiscord, database_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real solver, in its worker process, on a one-deal match. Its worker at the
+    suite's own priority here (tests/bot/test_analysis_pool.py checks the niceness): at the
+    lowest, beside a whole suite running in parallel, it would wait for minutes."""
+    monkeypatch.setattr(analysis_pool, "NICENESS", 0)
+    world = await make_world(fake_discord, database_path)
     fake, bot = world.fake, world.bot
     mod = world.guild.add_member("mod", manage_guild=True)
     r = await fake.slash(bot, mod, world.channel, "belote config", analysis="on")
