@@ -10,7 +10,8 @@ it gets its gateway events over a loopback socket and makes its REST calls to th
 Realistic load: every table has four people (with --mixed, every other table has one person
 and three computers). When a player's DM shows their controls enabled
 (their turn), they think for a uniform random time (--think, 1 to 4 s) and click a random enabled
-control (a card, a bid button, a value in a bid menu). With --computers N, N seats per table are
+control (a card, a bid button, a value in a bid menu); a forced card (their only legal one) they
+leave to the bot, which plays it after its beat. With --computers N, N seats per table are
 computers at their normal delay (COMPUTER_DELAY, 1 s). Burst (--burst): every table's player
 clicks at the same instant, round after round: a stress figure, not normal play.
 
@@ -584,6 +585,12 @@ class Players:
                     return m, mid, seq
         return None
 
+    def forced(self, table: Table, found: tuple[FakeMember, int, int]) -> bool:
+        """Whether the hand's one enabled control is a card: the rules leave it alone, and
+        the bot plays it by itself (autoplay, on by default)."""
+        up = self.controls(self.fake.message(found[1]), table.id)
+        return len(up) == 1 and ":play." in str(up[0]["custom_id"])
+
     def over(self, table: Table) -> bool:
         return "win the match" in self.fake.message(table.message_id).content
 
@@ -641,6 +648,12 @@ class Players:
             found = await self.wait_turn(table, until)
             if found is None:
                 return
+            if self.forced(table, found):
+                # Their only legal card: the bot plays it for them after its beat (0.8 s,
+                # FORCED_DELAY), and a person sees it go rather than clicking it 1-4 s later
+                # (such a click comes after the card was played: refused as out of date).
+                table.last_seq = found[2]
+                continue
             await asyncio.sleep(self.rng.uniform(*think))
             if time.perf_counter() >= until:
                 return
