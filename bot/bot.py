@@ -63,10 +63,25 @@ COGS = ("cogs.belote", "cogs.admin", "cogs.stats", "cogs.lobby", "cogs.channels"
         "cogs.fallback")
 
 # The gateway events the bot hears: servers, their channels, threads and roles (what it may do
-# where). Commands and clicks come as interactions whatever the intents; messages, reactions,
-# typing and voice are never read, and in a busy server the chat alone would be a stream of
-# events to parse and cache (hence also no message cache: max_messages=None).
-INTENTS = discord.Intents(guilds=True)
+# where), and the messages deleted in them (a table message deleted is posted again at once:
+# cogs/channels.py). Commands and clicks come as interactions whatever the intents; reactions,
+# typing and voice are never heard, nor a message's content. A server's messages come with the
+# deletions (Discord has no intent for these alone): each message sent or edited there is
+# dropped as it arrives (DROPPED), before any object is made of it, and nothing is cached
+# (max_messages=None). What that costs: docs/benchmarks.md, "A server's chat".
+INTENTS = discord.Intents(guilds=True, guild_messages=True)
+DROPPED = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
+
+
+def _dropped(data: Any) -> None:
+    """A gateway event the bot does not read (DROPPED): its JSON is all it costs."""
+
+
+def drop_unread(connection: Any) -> None:
+    """Make discord.py drop the events the bot does not read as they come (DROPPED): its
+    gateway looks each event's parser up in the connection's table (every shard's)."""
+    for event in DROPPED:
+        connection.parsers[event] = _dropped
 
 # What the bot needs in a channel, and for its thread. Named in the invite link and checked at
 # /belote new. No privileged intent is needed: slash commands and buttons bring everything.
@@ -133,6 +148,7 @@ class BeloteBot(commands.Bot):
                          max_messages=None, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(),
                          tree_cls=BeloteTree, **self.shard_options(shards, settings))
+        drop_unread(self._connection)
         self.settings = settings
         self.sharding = shards
         self.delivery = Delivery(self)

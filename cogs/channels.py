@@ -3,8 +3,11 @@
 Nothing of the game is lost either way: the table lives in the database and in memory. A table
 whose thread was deleted moves to the thread's channel when the bot may post there; otherwise
 the players read why in their hands, and `/belote show` brings the table to another channel.
-A table whose message alone was deleted is posted anew where it was, found at its next edit or
-by `/belote show`.
+A table whose message alone was deleted is posted anew where it was: at once, when Discord
+tells of the deletion (a message deleted, or many at once); one deleted while the bot was down
+is looked for at the start, where its thread's counters say that a message of it was deleted
+(or where the table lives in a channel, which keeps no such count), else found at its next
+edit, or by `/belote show`.
 
 Discord failing on the way (a 5xx, a dropped connection, a timeout) loses nothing either: a post
 of the table is tried again a few times (the same message, by its nonce); if Discord still fails,
@@ -87,11 +90,32 @@ class Channels(commands.Cog):
         for live in list(self.bot.service.live.values()):
             # Discord failing: shown where it was, edited even if it showed this already, so
             # that an edit finding its home gone comes back here (table_gone).
+            home = None
             with sending(self.bot, f"table {live.id}: the check of its channel") as checked:
-                await self.check_home(live)
+                home = await self.check_home(live)
             if checked.failed:
                 self.refresh(live)
+            elif self.maybe_deleted(live, home):
+                with sending(self.bot, f"table {live.id}: the look for its message at the "
+                             "start") as looked:
+                    await self.find_table(live)
+                if looked.failed:
+                    self.refresh(live)  # its edit finds it gone once Discord answers
             self.bot.delivery.restored(live)
+
+    def maybe_deleted(self, live: LiveTable, home: Any) -> bool:
+        """Whether the table message may have been deleted while the bot was down, from what
+        the gateway told at the start (``home``: what check_home found), with no call: a
+        thread counts the messages sent in it (``total_message_sent``) and those still there
+        (``message_count``), so a thread none of whose messages was ever deleted still holds
+        its table message. A table in a channel may have lost it: it is looked for (one call).
+        A server not available yet (no home found) is left to the table's next edit."""
+        if live.lost is not None or live.row.message_id is None or \
+                getattr(home, "id", None) != live.row.home_id:
+            return False  # lost, or moved out of a deleted thread: posted anew already
+        if not isinstance(home, discord.Thread):
+            return True
+        return home.total_message_sent > home.message_count
 
     async def find_table(self, live: LiveTable) -> None:
         """Ask Discord for the table message; when it is gone (deleted by someone), take the
@@ -112,22 +136,53 @@ class Channels(commands.Cog):
             self.bot.delivery.table_message_gone(live)
             await self.table_gone(live, e, message_id=message_id)
 
-    async def table_gone(self, live: LiveTable, error: discord.HTTPException, *,
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self.deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent
+                                         ) -> None:
+        await self.deleted(payload.channel_id, payload.message_ids)
+
+    async def deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        """Messages were deleted in a channel (by their author, a moderator, another bot): a
+        table message among them is posted again where it was. The tables are looked over
+        at each deletion in every server: comparisons only, no call."""
+        for live in [t for t in self.bot.service.live.values()
+                     if t.row.home_id == channel_id and t.row.message_id in message_ids
+                     and t.lost is None]:
+            gone = live.row.message_id
+            log.info("table %s: its message was deleted; posting it again where it was",
+                     live.id)
+            self.bot.delivery.table_message_gone(live)
+            with sending(self.bot, f"table {live.id}: its post after its message was "
+                         "deleted") as posted:
+                await self.table_gone(live, None, message_id=gone)
+            if posted.failed:
+                # Discord failing: the table's next edit finds the message gone and comes
+                # back here (table_gone), in the Outbox, until it gets through.
+                self.refresh(live)
+                self.bot.delivery.table_changed(live)
+
+    async def table_gone(self, live: LiveTable, error: discord.HTTPException | None, *,
                          message_id: int | None = None) -> None:
         """The table message (``message_id``, by default the table's now) could not be
         edited or read: post it again where it was when only the message was deleted;
         otherwise move the table out of a deleted thread, or mark it lost (the players read
         why in their hands). Once: a second caller for the same message finds it posted
         anew. Discord failing on the way is raised (the Outbox, which edits the table, tries
-        again; a command tells who asked)."""
+        again; a command tells who asked). ``error`` None: Discord told that the message was
+        deleted (its gateway event)."""
         gone = live.row.message_id if message_id is None else message_id
         async with self.moving(live.id):
             if live.row.message_id != gone or gone is None:
                 return  # posted anew meanwhile (by the other caller), or not posted at all
             await self._table_gone(live, error)
 
-    async def _table_gone(self, live: LiveTable, error: discord.HTTPException) -> None:
-        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
+    async def _table_gone(self, live: LiveTable, error: discord.HTTPException | None) -> None:
+        deleted = isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE
+        if error is None or deleted:
             home = self.bot.get_partial_messageable(live.row.home_id,
                                                     guild_id=live.row.guild_id)
             try:
@@ -146,16 +201,17 @@ class Channels(commands.Cog):
                 raise
             log.info("table %s: could not check its channel (%s)", live.id, e)
         if live.lost is None and live.row.message_id is not None and \
-                live.row.message_id == gone:  # (not moved out of a deleted thread)
+                live.row.message_id == gone and error is not None:  # (not moved away)
             self.set_lost(live, Message.of("belote.lost.cannot_show", table=live.id,
                                            error=error.text or error.status))
 
-    async def check_home(self, live: LiveTable) -> None:
+    async def check_home(self, live: LiveTable) -> Any:
         """Mark the table lost (or move it out of a deleted thread) when its home is gone or
-        the bot may no longer post there."""
+        the bot may no longer post there. The home found (a thread fetched when it was not in
+        the cache), or None."""
         guild = self.bot.get_guild(live.row.guild_id)
         if guild is None or live.row.message_id is None or live.lost is not None:
-            return  # a server not (yet) available tells us nothing
+            return None  # a server not (yet) available tells us nothing
         home: Any = guild.get_channel_or_thread(live.row.home_id)
         if home is None:  # threads are not all in the cache: ask
             try:
@@ -164,7 +220,7 @@ class Channels(commands.Cog):
                 home = None
             except discord.Forbidden:
                 self.set_lost(live, Message.of("belote.lost.no_view_channel", table=live.id))
-                return
+                return None
         if home is None and live.row.thread_id is not None:
             parent = guild.get_channel(live.row.channel_id)
             if isinstance(parent, discord.TextChannel) and not missing_permissions(parent):
@@ -175,6 +231,7 @@ class Channels(commands.Cog):
             self.set_lost(live, Message.of("belote.lost.channel_deleted", table=live.id))
         elif missing := missing_permissions(home):
             self.set_lost(live, lost_permissions(live, missing))
+        return home
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

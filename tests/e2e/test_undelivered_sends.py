@@ -42,6 +42,9 @@ THREADS = "/channels/{channel_id}/threads"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 CHANNEL = "/channels/{channel_id}"
 FAILURES = [pytest.param(False, id="503"), pytest.param(True, id="dropped")]
+# The table messages these tests delete are deleted unheard, while the bot's gateway was away:
+# one the bot hears of is posted again at once (tests/e2e/test_message_deleted.py); one it
+# missed is found by /belote show or at the table's next edit, the paths taken here.
 NAMES = ("ana", "bo", "cy", "dee", "eve", "fay", "gus", "hal")
 
 
@@ -126,7 +129,7 @@ async def test_show_posts_a_deleted_table_message_again(
     live = bot.service.live[table_id]
     old, thread = live.row.message_id, live.row.thread_id
     assert old is not None and thread is not None
-    fake.delete_message(fake.message(old))
+    fake.delete_message(fake.message(old), unheard=True)
     await fake.settle()
     caplog.set_level(logging.INFO)
     r = await fake.slash(bot, world.members[1], world.channel, "belote show")
@@ -159,7 +162,7 @@ async def test_show_says_so_when_discord_fails_and_works_once_it_answers(
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     old, thread = live.row.message_id, live.row.thread_id
-    fake.delete_message(fake.message(old))
+    fake.delete_message(fake.message(old), unheard=True)
     await fake.settle()
     caplog.set_level(logging.INFO)
     failures = counted(bot)
@@ -196,7 +199,7 @@ async def test_a_deleted_table_message_is_posted_again_though_discord_fails_on_t
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     old, thread = live.row.message_id, live.row.thread_id
-    fake.delete_message(fake.message(old))
+    fake.delete_message(fake.message(old), unheard=True)
     await fake.settle()
     caplog.set_level(logging.INFO)
     # Every try of the post fails (then the table's edit in the Outbox comes back to it), or
@@ -388,7 +391,7 @@ async def test_a_table_message_found_deleted_and_not_posted_again_is_at_the_next
     table_id = await start_one_deal_table(world)
     live = bot.service.live[table_id]
     old, thread = live.row.message_id, live.row.thread_id
-    fake.delete_message(fake.message(old))
+    fake.delete_message(fake.message(old), unheard=True)
     await fake.settle()
     fake.faults.fail("POST", POSTS, drop=drop, times=4, path=f"/channels/{thread}/messages")
     r = await fake.slash(bot, world.members[0], world.channel, "belote show")

@@ -319,6 +319,10 @@ class FakeChannel:
     deleted: bool = False
     position: int = 0
     thread_members: set[int] = field(default_factory=set)
+    # A thread's counts, as Discord keeps them: messages ever sent in it, and deleted since
+    # (its payload's total_message_sent, and message_count: those still there).
+    messages_sent: int = 0
+    messages_deleted: int = 0
 
     @property
     def is_thread(self) -> bool:
@@ -372,7 +376,7 @@ class FakeChannel:
             data.update(
                 parent_id=str(self.parent_id),
                 owner_id=str(self.owner_id),
-                message_count=0,
+                message_count=self.messages_sent - self.messages_deleted,
                 member_count=len(self.thread_members),
                 thread_metadata={
                     "archived": self.archived,
@@ -380,7 +384,7 @@ class FakeChannel:
                     "archive_timestamp": iso_now(),
                     "locked": self.locked,
                 },
-                total_message_sent=0,
+                total_message_sent=self.messages_sent,
             )
         else:
             data.update(

@@ -80,6 +80,7 @@ class RemoteBot:
         # The child bot's sharding (from its login): which servers' events it is sent.
         self.shard_count: int | None = None
         self.shard_id: int | None = None
+        self.intents: discord.Intents | None = None  # the child's: which events it is sent
 
     @classmethod
     async def spawn(
@@ -108,6 +109,7 @@ class RemoteBot:
         remote = cls(fake, process, reader, writer)
         hello = await remote._request({"op": "login"}, timeout)
         remote.shard_count, remote.shard_id = hello["shard_count"], hello["shard_id"]
+        remote.intents = discord.Intents._from_value(hello["intents"])
         ready, guilds = fake.hello_payloads(all_members=bool(hello["all_members"]))
         # A sharded bot hears only of its shards' servers.
         guilds = [g for g in guilds if receives(remote, int(g["id"]))]  # type: ignore[arg-type]
@@ -213,7 +215,7 @@ async def serve_bot(
         await bot.login(os.environ[ENV_TOKEN])
         bot.ws = FakeGateway()
         return {"all_members": bool(bot.intents.members), "shard_count": bot.shard_count,
-                "shard_id": bot.shard_id}
+                "shard_id": bot.shard_id, "intents": bot.intents.value}
 
     async def await_ready() -> None:
         await asyncio.wait_for(bot.wait_until_ready(), 30)
@@ -227,8 +229,8 @@ async def serve_bot(
         message = json.loads(raw)
         op = message["op"]
         if op == "event":
-            parser = getattr(bot._connection, "parse_" + message["t"].lower())
-            parser(message["d"])
+            # As discord.py's gateway does: the parser from the connection's table.
+            bot._connection.parsers[message["t"]](message["d"])
         elif op == "login":
             spawn(message["n"], login(), "login")
         elif op == "await_ready":

@@ -23,7 +23,7 @@ import discord
 from aiohttp import BodyPartReader, web
 
 from . import limits
-from .driver import Driver, receives, shard_of
+from .driver import Driver, HarnessError, receives, shard_of
 from .faults import Faults
 from .models import (
     BOT_ROLE_PERMISSIONS,
@@ -389,11 +389,40 @@ class FakeDiscord(Driver):
             "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", _delete_payload(channel)
         )
 
-    def delete_message(self, message: FakeMessage) -> None:
-        """As if its author or a moderator deleted it: the bot's later edits get 10008."""
+    def delete_message(self, message: FakeMessage, *, unheard: bool = False) -> None:
+        """As if its author or a moderator deleted it: the bot's later edits get 10008.
+        ``unheard``: while the bot's gateway was away (reconnecting), so that no event of it
+        reaches the bot, as Discord does not replay a lost session's events."""
         with self.lock:
-            message.deleted = True
-            self._gateway_message_delete(message)
+            self._message_deleted(message, event=not unheard)
+
+    def delete_messages(self, messages: list[FakeMessage]) -> None:
+        """As if a moderator deleted these messages of one channel at once (a bulk delete):
+        one MESSAGE_DELETE_BULK event."""
+        channels = {m.channel_id for m in messages}
+        if len(channels) != 1:
+            raise HarnessError("a bulk delete is of one channel's messages")
+        with self.lock:
+            for message in messages:
+                self._message_deleted(message, event=False)
+            payload: dict[str, Any] = {"ids": [str(m.id) for m in messages],
+                                       "channel_id": str(messages[0].channel_id)}
+            if messages[0].guild_id is not None:
+                payload["guild_id"] = str(messages[0].guild_id)
+            self._gateway("MESSAGE_DELETE_BULK", payload)
+
+    def say(self, member: FakeMember, channel: FakeChannel | int, content: str) -> FakeMessage:
+        """A member writes in a channel of the server: the server's chat, which a bot with
+        the guild_messages intent hears of (MESSAGE_CREATE)."""
+        with self.lock:
+            where = self.channel(self._channel_id(channel))
+            message = FakeMessage(id=snowflake(), channel_id=where.id,
+                                  guild_id=where.guild.id if where.guild else None,
+                                  author=member.user, content=content)
+            self._messages[message.id] = message
+            message.snapshot()
+            self._message_created(where, message)
+            return message
 
     # ------------------------------------------------------------------ HTTP plumbing
     def _wrap(self, template: str, handler: Handler) -> Callable[[web.Request], Any]:
@@ -512,10 +541,14 @@ class FakeDiscord(Driver):
 
     # ------------------------------------------------------------------ gateway
     def _gateway(self, event: str, payload: dict[str, Any]) -> None:
-        """Send a gateway event to every connected bot of the event's shard, on its loop."""
+        """Send a gateway event to every connected bot of the event's shard, on its loop; a
+        message's event (MESSAGE_*) only to the bots whose intents ask for it, as Discord
+        does: guild_messages for a server's, dm_messages for a DM's."""
         guild = payload.get("id") if event == "GUILD_CREATE" else payload.get("guild_id")
         for bot in list(self._bots):
             if not receives(bot, None if guild is None else int(guild)):
+                continue
+            if event.startswith("MESSAGE_") and not hears_messages(bot, guild is not None):
                 continue
             loop = bot.loop
             if loop.is_closed():
@@ -873,8 +906,7 @@ class FakeDiscord(Driver):
     def _webhook_delete(self, req: Req) -> tuple[int, Any]:
         rec = self._webhook_interaction(req)
         message = self._webhook_message(rec, req.params["message_id"])
-        message.deleted = True
-        self._gateway_message_delete(message)
+        self._message_deleted(message)
         return 204, None
 
     # -- channels and messages
@@ -1014,8 +1046,7 @@ class FakeDiscord(Driver):
         channel, message = self._channel_message(req)
         if message.author.id != self.bot_user.id and channel.guild is not None:
             self._require(channel, "manage_messages")
-        message.deleted = True
-        self._gateway_message_delete(message)
+        self._message_deleted(message)
         return 204, None
 
     def _start_thread(self, req: Req) -> tuple[int, Any]:
@@ -1217,6 +1248,7 @@ class FakeDiscord(Driver):
                 message.visible_to = interaction.user.id
         self._messages[message.id] = message
         message.snapshot()
+        self._message_created(channel, message)
         return message
 
     def _edit_message(
@@ -1286,6 +1318,8 @@ class FakeDiscord(Driver):
             message.edited_at = iso_now()
         self._messages[message.id] = message
         message.snapshot()
+        if not message.ephemeral:
+            self._gateway("MESSAGE_UPDATE", message.payload())
         return message
 
     def _attachments(
@@ -1369,8 +1403,27 @@ class FakeDiscord(Driver):
         self._attachments_by_id[aid] = att
         return att
 
-    def _gateway_message_delete(self, message: FakeMessage) -> None:
+    def _message_created(self, channel: FakeChannel, message: FakeMessage) -> None:
+        """A message sent (by anyone, the bot included): counted in its thread, and told to
+        the bots that hear messages (MESSAGE_CREATE), as Discord does."""
         if message.ephemeral:
+            return
+        if channel.is_thread:
+            channel.messages_sent += 1
+        self._gateway("MESSAGE_CREATE", message.payload())
+
+    def _message_deleted(self, message: FakeMessage, *, event: bool = True) -> None:
+        """A message deleted: later edits get 10008; its thread counts it; the bots that hear
+        messages are told (MESSAGE_DELETE; ``event`` False: the caller tells of many at once)."""
+        if message.deleted:
+            return
+        message.deleted = True
+        if message.ephemeral:
+            return
+        channel = self._channels.get(message.channel_id)
+        if channel is not None and channel.is_thread:
+            channel.messages_deleted += 1
+        if not event:
             return
         payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
         if message.guild_id is not None:
@@ -1453,8 +1506,21 @@ def _delete_payload(channel: FakeChannel) -> dict[str, Any]:
     return payload
 
 
+def hears_messages(bot: discord.Client, in_guild: bool) -> bool:
+    """Whether Discord sends this bot the events of messages (sent, edited, deleted) in a
+    server (``in_guild``) or a DM: its guild_messages or dm_messages intent."""
+    intents: discord.Intents | None = getattr(bot, "intents", None)
+    if intents is None:
+        return True
+    return bool(intents.guild_messages if in_guild else intents.dm_messages)
+
+
 def _parse_event(bot: discord.Client, event: str, payload: dict[str, Any]) -> None:
-    parser = getattr(bot._connection, "parse_" + event.lower())
+    # As discord.py's gateway does: the event's parser from the connection's table (which a
+    # bot may change: one that drops events it does not read).
+    parsers = getattr(bot._connection, "parsers", None)
+    parser = parsers[event] if parsers is not None else \
+        getattr(bot._connection, "parse_" + event.lower())
     try:
         parser(payload)
     except Exception:
