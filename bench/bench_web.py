@@ -35,7 +35,6 @@ from bench.bench_stats import GUILD, START, fill, migrate
 from db import Database
 from db.log import LogEntry
 from db.tables import SeatRow
-from db.web_tokens import WebTokenRepo
 from game.cards import card_str
 from game.match import Match
 from game.record import action_to_json
@@ -54,7 +53,7 @@ class BenchSource:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.records = Records(db)
-        self.tokens = WebTokenRepo(db)
+        self.tokens = db.web_tokens
 
     async def guild_of(self, token: str) -> int | None:
         return await self.tokens.guild_of(token)
@@ -96,7 +95,7 @@ async def add_match(db: Database, deals: int) -> int:
         for seat in range(4):
             await db.tables.put_seat(SeatRow(1, seat, 10_000 + seat, f"player {seat}"))
         await db.log.append(1, entries)
-        await WebTokenRepo(db).issue(GUILD, TOKEN, replace=True)
+        await db.web_tokens.issue(GUILD, TOKEN, replace=True)
     return 1
 
 

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from db import Database
 from db.postgres import PostgresDatabase
-from db.readers import MemberLanguagesRepo
 from db.routing import ClickRoutes
 from i18n import words
 from service.analysis import AnalysisRunner
@@ -211,7 +210,7 @@ class BeloteBot(commands.Bot):
                 raise
             self.routes = self.router.routes = routes
         self.guild_settings = GuildSettingsStore(self.db)
-        self.readers.attach(MemberLanguagesRepo(self.db))
+        self.readers.attach(self.db.languages)
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
         # Finished matches' double-dummy analysis, in a worker process (bot/analysis.py).

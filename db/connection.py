@@ -40,10 +40,18 @@ import aiosqlite
 from .migrate import apply_migrations
 
 if TYPE_CHECKING:
+    from .audit import AuditRepo
+    from .challenge import ChallengeRepo
+    from .credits import CreditsRepo
+    from .guild_settings import GuildSettingsRepo
     from .guilds import GuildRepo
     from .log import ActionLog
+    from .readers import MemberLanguagesRepo
     from .results import ResultRepo
+    from .seasons import SeasonRepo
     from .tables import TableRepo
+    from .tournaments import TournamentRepo
+    from .web_tokens import WebTokenRepo
 
 log = logging.getLogger(__name__)
 
@@ -146,21 +154,47 @@ class Database(ABC):
     #: table that does not exist), whichever the backend.
     integrity_errors: tuple[type[Exception], ...]
 
+    # The repositories, one per concern, every one reached the same way: ``db.credits``.
+    # They keep no state of their own (the database is the state), so one of each is enough.
     tables: TableRepo
     log: ActionLog
     results: ResultRepo
     guilds: GuildRepo
+    settings: GuildSettingsRepo
+    languages: MemberLanguagesRepo
+    audit: AuditRepo
+    credits: CreditsRepo
+    tournaments: TournamentRepo
+    seasons: SeasonRepo
+    challenge: ChallengeRepo
+    web_tokens: WebTokenRepo
 
     def _repositories(self) -> None:
+        from .audit import AuditRepo
+        from .challenge import ChallengeRepo
+        from .credits import CreditsRepo
+        from .guild_settings import GuildSettingsRepo
         from .guilds import GuildRepo
         from .log import ActionLog
+        from .readers import MemberLanguagesRepo
         from .results import ResultRepo
+        from .seasons import SeasonRepo
         from .tables import TableRepo
+        from .tournaments import TournamentRepo
+        from .web_tokens import WebTokenRepo
 
         self.tables = TableRepo(self)
         self.log = ActionLog(self)
         self.results = ResultRepo(self)
         self.guilds = GuildRepo(self)
+        self.settings = GuildSettingsRepo(self)
+        self.languages = MemberLanguagesRepo(self)
+        self.audit = AuditRepo(self)
+        self.credits = CreditsRepo(self)
+        self.tournaments = TournamentRepo(self)
+        self.seasons = SeasonRepo(self)
+        self.challenge = ChallengeRepo(self)
+        self.web_tokens = WebTokenRepo(self)
 
     @overload
     @staticmethod

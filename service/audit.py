@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from db.audit import AuditEntry, AuditRepo
+from db.audit import AuditEntry
 
 if TYPE_CHECKING:
     from db import Database
@@ -22,7 +22,7 @@ CONFIG, END, CLOSED, KICK = "config", "end", "closed", "kick"
 
 class AuditLog:
     def __init__(self, db: Database) -> None:
-        self.repo = AuditRepo(db)
+        self.repo = db.audit
         # Called with each entry once it is written; a failing listener is logged, not raised:
         # the action it records has happened already.
         self.listeners: list[Callable[[AuditEntry], None]] = []

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from db.challenge import WORLD, ChallengeRepo, TryRow
+from db.challenge import WORLD, TryRow
 from game.rules import MAX_TARGET, Options, Variant
 
 from .refusals import Refusal
@@ -85,7 +85,7 @@ Finished = Callable[[TryRow, Standing, LiveTable, list[str]], Awaitable[None]]
 
 class DailyDeal:
     def __init__(self, db: Database, service: TableService, clock: Clock | None = None) -> None:
-        self.repo = ChallengeRepo(db)
+        self.repo = db.challenge
         self.service = service
         self.clock: Clock = clock or (lambda: utc_now())  # tests replace utc_now or this
         self.analysers: list[Analyser] = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from db import Database
-from db.credits import CreditsRepo, Move, Movement
+from db.credits import Move, Movement
 
 from .guild_settings import GuildSettingsStore
 from .refusals import Refusal
@@ -35,7 +35,7 @@ class Wallet:
 class Credits:
     def __init__(self, db: Database, settings: GuildSettingsStore,
                  clock: Callable[[], datetime] = utc_now) -> None:
-        self.repo = CreditsRepo(db)
+        self.repo = db.credits
         self.settings = settings
         self.clock = clock
 

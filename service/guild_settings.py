@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Final
 
-from db.guild_settings import GuildSettingsRepo
 from game.rules import MAX_TARGET, Variant
 from i18n import DEFAULT_LANGUAGE, Words, languages, words
 
@@ -286,7 +285,7 @@ class GuildSettingsStore:
     """Each server's settings, read once and then kept (this process is their only writer)."""
 
     def __init__(self, db: Database) -> None:
-        self.repo = GuildSettingsRepo(db)
+        self.repo = db.settings
         self._cache: dict[int, GuildSettings] = {}
 
     async def get(self, guild_id: int) -> GuildSettings:

@@ -13,7 +13,6 @@ from typing import Any
 from db import Database
 from db.log import to_record
 from db.results import MatchRow, Period, PlayerStats, RatingRow
-from db.seasons import SeasonRepo
 from game.match import Match
 from game.record import ReplayError, replay
 
@@ -33,7 +32,7 @@ class Replay:
 class Records:
     def __init__(self, db: Database) -> None:
         self._db = db
-        self._seasons = SeasonRepo(db)
+        self._seasons = db.seasons
 
     async def board(self, guild_id: int, variant: str, limit: int, offset: int,
                     period: Period | str = Period.ALL, pairs: bool = False) -> list[RatingRow]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from db.seasons import OFF, SeasonRepo, SeasonRow, season_period
+from db.seasons import OFF, SeasonRow, season_period
 
 from .guild_settings import GuildSettingsStore
 
@@ -35,7 +35,7 @@ def utc_now() -> datetime:
 class SeasonKeeper:
     def __init__(self, db: Database, settings: GuildSettingsStore,
                  clock: Clock | None = None) -> None:
-        self.repo = SeasonRepo(db)
+        self.repo = db.seasons
         self.settings = settings
         # Tests inject theirs (or replace utc_now before the bot starts: the first check
         # runs as soon as the bot is ready).

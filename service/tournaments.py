@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from db import Database
-from db.credits import CreditsRepo, Move, NotEnoughCredits
-from db.tournaments import COMPUTER, IN, LEFT, TournamentRepo, TournamentRow
+from db.credits import Move, NotEnoughCredits
+from db.tournaments import COMPUTER, IN, LEFT, TournamentRow
 from game.rules import Variant
 from game.tournament import (
     AWAY_TURNS,
@@ -105,8 +105,8 @@ class TournamentRunner:
                  names: NameOf, present: Present | None = None, clock: Clock = utc_now,
                  rng: random.Random | None = None,
                  listener: TournamentListener | None = None) -> None:
-        self.repo = TournamentRepo(db)
-        self.credits = CreditsRepo(db)
+        self.repo = db.tournaments
+        self.credits = db.credits
         self.service = service
         self.settings = settings
         self.names = names

@@ -12,8 +12,6 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Final
 
-from db.web_tokens import WebTokenRepo
-
 if TYPE_CHECKING:
     from db import Database
 
@@ -27,7 +25,7 @@ def new_token() -> str:
 
 class WebLinks:
     def __init__(self, db: Database, base_url: str | None) -> None:
-        self.repo = WebTokenRepo(db)
+        self.repo = db.web_tokens
         self.base_url = base_url.rstrip("/") if base_url else None
 
     async def token(self, guild_id: int) -> str:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 
 from db import Database
-from db.audit import AuditRepo
-from db.guild_settings import GuildSettingsRepo
 from i18n import words
 from service.guild_settings import DEFAULTS, KEYS, GuildSettingsStore, SettingRefused, label, show
 
@@ -33,7 +31,7 @@ async def test_defaults_until_changed_and_only_changes_are_stored(db: Database) 
                                                 "channels": [7, 8, 7]})
     assert (after.variant, after.target, after.channels) == ("coinche", 1000, (7, 8))
     assert {c.key for c in changes} == {"variant", "target", "channels"}
-    assert await GuildSettingsRepo(db).load(GUILD) == {"variant": "coinche", "target": 1000,
+    assert await db.settings.load(GUILD) == {"variant": "coinche", "target": 1000,
                                                        "channels": [7, 8]}
     # A new store (a restarted bot) reads the same; a reset goes back to the default.
     again = GuildSettingsStore(db)
@@ -65,19 +63,19 @@ async def test_invalid_values_are_refused_and_nothing_is_written(
         # A valid change given with the invalid one is not written either.
         await store.change(GUILD, {"away_turns": 5, key: value})
     assert str(refused.value).startswith("Nothing was changed: " + why), str(refused.value)
-    assert await GuildSettingsRepo(db).load(GUILD) == {}
+    assert await db.settings.load(GUILD) == {}
     assert await store.get(GUILD) == DEFAULTS
 
 
 async def test_a_stored_value_no_longer_valid_gives_the_default(db: Database) -> None:
-    await GuildSettingsRepo(db).change(GUILD, {"language": "tlh", "away_turns": 4,
+    await db.settings.change(GUILD, {"language": "tlh", "away_turns": 4,
                                                "gone_setting": True})
     settings = await GuildSettingsStore(db).get(GUILD)
     assert settings.language == DEFAULTS.language and settings.away_turns == 4
 
 
 async def test_audit_entries_are_kept_newest_first(db: Database) -> None:
-    repo = AuditRepo(db)
+    repo = db.audit
     first = await repo.add(GUILD, "config", actor_id=5, details={"changes": {"target": [1, 2]}})
     second = await repo.add(GUILD, "closed", actor_id=None, table_id=9,
                             details={"reason": "abandoned"})

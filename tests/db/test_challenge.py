@@ -4,11 +4,11 @@ once; the board best first; streaks of days in a row; a day's board posted once.
 from __future__ import annotations
 
 from db import Database
-from db.challenge import WORLD, ChallengeRepo
+from db.challenge import WORLD
 
 
 async def test_tries_boards_streaks_and_posts(db: Database) -> None:
-    repo = ChallengeRepo(db)
+    repo = db.challenge
     assert await repo.claim(10, "2026-12-01", "classic", 1, 10, "t")
     assert not await repo.claim(10, "2026-12-01", "classic", 1, 10, "t")  # one a day
     assert await repo.claim(WORLD, "2026-12-01", "classic", 1, 10, "t")  # the world's: apart

@@ -11,7 +11,7 @@ import asyncpg
 import pytest
 
 from db import Database
-from db.credits import CreditsRepo, Move, NotEnoughCredits, move
+from db.credits import Move, NotEnoughCredits, move
 
 GUILD = 10
 
@@ -19,7 +19,7 @@ GUILD = 10
 async def test_movements_balances_and_keys(database_target: str) -> None:
     db = await Database.open(database_target)
     try:
-        repo = CreditsRepo(db)
+        repo = db.credits
         assert await repo.balance(GUILD, 1) is None
         assert await repo.apply(GUILD, [Move(1, 1000, "grant", "grant:1"),
                                         Move(2, 1000, "grant", "grant:2")]) == [1000, 1000]
@@ -70,7 +70,7 @@ async def test_a_payout_crashing_at_any_step_neither_loses_nor_duplicates(
         database_target: str) -> None:
     db = await Database.open(database_target)
     try:
-        repo = CreditsRepo(db)
+        repo = db.credits
         await repo.apply(GUILD, [Move(u, 1000, "grant", f"grant:{u}") for u in (1, 2, 3, 4)])
         await repo.apply(GUILD, [Move(u, -100, "stake", f"stake:9:{u}", table_id=9)
                                  for u in (1, 2, 3, 4)])
@@ -108,7 +108,7 @@ async def test_two_processes_taking_one_balance_at_once_cannot_overdraw_it(
     then written would have let both through (and left the ledger and the balance apart)."""
     first, second = await Database.open(postgres_url), await Database.open(postgres_url)
     try:
-        await CreditsRepo(first).apply(GUILD, [Move(1, 100, "grant", "grant:1")])
+        await first.credits.apply(GUILD, [Move(1, 100, "grant", "grant:1")])
         held = asyncio.Event()
         commit = asyncio.Event()
 
@@ -121,7 +121,7 @@ async def test_two_processes_taking_one_balance_at_once_cannot_overdraw_it(
         holding = asyncio.create_task(take_and_hold())
         await held.wait()
         racing = asyncio.create_task(
-            CreditsRepo(second).apply(GUILD, [Move(1, -80, "stake", "stake:2:1")]))
+            second.credits.apply(GUILD, [Move(1, -80, "stake", "stake:2:1")]))
         # The second waits on the first's row (PostgreSQL says so), then the first commits.
         watcher = await asyncpg.connect(postgres_url)  # a connection neither is using
         try:
@@ -138,7 +138,7 @@ async def test_two_processes_taking_one_balance_at_once_cannot_overdraw_it(
         await holding
         with pytest.raises(NotEnoughCredits):
             await racing
-        repo = CreditsRepo(first)
+        repo = first.credits
         assert await repo.balance(GUILD, 1) == 20
         balances, ledger, _ = await repo.sums(GUILD)
         assert balances == ledger == 20

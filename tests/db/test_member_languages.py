@@ -4,13 +4,12 @@ is forgotten, and many members are read back at once."""
 from __future__ import annotations
 
 from db import Database
-from db.readers import MemberLanguagesRepo
 
 
 async def test_languages_are_kept_replaced_and_forgotten(database_target: str) -> None:
     db = await Database.open(database_target)
     try:
-        repo = MemberLanguagesRepo(db)
+        repo = db.languages
         await repo.save(1, "fr")
         await repo.save(2, "bg")
         await repo.save(1, "en")  # their client changed language

@@ -11,7 +11,6 @@ import pytest
 
 from bot import __main__ as cli
 from db import Database
-from db.audit import AuditRepo
 from db.transfer import _foreign_keys, _in_order, copy_database
 from service.tables import TableService
 from tests.bot.test_service import GUILD, four_players, play_random
@@ -31,7 +30,7 @@ async def a_played_server(path: Path) -> None:
         await db.tables.invite(lobby.id, 9)
         await db.guilds.update_settings(GUILD, computer_level="hard")
         await db.guilds.set_meta("commands", "abc")
-        await AuditRepo(db).add(GUILD, "config", actor_id=1, details={"x": 1})
+        await db.audit.add(GUILD, "config", actor_id=1, details={"x": 1})
     finally:
         await db.close()
 
@@ -68,7 +67,7 @@ async def test_a_played_server_moves_to_postgresql_whole(
         new = await target.tables.create(guild_id=GUILD, channel_id=7, host_id=1,
                                          variant="classic", options={}, private=False, seed=1)
         assert new.id == max(r[0] for r in mine["tables"]) + 1
-        entry = await AuditRepo(target).add(GUILD, "end", actor_id=2)
+        entry = await target.audit.add(GUILD, "end", actor_id=2)
         assert entry.id == max(r[0] for r in mine["audit_log"]) + 1
         before = await every_row(target)
     finally:

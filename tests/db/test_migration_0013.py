@@ -7,7 +7,6 @@ import sqlite3
 from pathlib import Path
 
 from db import Database
-from db.tournaments import TournamentRepo
 
 from .old_databases import database_at
 
@@ -25,7 +24,7 @@ async def test_a_running_tournament_of_0012_upgrades(tmp_path: Path) -> None:
     con.close()
     db = await Database.open(path)
     try:
-        repo = TournamentRepo(db)
+        repo = db.tournaments
         row = await repo.get(1)
         assert row is not None and (row.stage, row.language) == ("running", "en")
         assert [(e.user_id, e.name) for e in await repo.entrants(1)] == \

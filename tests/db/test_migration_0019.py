@@ -7,7 +7,6 @@ import sqlite3
 from pathlib import Path
 
 from db import Database
-from db.seasons import SeasonRepo
 from service.tables import TableService
 
 from .old_databases import database_at
@@ -26,7 +25,7 @@ async def test_quarters_are_filled_from_the_months(tmp_path: Path) -> None:
     con.close()
     db = await Database.open(path)
     try:
-        seasons = SeasonRepo(db)
+        seasons = db.seasons
         board = await seasons.board(10, "classic", "2026-Q4")
         assert [(r.user_id, r.rating, r.matches, r.wins) for r in board] == [
             (7, 40.0, 6, 4), (8, 5.0, 3, 2)]

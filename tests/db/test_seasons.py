@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from db import Database
 from db.results import MatchPlayer
-from db.seasons import SeasonRepo, season_end, season_period, season_start
+from db.seasons import season_end, season_period, season_start
 
 NOV = datetime(2026, 11, 10, 12, tzinfo=UTC)
 
@@ -26,7 +26,7 @@ def test_season_periods_and_bounds() -> None:
 
 
 async def test_a_season_ends_once_with_its_podium(db: Database) -> None:
-    repo = SeasonRepo(db)
+    repo = db.seasons
     await repo.start(10, "month", NOV)
     await repo.start(10, "month", NOV)  # a second opening changes nothing
     running = await repo.running(10)

@@ -13,7 +13,7 @@ from db.tournaments import COMPUTER, LEFT, EntrantRow, TableDrawRow, TournamentR
 @pytest.fixture
 async def repo(database_target: str) -> AsyncIterator[TournamentRepo]:
     database = await Database.open(database_target)  # on SQLite and on PostgreSQL
-    yield TournamentRepo(database)
+    yield database.tournaments
     await database.close()
 
 

@@ -16,7 +16,6 @@ from discord import app_commands
 from bot import create_bot
 from bot.ratelimit import MemberLimits, Rate
 from cogs.admin import MODERATOR_COMMANDS
-from db.audit import AuditRepo
 from i18n import words
 from service.guild_settings import DEFAULTS
 from tests.fakediscord import FakeDiscord
@@ -140,7 +139,7 @@ async def test_invalid_values_are_refused_and_change_nothing(
     r = await config(s, s.mod, variant="coinche", **options)  # the valid one is not kept either
     assert r.ephemeral and r.text == f"Nothing was changed: {why}.", r.text
     assert await s.bot.guild_settings.get(s.guild.id) == DEFAULTS
-    assert await AuditRepo(s.bot.db).recent(s.guild.id) == []
+    assert await s.bot.db.audit.recent(s.guild.id) == []
 
 
 async def test_tables_open_only_in_the_allowed_channels(server: Server) -> None:
@@ -198,7 +197,7 @@ async def test_end_by_host_moderator_and_refused_with_audit_and_log_channel(
     own = table_of(s, s.ana).id
     r = await s.fake.slash(s.bot, s.ana, s.channel, "belote end", table=own)
     assert f"Table #{own} was ended" in r.text
-    entries = await AuditRepo(s.bot.db).recent(s.guild.id)
+    entries = await s.bot.db.audit.recent(s.guild.id)
     assert [(e.action, e.actor_id, e.table_id) for e in entries][:1] == \
         [("end", s.eve.id, table_id)]
     assert [e.action for e in entries] == ["end", "config"]
@@ -207,7 +206,7 @@ async def test_end_by_host_moderator_and_refused_with_audit_and_log_channel(
     await s.fake.settle()
     assert s.fake.messages(s.modlog)[-1].content == \
         "Belote table #99 closed by itself: nobody played for 60 minutes."
-    assert (await AuditRepo(s.bot.db).recent(s.guild.id))[0].actor_id is None
+    assert (await s.bot.db.audit.recent(s.guild.id))[0].actor_id is None
 
 
 async def test_no_log_channel_no_post(server: Server) -> None:
@@ -215,7 +214,7 @@ async def test_no_log_channel_no_post(server: Server) -> None:
     await config(s, s.mod, away_turns=4)
     await s.fake.settle()
     assert s.fake.messages(s.modlog) == []
-    assert [e.action for e in await AuditRepo(s.bot.db).recent(s.guild.id)] == ["config"]
+    assert [e.action for e in await s.bot.db.audit.recent(s.guild.id)] == ["config"]
 
 
 async def test_rate_limits_say_when_to_try_again(server: Server) -> None:
@@ -309,7 +308,7 @@ async def test_tables_lists_and_ends_for_moderators(server: Server) -> None:
     assert "There is no open table #12345" in r.text
     r = await s.fake.slash(s.bot, s.mod, s.channel, "belote tables", end=first.id)
     assert r.text == f"Table #{first.id} is ended." and first.id not in s.bot.service.live
-    entries = await AuditRepo(s.bot.db).recent(s.guild.id)
+    entries = await s.bot.db.audit.recent(s.guild.id)
     assert [(e.action, e.actor_id, e.table_id) for e in entries] == \
         [("end", s.mod.id, first.id)]
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bot.controls import button_id
-from db.audit import AuditRepo
 from tests.fakediscord import FakeDiscord
 
 from .table_helpers import World, make_world, open_table, start_table
@@ -34,7 +33,7 @@ async def test_a_moderator_kicks_a_player_from_a_game_the_host_cannot(world: Wor
     assert r.ephemeral and r.text == f"Table #{table_id} is being played: only a moderator " \
         "who does not play at it can remove a player now."
     assert (live.seats[1].computer, live.seats[1].departed) == (None, None)
-    assert await AuditRepo(w.bot.db).recent(w.guild.id) == []
+    assert await w.bot.db.audit.recent(w.guild.id) == []
     r = await w.fake.slash(w.bot, mod, w.channel, "belote kick", player=bo)
     assert r.ephemeral and f"<@{bo.id}> was removed from table #{table_id}." == r.text
     await w.fake.settle()
@@ -58,7 +57,7 @@ async def test_a_moderator_kicks_a_player_from_a_game_the_host_cannot(world: Wor
     assert r.ephemeral and f"You were removed from table #{table_id}: you cannot take your " \
         "seat back." == r.text
     assert s.computer == "easy"
-    entry = (await AuditRepo(w.bot.db).recent(w.guild.id))[0]
+    entry = (await w.bot.db.audit.recent(w.guild.id))[0]
     assert (entry.action, entry.actor_id, entry.table_id, entry.details) == \
         ("kick", mod.id, table_id, {"user": bo.id})
     # He is free to play elsewhere.
@@ -78,7 +77,7 @@ async def test_a_moderator_kicks_from_a_lobby_and_the_player_cannot_sit_again(
         f"Only the host of table #{table_id} or a moderator can remove a player from it."
     live = w.bot.service.live[table_id]
     assert live.seats[2].user_id == cy.id
-    assert await AuditRepo(w.bot.db).recent(w.guild.id) == []
+    assert await w.bot.db.audit.recent(w.guild.id) == []
     r = await w.fake.slash(w.bot, mod, w.channel, "belote kick", player=cy)
     assert r.text == f"<@{cy.id}> was removed from table #{table_id}.", r.text
     assert 2 not in live.seats
@@ -86,7 +85,7 @@ async def test_a_moderator_kicks_from_a_lobby_and_the_player_cannot_sit_again(
     assert r.ephemeral and r.text == \
         f"You were removed from table #{table_id}: you cannot sit there again."
     assert 3 not in live.seats
-    entry = (await AuditRepo(w.bot.db).recent(w.guild.id))[0]
+    entry = (await w.bot.db.audit.recent(w.guild.id))[0]
     assert (entry.action, entry.actor_id) == ("kick", mod.id)
     # Nobody seated at an open table: nothing to kick.
     r = await w.fake.slash(w.bot, ana, w.channel, "belote kick", player=w.members[3])

@@ -17,7 +17,6 @@ import pytest
 from bot import create_bot
 from bot.controls import button_id
 from db import Database
-from db.audit import AuditRepo
 from db.rebuild import rebuild_ratings
 from game.players import RandomPlayer
 from service.tables.clock import FakeClock
@@ -90,7 +89,7 @@ async def test_a_lobby_not_started_in_time_closes_itself(world: World,
     assert table.custom_ids == []
     r = await w.fake.click(w.bot, bo, old.id, button_id("sit", table_id, 2))
     assert r.ephemeral and f"Table #{table_id} is closed" in r.text
-    entry = (await AuditRepo(w.bot.db).recent(w.guild.id))[0]
+    entry = (await w.bot.db.audit.recent(w.guild.id))[0]
     assert (entry.action, entry.actor_id, entry.table_id) == ("closed", None, table_id)
     assert entry.details["reason"] == "it was not started within 10 minutes"
     assert w.fake.messages(modlog)[-1].content == \
@@ -215,7 +214,7 @@ async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_a
     # Nobody acted at it: all four are its idle players, each losing it alone.
     assert match is not None and match.ending == "abandoned" and match.left == (0, 1, 2, 3)
     assert match.rated
-    entries = await AuditRepo(w.bot.db).recent(w.guild.id)
+    entries = await w.bot.db.audit.recent(w.guild.id)
     assert [(e.action, e.table_id) for e in entries[:2]] == \
         [("closed", game_id), ("closed", lobby_id)]
 
