@@ -39,15 +39,16 @@ from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .budget import meter
 from .controls import CONTROLS
 from .delivery import Delivery
-from .errors import answer_error, language, tell
+from .errors import answer_error, tell
 from .health import Health
+from .languages import Readers, member_language
 from .live_watch import Watched
 from .logjson import tag_interactions
 from .metrics import BotMetrics
 from .ratelimit import MemberLimits
 from .settings import Settings
 from .sharding import ClickRouter, Shards, click_key
-from .translator import CatalogueTranslator, Readers
+from .translator import CatalogueTranslator
 from .undelivered import answering, guard_choices
 from .web import start_web, web_links
 
@@ -107,7 +108,7 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
         again = self.client.limits.commands.take((interaction.guild_id, interaction.user.id))
         if again is not None:
             raise app_commands.CheckFailure(
-                words(language(interaction))("admin.limit.commands",
+                words(member_language(interaction))("admin.limit.commands",
                                              when=f"<t:{math.ceil(again)}:R>"))
         # Its answer armed now, like a click's: a command slow to act (a table's lock, the
         # database) is deferred in time, and answers through it (bot/answers.py).

@@ -34,6 +34,7 @@ from .answers import kept_for_token
 from .budget import Priority
 from .controls import let_go
 from .digests import digest
+from .languages import seat_language
 from .outbox import Outbox, describe, is_transient, nonce, retry_after
 from .shown import TABLE_SLOT, ShownRecords
 from .undelivered import lost
@@ -269,7 +270,7 @@ class Delivery:
         view = live.view(seat)
         if view is not None:
             images.draw_hand_early(view, slot=(live.id, seat),
-                                   language=self.hand_language(live, seat))
+                                   language=seat_language(self.bot.readers, live, seat))
 
     def deal_finished(self, live: LiveTable, deal_index: int) -> None:
         self.jobs.request(("deal", live.id, deal_index),
@@ -519,7 +520,7 @@ class Delivery:
                             need: images.Need, keep: Hashable | None
                             ) -> tuple[dict[str, Any], Hashable | None]:
         """The payload and the key of the image it leaves on the message (None: no image)."""
-        language = self.hand_language(live, seat)
+        language = seat_language(self.bot.readers, live, seat)
         payload: dict[str, Any] = {"content": messages.hand_text(live, view, language),
                                    "view": messages.hand_controls(live, view, language)}
         if not view.hand:
@@ -531,12 +532,6 @@ class Delivery:
                                                               slot=(live.id, seat),
                                                               language=language)]
         return payload, key
-
-    def hand_language(self, live: LiveTable, seat: int) -> str:
-        """A hand is read by its player alone: in their client's language when we speak it,
-        else the table's."""
-        s = live.seats.get(seat)
-        return self.bot.readers.language(s.user_id if s is not None else None, live.language)
 
     async def edit_hand(self, live: LiveTable, seat: int, message_id: int | None,
                         send: Callable[[dict[str, Any]], Awaitable[Any]], *,

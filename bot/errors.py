@@ -22,8 +22,8 @@ from i18n import DEFAULT_LANGUAGE, words
 from service import Refusal
 
 from .answers import THINKING_PUBLICLY, SlowAnswer
+from .languages import member_language
 from .outbox import is_transient
-from .translator import language_of
 from .undelivered import UNKNOWN_INTERACTION, answering, lost
 
 log = logging.getLogger(__name__)
@@ -32,15 +32,9 @@ NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without noti
 APOLOGY: Final = words(DEFAULT_LANGUAGE)("errors.apology")  # in English
 
 
-def language(interaction: discord.Interaction[Any], otherwise: str = DEFAULT_LANGUAGE) -> str:
-    """The language to answer a member in: their Discord client's when we speak it, else
-    ``otherwise`` (the table's or the server's language)."""
-    return language_of(interaction.locale) or otherwise
-
-
 def apology(interaction: discord.Interaction[Any]) -> str:
     """What a user reads when their command or click failed on our side."""
-    return words(language(interaction))("errors.apology")
+    return words(member_language(interaction))("errors.apology")
 
 
 async def tell(interaction: discord.Interaction[Any], text: str) -> None:
@@ -86,7 +80,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     not speak, the table's). Never raises: a failure to answer is one WARNING."""
     if isinstance(error, Refusal):
         # In the words of who clicked or typed; the log names the refusal, not its words.
-        text = error.text(language(interaction, otherwise))
+        text = error.text(member_language(interaction, otherwise))
         what = f"a refusal ({error.message_id})"
     elif is_transient(error) or (isinstance(error, discord.NotFound) and
                                  error.code == UNKNOWN_INTERACTION):

@@ -23,7 +23,8 @@ import discord
 from i18n import words
 
 from .controls.base import MAX_ID
-from .errors import language, tell
+from .errors import tell
+from .languages import member_language
 from .settings import Settings
 from .undelivered import answering
 
@@ -137,7 +138,7 @@ class ClickRouter:
             data=data, state=self.bot._connection)  # type: ignore[arg-type]
         with answering(interaction, "that the table's process is away",
                        f"a click for table {table_id}"):
-            await tell(interaction, words(language(interaction))("shards.owner_away"))
+            await tell(interaction, words(member_language(interaction))("shards.owner_away"))
 
     async def close(self) -> None:
         for task in list(self._tasks):

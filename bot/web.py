@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry
 
-from service.guild_settings import AUTO_LANGUAGE
 from service.web_links import WebLinks
 from web import WebServer
 from web.guard import RateLimit, guard
@@ -19,8 +18,8 @@ from web.site import add_site_routes
 from web.tournament import add_tournament_routes
 
 from . import images
+from .languages import server_language
 from .live_watch import public_state, tournament_state
-from .translator import language_of
 
 if TYPE_CHECKING:
     from service.records import Records, Replay
@@ -51,12 +50,9 @@ class BotSource:
         return None if links is None else await links.guild_of(token)
 
     async def language(self, guild_id: int) -> str:
-        """The server's language, as its public messages speak it (cogs/common.table_language)."""
+        """The server's language, as its public messages speak it (bot/languages.py)."""
         settings = await self.bot.guild_settings.get(guild_id)
-        if settings.language != AUTO_LANGUAGE:
-            return settings.language
-        guild = self.bot.get_guild(guild_id)
-        return (language_of(guild.preferred_locale) if guild is not None else None) or "en"
+        return server_language(settings, self.bot.get_guild(guild_id))
 
     def open_table(self, guild_id: int, table_id: int) -> LiveTable | None:
         """The table if it is open in this server (and this process runs it)."""

@@ -15,8 +15,8 @@ from discord import app_commands
 
 from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
-from bot.errors import language as reader_language
 from bot.errors import tell
+from bot.languages import member_language, server_language
 from bot.messages import NO_MENTIONS, pages
 from bot.moderation import is_moderator
 from bot.outbox import nonce
@@ -44,7 +44,6 @@ from .common import (
     TIMERS,
     BeloteSubcommands,
     option_names,
-    table_language,
 )
 
 log = logging.getLogger(__name__)
@@ -128,7 +127,7 @@ def table_link(live: LiveTable) -> str:
 def reader_words(interaction: discord.Interaction[Any], settings: GuildSettings) -> Words:
     """The words of a reply only this member reads: their client's language when the bot
     speaks it, else the server's."""
-    return words(reader_language(interaction, table_language(settings, interaction.guild)))
+    return words(member_language(interaction, server_language(settings, interaction.guild)))
 
 
 class Admin(BeloteSubcommands):
@@ -151,7 +150,7 @@ class Admin(BeloteSubcommands):
                                                        guild_id=entry.guild_id)
             try:
                 # Its nonce: a try whose answer was lost gives back the post it made.
-                await channel.send(audit_text(entry, words(table_language(
+                await channel.send(audit_text(entry, words(server_language(
                     settings, self.bot.get_guild(entry.guild_id)))),
                                    allowed_mentions=NO_MENTIONS, nonce=nonce("audit", entry.id))
             except (discord.Forbidden, discord.NotFound) as e:

@@ -16,9 +16,10 @@ from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
 from bot.errors import reply, tell
+from bot.languages import member_language, server_language
 from bot.moderation import is_moderator, table_refusal
 from bot.outbox import is_transient, nonce
-from bot.translator import language_of, text
+from bot.translator import text
 from bot.undelivered import sending
 from game.rules import MAX_TARGET, OPTION_NAMES, SUGGESTED_TARGETS, Variant
 from i18n import DEFAULT_LANGUAGE, Message, Permissions, languages, words
@@ -34,7 +35,6 @@ from .common import (
     display_name,
     member_words,
     option_names,
-    table_language,
 )
 
 VARIANTS = [app_commands.Choice(name=text(f"commands.choice.variant.{v.value}"), value=v.value)
@@ -91,7 +91,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             settings = await self.bot.guild_settings.get(live.row.guild_id)
             await self.bot.audit.closed(
                 live.row.guild_id, live.id,
-                words(table_language(settings, self.bot.get_guild(live.row.guild_id))).plural(
+                words(server_language(settings, self.bot.get_guild(live.row.guild_id))).plural(
                     f"sweeper.reason.{why}", minutes))
         task = asyncio.create_task(record(), name=f"belote-audit-closed-{live.id}")
         self._audits.add(task)
@@ -133,7 +133,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         assert interaction.guild_id is not None and interaction.channel_id is not None
         # The server's settings (/belote config) give what the options leave out.
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        spoken = language.value if language is not None else table_language(
+        spoken = language.value if language is not None else server_language(
             settings, interaction.guild)
         v = Variant(variant.value if variant is not None else settings.variant)
         target = target if target is not None else settings.target
@@ -345,8 +345,8 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
     async def rules(self, interaction: discord.Interaction[Any],
                     variant: app_commands.Choice[str] | None = None) -> None:
         live = self.my_table(interaction) or self.channel_table(interaction)
-        language = language_of(interaction.locale) or (
-            live.language if live is not None else DEFAULT_LANGUAGE)
+        language = member_language(interaction,
+                                   live.language if live is not None else DEFAULT_LANGUAGE)
         if variant is not None:
             text = messages.variant_rules(Variant(variant.value), language)
         else:

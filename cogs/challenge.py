@@ -21,6 +21,7 @@ from bot import messages
 from bot.answers import ANSWERS, PRIVATE
 from bot.bot import BeloteBot
 from bot.errors import tell
+from bot.languages import server_language
 from bot.messages import NO_MENTIONS
 from bot.outbox import nonce
 from bot.translator import text
@@ -31,7 +32,7 @@ from i18n import Number, Words, words
 from service.challenge import Standing, day_of
 from service.tables import LiveTable
 
-from .common import BeloteSubcommands, display_name, member_words, option_names, table_language
+from .common import BeloteSubcommands, display_name, member_words, option_names
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class Challenge(BeloteSubcommands):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         daily = self.bot.daily
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        spoken = table_language(settings, interaction.guild)
+        spoken = server_language(settings, interaction.guild)
         w = member_words(interaction, spoken)
         chosen = variant.value if variant is not None else settings.variant
         scope = WORLD if world else interaction.guild_id
@@ -236,7 +237,7 @@ class Challenge(BeloteSubcommands):
         if channel_id is None:
             await repo.mark_posted(guild.id, day)
             return True
-        w = words(table_language(settings, guild))
+        w = words(server_language(settings, guild))
         parts = []
         for variant in await repo.variants_of(guild.id, day):
             rows = [r for r in await repo.board(guild.id, day, variant) if r.finished]

@@ -12,11 +12,10 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
-from bot.errors import language
-from bot.translator import language_of, text
+from bot.languages import member_language, server_language
+from bot.translator import text
 from i18n import DEFAULT_LANGUAGE, Words, words
 from service.computers import available_levels
-from service.guild_settings import AUTO_LANGUAGE, GuildSettings
 from service.tables import TURN_TIMERS
 
 # What the bot posts for everybody in a channel: in the server's language (English until
@@ -28,7 +27,7 @@ def member_words(interaction: discord.Interaction[Any],
                  otherwise: str = DEFAULT_LANGUAGE) -> Words:
     """The words of the member who used the command or control: their client's language when
     we speak it, else ``otherwise`` (the table's or the server's)."""
-    return words(language(interaction, otherwise))
+    return words(member_language(interaction, otherwise))
 
 
 __all__ = ["PUBLIC", "BeloteSubcommands", "bot_of", "display_name", "member_words"]
@@ -88,20 +87,10 @@ LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value
           for level in available_levels()]
 
 
-def table_language(settings: GuildSettings, guild: discord.Guild | None) -> str:
-    """The server's language, and a new table's when /belote new does not say: the language a
-    moderator chose, else ("auto") the server's preferred locale when the bot speaks it (a
-    French or Bulgarian community), else English."""
-    if settings.language != AUTO_LANGUAGE:
-        return settings.language
-    preferred = language_of(guild.preferred_locale) if guild is not None else None
-    return preferred or DEFAULT_LANGUAGE
-
-
 async def public_words(interaction: discord.Interaction[Any]) -> Words:
     """The words of a message posted for everybody in a server (a leaderboard, stats): in the
     language its new tables speak."""
     bot = bot_of(interaction)
     assert interaction.guild_id is not None
     settings = await bot.guild_settings.get(interaction.guild_id)
-    return words(table_language(settings, interaction.guild))
+    return words(server_language(settings, interaction.guild))

@@ -14,11 +14,12 @@ from discord import app_commands
 from bot.answers import ANSWERS, PRIVATE, PUBLIC
 from bot.bot import BeloteBot
 from bot.errors import reply
+from bot.languages import server_language
 from bot.messages import NO_MENTIONS
 from bot.translator import text
 from i18n import Number, Words
 
-from .common import BeloteSubcommands, member_words, option_names, public_words, table_language
+from .common import BeloteSubcommands, member_words, option_names, public_words
 
 RICHEST = 10
 
@@ -52,7 +53,7 @@ class Credits(BeloteSubcommands):
     async def _words(self, interaction: discord.Interaction[Any]) -> Words:
         assert interaction.guild_id is not None
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        return member_words(interaction, table_language(settings, interaction.guild))
+        return member_words(interaction, server_language(settings, interaction.guild))
 
     @app_commands.command(name=text("commands.wallet.name"),
                           description=text("commands.wallet.description"),

@@ -24,6 +24,7 @@ from bot import images
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.errors import reply
+from bot.languages import server_language
 from bot.messages import NO_MENTIONS, pages
 from bot.outbox import nonce
 from bot.translator import text
@@ -33,7 +34,7 @@ from i18n import Number, Words, words
 from rendering import PodiumPlace, PodiumVariant
 from service.guild_settings import GuildSettings
 
-from .common import BeloteSubcommands, bot_of, public_words, table_language
+from .common import BeloteSubcommands, bot_of, public_words
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ class Seasons(BeloteSubcommands):
     async def post(self, guild: discord.Guild, season: SeasonRow) -> None:
         repo = self.bot.seasons.repo
         settings = await self.bot.guild_settings.get(guild.id)
-        w = words(table_language(settings, guild))
+        w = words(server_language(settings, guild))
         rows = (await repo.podiums(guild.id, [season.number]))[season.number]
         pairs = (await repo.pair_podiums(guild.id, [season.number]))[season.number]
         role_line = await self.move_role(guild, season, rows, settings, w)

@@ -21,6 +21,7 @@ from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
 from bot.controls.tournament import refusal, signup_view
 from bot.errors import reply, tell
+from bot.languages import server_language
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
 from bot.outbox import describe, is_transient, nonce
@@ -32,7 +33,7 @@ from i18n import Words, words
 from rendering import BracketRound, BracketTable
 from service.tables import LiveTable
 
-from .common import BeloteSubcommands, member_words, table_language
+from .common import BeloteSubcommands, member_words
 from .stats import with_web_link
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ class Tournaments(BeloteSubcommands):
             await tell(interaction, member_words(interaction)("tournaments.server_only"))
             return
         settings = await self.bot.guild_settings.get(interaction.guild_id)
-        spoken = table_language(settings, interaction.guild)
+        spoken = server_language(settings, interaction.guild)
         if not is_moderator(interaction.user, settings):
             await tell(interaction,
                        member_words(interaction, spoken)("tournaments.moderators_only"))

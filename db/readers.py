@@ -1,4 +1,4 @@
-"""Each member's client language, as their last interaction said (bot/translator.Readers keeps
+"""Each member's client language, as their last interaction said (bot/languages.Readers keeps
 it in memory and writes each change here, so a restart keeps it)."""
 
 from __future__ import annotations

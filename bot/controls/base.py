@@ -27,7 +27,8 @@ from i18n import DEFAULT_LANGUAGE, words
 from service import Refusal
 
 from ..answers import SlowAnswer
-from ..errors import answer_error, language, tell
+from ..errors import answer_error, tell
+from ..languages import member_language
 from ..outbox import is_transient
 from ..undelivered import answering
 
@@ -52,7 +53,7 @@ UNKNOWN_CONTROL = words()("controls.unknown")
 
 
 def unknown_control(interaction: discord.Interaction[Any]) -> str:
-    return words(language(interaction))("controls.unknown")
+    return words(member_language(interaction))("controls.unknown")
 
 
 class BadControl(ValueError):
@@ -93,7 +94,7 @@ async def too_fast(interaction: discord.Interaction[Any]) -> bool:
     if bot.limits.clicks.take(interaction.user.id) is None:
         return False
     with answering(interaction, "to slow down", "a click over the limit"):
-        await tell(interaction, words(language(interaction))("controls.slow_down"))
+        await tell(interaction, words(member_language(interaction))("controls.slow_down"))
     return True
 
 

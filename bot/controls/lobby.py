@@ -13,7 +13,8 @@ import discord
 
 from i18n import DEFAULT_LANGUAGE, words
 
-from ..errors import language, tell
+from ..errors import tell
+from ..languages import member_language
 from .base import (
     PART,
     PLAIN,
@@ -95,7 +96,7 @@ class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
         said = await service.leave(self.table_id, interaction.user.id)
         live = service.live.get(self.table_id)
         otherwise = live.language if live is not None else DEFAULT_LANGUAGE
-        await tell(interaction, words(language(interaction, otherwise))(said))
+        await tell(interaction, words(member_language(interaction, otherwise))(said))
 
 
 class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
@@ -108,7 +109,7 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
         from ..messages import rules_card  # here: messages lays out the controls
 
         live = bot_of(interaction).service.get(self.table_id)
-        await tell(interaction, rules_card(live, language(interaction, live.language)))
+        await tell(interaction, rules_card(live, member_language(interaction, live.language)))
 
 
 class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
@@ -131,7 +132,7 @@ class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
             # A public message that is not the table's any more (``/belote show`` posted a
             # newer one): everybody sees it, so it never becomes the hand. Words for the
             # player alone; their hand comes as every hand does (DM, or "My hand").
-            await tell(interaction, words(language(interaction, live.language))(
+            await tell(interaction, words(member_language(interaction, live.language))(
                 "controls.back_elsewhere", table=live.id))
 
 

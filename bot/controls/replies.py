@@ -11,7 +11,8 @@ from i18n import words
 from service.tables import LiveTable
 
 from ..answers import SlowAnswer
-from ..errors import language, tell
+from ..errors import tell
+from ..languages import member_language
 from .base import bot_of, let_go
 
 
@@ -39,10 +40,12 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     """The player's hand and controls as an ephemeral reply (closed DMs, or on request)."""
     seat = live.held_seat(interaction.user.id)
     if seat is None:
-        await tell(interaction, words(language(interaction, live.language))("controls.not_playing"))
+        w = words(member_language(interaction, live.language))
+        await tell(interaction, w("controls.not_playing"))
         return
     if live.view(seat) is None:
-        await tell(interaction, words(language(interaction, live.language))("controls.not_started"))
+        w = words(member_language(interaction, live.language))
+        await tell(interaction, w("controls.not_started"))
         return
     deliver = bot_of(interaction).delivery
     async with deliver.hand_reply(live, seat, interaction, new_reply=True), \

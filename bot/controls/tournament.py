@@ -16,7 +16,8 @@ from game.tournament import TournamentError
 from i18n import DEFAULT_LANGUAGE, words
 from service import Refusal
 
-from ..errors import language, tell
+from ..errors import tell
+from ..languages import member_language
 from .base import ID, BadControl, Control, bot_of, number
 from .replies import display_name
 
@@ -95,8 +96,8 @@ async def _reader_words(interaction: discord.Interaction[Any], tournament_id: in
     """A reply only the clicking member reads: in their client's language, else the
     tournament's."""
     row = await bot_of(interaction).tournaments.repo.get(tournament_id)
-    return words(language(interaction, row.language if row is not None else DEFAULT_LANGUAGE))(
-        message_id)
+    spoken = row.language if row is not None else DEFAULT_LANGUAGE
+    return words(member_language(interaction, spoken))(message_id)
 
 
 def signup_view(tournament_id: int, spoken: str = DEFAULT_LANGUAGE) -> discord.ui.View:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.translator import CatalogueTranslator, language_of, text
+from bot.languages import locale_language
+from bot.translator import CatalogueTranslator, text
 
 
 async def test_english_and_unknown_locales_keep_the_default_text() -> None:
@@ -20,20 +21,21 @@ async def test_english_and_unknown_locales_keep_the_default_text() -> None:
 
 
 def test_only_languages_with_a_catalogue_are_spoken() -> None:
-    assert language_of(discord.Locale.british_english) == "en"
-    assert language_of(discord.Locale.japanese) is None
-    assert language_of(None) is None
+    assert locale_language(discord.Locale.british_english) == "en"
+    assert locale_language(discord.Locale.japanese) is None
+    assert locale_language(None) is None
 
 
 def test_a_member_is_answered_in_their_language_else_english() -> None:
     from types import SimpleNamespace
     from typing import Any, cast
 
-    from bot.errors import APOLOGY, apology, language
+    from bot.errors import APOLOGY, apology
+    from bot.languages import member_language
 
     for locale in (discord.Locale.british_english, discord.Locale.japanese):
         member = cast(Any, SimpleNamespace(locale=locale))
-        assert language(member) == "en"
+        assert member_language(member) == "en"
         assert apology(member) == APOLOGY
     assert APOLOGY.startswith("Sorry, something went wrong on my side")
 
