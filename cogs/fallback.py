@@ -12,8 +12,6 @@ from bot.controls import is_ours, unknown_control
 from bot.errors import tell
 from bot.undelivered import answering
 
-from .stats import StatsButton
-
 
 class Fallback(commands.Cog):
     def __init__(self, bot: BeloteBot) -> None:
@@ -27,8 +25,7 @@ class Fallback(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id", "")
-        if not is_ours(str(custom_id)) and \
-                not StatsButton.__discord_ui_compiled_template__.fullmatch(str(custom_id)):
+        if not is_ours(str(custom_id)):
             with answering(interaction, "that the control is unknown", "an unknown control"):
                 await tell(interaction, unknown_control(interaction))
 

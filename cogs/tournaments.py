@@ -25,6 +25,7 @@ from bot.languages import server_language
 from bot.messages import NO_MENTIONS
 from bot.moderation import is_moderator
 from bot.outbox import describe, is_transient, nonce
+from bot.pages import with_web_link
 from bot.translator import text
 from db.tournaments import TournamentRow
 from game.rules import Variant
@@ -34,7 +35,6 @@ from rendering import BracketRound, BracketTable
 from service.tables import LiveTable
 
 from .common import BeloteSubcommands, member_words
-from .stats import with_web_link
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,9 @@ typed fields read from it, who may press it and what a press does.
 - :mod:`bot.controls.lobby`: the table message's controls (sit, add a computer, start, leave,
   rules, take my seat back).
 - :mod:`bot.controls.play`: a player's controls (bid, play, My hand, announcements, belote).
+- :mod:`bot.controls.tournament`: a tournament's (join, leave).
+- :mod:`bot.controls.pages`: the stats commands' page buttons (a board's pages, a replay's
+  deals, a history's "open").
 
 Their labels are words of the catalogue (``controls.*`` in messages.po); bot/messages.py lays
 them out on the messages.
@@ -38,6 +41,7 @@ from .lobby import (
     StartButton,
     TakeBackButton,
 )
+from .pages import PAGE_CONTROLS
 from .play import (
     PLAY_CONTROLS,
     ActButton,
@@ -54,7 +58,7 @@ from .tournament import TOURNAMENT_CONTROLS
 # What the bot registers with discord.py (bot/bot.py): a click is answered by the one whose
 # template matches its custom_id; cogs/fallback.py answers any other.
 CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*LOBBY_CONTROLS, *PLAY_CONTROLS,
-                                                          *TOURNAMENT_CONTROLS)
+                                                          *TOURNAMENT_CONTROLS, *PAGE_CONTROLS)
 
 
 def is_ours(custom_id: str) -> bool:

@@ -117,16 +117,20 @@ class Look:
 PLAIN = Look()  # a control made from a custom_id: discord.py keeps the clicked one's look
 
 
+Answer = Literal["edit", "reply", "post"]
+
+
 class Control:
     """The behaviour every control shares (a mixin before discord.py's DynamicItem): reading a
     custom_id, and answering a press. A subclass gives its ``template``, ``kind``, typed
     fields, :meth:`read` and :meth:`run`; see the module's docstring."""
 
     kind: ClassVar[str]
-    # How it answers: "edit" (the message clicked: the lobby, a hand) or "reply" (a new
-    # private reply). Either way the answer is armed as the click arrives, and the click is
-    # deferred if the action is still not done near Discord's 3 s (bot/answers.py).
-    answers_by: ClassVar[Literal["edit", "reply"]]
+    # How it answers: "edit" (the message clicked: the lobby, a hand, a board's page), "reply"
+    # (a new private reply) or "post" (a new message for the channel: a history's "open").
+    # Either way the answer is armed as the click arrives, and the click is deferred if the
+    # action is still not done near Discord's 3 s (bot/answers.py).
+    answers_by: ClassVar[Answer]
     table_id: int
 
     # A move of the game (a bid, a card): accepted, it gives its click back to the member's
@@ -142,6 +146,10 @@ class Control:
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """What a press does: ask the table service, then answer the interaction."""
         raise NotImplementedError
+
+    def answer(self) -> Answer:
+        """How this press is answered (``answers_by``, unless the press's fields decide)."""
+        return self.answers_by
 
     async def check_server(self, interaction: discord.Interaction[Any]) -> None:
         """A control clicked in a server names a table of that server: one naming another
@@ -179,7 +187,9 @@ class Control:
         if await too_fast(interaction):
             return
         live = bot.service.live.get(self.table_id) or bot.delivery.over.get(self.table_id)
-        early = SlowAnswer.armed(interaction, update=self.answers_by == "edit")
+        answer = self.answer()
+        early = SlowAnswer.armed(interaction, update=answer == "edit",
+                                 ephemeral=answer == "reply")
         try:
             try:
                 await self.check_server(interaction)
@@ -260,7 +270,8 @@ class SelectControl(Control, discord.ui.DynamicItem[discord.ui.Select[Any]], tem
         return self.item.values[0]
 
 
-class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"b[ts]:.*"):
+class Unreadable(Control, discord.ui.DynamicItem[discord.ui.Item[Any]],
+                 template=r"(?:b[ts]|rk):.*"):
     """A custom_id of ours whose parts cannot be read (never registered: made by
     ``from_custom_id`` only). Anyone may press it; it changes nothing. The table is looked up
     first, so an old control of a closed table says so."""
