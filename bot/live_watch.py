@@ -25,11 +25,9 @@ from game.deal import Trick
 from game.tournament import Stage as TournamentStage
 from game.tournament import TournamentError
 from game.view import Stage
-from i18n import Seat, Team, contract_text, words
+from i18n import Seat, Team, action_label, card_label, contract_text, words
 from service.tables import LiveTable, TableListener
 from web.live import Feed
-
-from .messages import action_label, card_label
 
 if TYPE_CHECKING:
     from service.tournaments import TournamentRunner

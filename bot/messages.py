@@ -16,7 +16,6 @@ import discord
 
 from db import TableStatus
 from game.actions import (
-    CAPOT,
     Action,
     CoincheBid,
     ContractBid,
@@ -29,7 +28,7 @@ from game.actions import (
     Take,
 )
 from game.announcements import Announcement
-from game.cards import Card, Suit, card_str, parse_card
+from game.cards import SUIT_SYMBOLS, Suit, card_str, parse_card
 from game.choices import (
     DROPPED,
     PASS_AHEAD,
@@ -52,8 +51,11 @@ from i18n import (
     Seat,
     Team,
     Words,
+    action_label,
     announcement_text,
+    card_label,
     contract_text,
+    faces,
     trump_text,
     words,
 )
@@ -80,8 +82,6 @@ from .controls import (
     encode_action,
 )
 
-SUIT_SYMBOLS = "♣♦♥♠"
-RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # message ids: controls.rank.*
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord refuses a message whose content is longer than this.
 MESSAGE_LIMIT = 2000
@@ -95,29 +95,6 @@ def variant_title(variant: Variant, language: str = EN) -> str:
 
 
 VARIANT_TITLES = {v: variant_title(v) for v in Variant}  # English, for the command choices
-
-
-def card_label(c: Card, language: str = EN) -> str:
-    return words(language)(f"controls.rank.{RANKS[c & 7]}") + SUIT_SYMBOLS[c >> 3]
-
-
-def action_label(action: Action, language: str = EN) -> str:
-    w = words(language)
-    if isinstance(action, Pass):
-        return w("controls.bid.pass")
-    if isinstance(action, Take):
-        return w("controls.bid.take") if action.suit is None else \
-            w("controls.bid.take_suit", suit=SUIT_SYMBOLS[action.suit])
-    if isinstance(action, CoincheBid):
-        if action.value == CAPOT:
-            return w("controls.bid.capot", suit=SUIT_SYMBOLS[action.suit])
-        return w("controls.bid.value", value=action.value, suit=SUIT_SYMBOLS[action.suit])
-    if isinstance(action, ContractBid):
-        return SUIT_SYMBOLS[action.contract] if action.contract < 4 else \
-            w("controls.bid.no_trumps" if action.contract == 4 else "controls.bid.all_trumps")
-    if isinstance(action, Play):
-        return card_label(action.card, language)
-    return w(f"controls.bid.{type(action).__name__.lower()}")  # contre, surcontre, (re)double
 
 
 def header(live: LiveTable, language: str = EN) -> str:
@@ -291,7 +268,7 @@ def announcement_label(a: Announcement, language: str = EN) -> str:
     if a.carre_rank is not None:
         return w("hand.carre", name=announcement_text(a, language), points=a.points)
     return w("hand.sequence", name=announcement_text(a, language), suit=SUIT_SYMBOLS[a.suit or 0],
-             top=w(f"controls.rank.{RANKS[a.top]}"), points=a.points)
+             top=faces(language)[a.top], points=a.points)
 
 
 def declaration_label(anns: list[Announcement], language: str = EN) -> str:

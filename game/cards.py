@@ -36,6 +36,8 @@ Card = int
 CardSet = int
 
 SUIT_LETTERS: Final = "CDHS"
+# The suits as cards print them, in every language: a button, an image, a web page.
+SUIT_SYMBOLS: Final = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠
 RANK_LETTERS: Final = "789TJQKA"
 FULL_DECK: Final[CardSet] = (1 << 32) - 1
 SUIT_MASKS: Final[tuple[int, int, int, int]] = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)

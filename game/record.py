@@ -147,6 +147,40 @@ class GameRecord:
     given_options: dict[str, Any] = field(default_factory=dict)
 
 
+def action_code(action: Action) -> str:
+    """An action in short notation, as a button's custom_id carries it: ``pass``, ``take``,
+    ``take.S``, ``bid.90.H``, ``bid.capot.H``, ``bid.NT``, ``play.JH``... (the record's
+    notation, its fields joined by dots)."""
+    obj = action_to_json(None, action)
+    parts = [obj.pop("action")]
+    for key in ("value", "suit", "contract", "card"):
+        if key in obj:
+            parts.append(str(obj.pop(key)))
+    return ".".join(parts)
+
+
+def action_from_code(variant: Variant, code: str) -> Action:
+    """The action a short notation names (``action_code``'s inverse); ValueError if it names
+    none in this variant."""
+    name, *rest = code.split(".")
+    obj: dict[str, Any] = {"action": name}
+    if name == "take" and rest:
+        obj["suit"] = rest[0]
+    elif name == "bid" and variant is Variant.COINCHE and len(rest) == 2:
+        obj["value"] = rest[0] if rest[0] == "capot" else int(rest[0])
+        obj["suit"] = rest[1]
+    elif name == "bid" and len(rest) == 1:
+        obj["contract"] = rest[0]
+    elif name == "play" and len(rest) == 1:
+        obj["card"] = rest[0]
+    elif rest:
+        raise ValueError(f"bad action code {code!r}")
+    try:
+        return action_from_json(variant, obj)
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"bad action code {code!r}") from e
+
+
 def parse_record(obj: Any) -> GameRecord:
     """Check the record's shape (not its actions). Raises ReplayError with status 2."""
     def bad(reason: str, deal: int | None = None) -> ReplayError:

@@ -13,18 +13,7 @@ from .catalogue import (
     texts,
     words,
 )
-from .rules import (
-    OptionsReason,
-    RuleSentence,
-    announcement_text,
-    bid_text,
-    card_text,
-    cards_text,
-    contract_text,
-    rule_reason,
-    rule_text,
-    trump_text,
-)
+from .rules import OptionsReason, RuleSentence, rule_reason, rule_text
 from .terms import (
     Level,
     Levels,
@@ -36,6 +25,17 @@ from .terms import (
     Team,
     seat_name,
     team_name,
+)
+from .values import (
+    action_label,
+    announcement_text,
+    bid_text,
+    card_label,
+    card_text,
+    cards_text,
+    contract_text,
+    faces,
+    trump_text,
 )
 
 __all__ = [
@@ -54,12 +54,15 @@ __all__ = [
     "Team",
     "Term",
     "Words",
+    "action_label",
     "announcement_text",
     "bid_text",
+    "card_label",
     "card_text",
     "cards_text",
     "catalogue",
     "contract_text",
+    "faces",
     "languages",
     "message_ids",
     "parameters",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
-from game.cards import Rank
-from i18n import DEFAULT_LANGUAGE, Scoped, words
+from game.cards import SUIT_SYMBOLS
+from i18n import DEFAULT_LANGUAGE, Scoped, faces, words
 
 RGB = tuple[int, int, int]
 
@@ -17,7 +16,7 @@ TWO_COLOUR: Final[tuple[RGB, RGB, RGB, RGB]] = (
 # The poker four-colour deck: clubs green, diamonds blue, hearts red, spades black.
 FOUR_COLOUR: Final[tuple[RGB, RGB, RGB, RGB]] = (
     (18, 128, 50), (25, 85, 200), (200, 20, 30), (26, 26, 26))
-PIPS: Final = ("\u2663", "\u2666", "\u2665", "\u2660")  # ♣ ♦ ♥ ♠
+PIPS: Final = tuple(SUIT_SYMBOLS)  # ♣ ♦ ♥ ♠, the rules core's
 
 FELT: Final[RGB] = (18, 92, 58)
 FELT_DARK: Final[RGB] = (11, 64, 40)
@@ -39,13 +38,9 @@ BAD: Final[RGB] = (200, 40, 40)
 NEUTRAL: Final[RGB] = (180, 130, 20)
 
 
-@cache
 def rank_text(language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
-    """The eight ranks, seven to ace, as ``language`` prints them on a card (``image.rank.*``
-    in the catalogue: cards.po's letters, with "10" for the ten): ``7 8 9 10 J Q K A`` in
-    English and Bulgarian, ``7 8 9 10 V D R A`` in French."""
-    w = words(language)
-    return tuple(w(f"image.rank.{rank.name.lower()}") for rank in Rank)
+    """The eight ranks, seven to ace, as ``language`` prints them on a card (i18n's faces)."""
+    return faces(language)
 
 
 @dataclass(frozen=True, slots=True)

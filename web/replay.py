@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Final
 from game.actions import Play
 from game.cards import Card
 from game.steps import Step
-from i18n import Words
-from i18n.rules import announcement_text, bid_text, contract_text
+from i18n import Words, announcement_text, bid_text, card_label, contract_text
 
 if TYPE_CHECKING:
     from db.results import MatchRow
@@ -34,13 +33,11 @@ PLACES: Final = ("s", "e", "n", "w")
 RED: Final = (1, 2)  # diamonds, hearts
 
 
-SUIT_SYMBOLS: Final = "♣♦♥♠"
-RANKS: Final = ("7", "8", "9", "10", "jack", "queen", "king", "ace")  # controls.rank.*
 
 
 def label(c: Card, w: Words) -> str:
     """A card as the bot's buttons write it: its rank's letter, its suit's symbol."""
-    return w(f"controls.rank.{RANKS[c & 7]}") + SUIT_SYMBOLS[c >> 3]
+    return card_label(c, w.language)
 
 
 _CARDS: dict[str, tuple[str, ...]] = {}

@@ -115,7 +115,8 @@ def test_every_message_id_the_messages_ask_for_is_in_the_catalogue() -> None:
     known = set(texts("en"))
     assert used and sorted(used - known) == []
     for prefix, names in (("table.variant", ("classic", "coinche", "bulgarian")),
-                          ("controls.rank", ("7", "8", "9", "10", "jack", "queen", "king", "ace")),
+                          ("cards.face", ("seven", "eight", "nine", "ten", "jack", "queen",
+                                          "king", "ace")),
                           ("controls.bid", ("contre", "surcontre", "double", "redouble"))):
         assert {f"{prefix}.{n}" for n in names} <= known
 

@@ -16,6 +16,7 @@ from bot.controls import ActButton, AheadButton, BidSelect
 from db import Database
 from game.cards import card_str
 from game.view import Stage, TableView, shown_order
+from i18n import card_label
 from rendering import draw_hand
 from service.tables import LiveTable, NewTable, TableService
 
@@ -56,7 +57,7 @@ def check_layout(live: LiveTable, view: TableView, language: str) -> None:
         assert cards == shown
         # The hand's text names them in the same order.
         line = messages.hand_text(live, view, language).split("\n")[1]
-        assert line == " ".join(messages.card_label(c, language) for c in shown_order(view))
+        assert line == " ".join(card_label(c, language) for c in shown_order(view))
     if view.stage is Stage.BIDDING and view.is_my_turn:
         offered = sum(isinstance(item, ActButton) for item in controls.children) + sum(
             len(item.item.options) for item in controls.children if isinstance(item, BidSelect))

@@ -20,9 +20,9 @@ import pytest
 
 from bot import create_bot
 from bot.controls import button_id
-from bot.messages import card_label
 from game.cards import card_str, cards_of
 from game.players import RandomPlayer
+from i18n import card_label
 from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 

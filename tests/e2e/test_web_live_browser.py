@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import web.tournament
-from bot.messages import card_label
 from game.cards import cards_of
 from game.players import RandomPlayer
+from i18n import card_label
 from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser

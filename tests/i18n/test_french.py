@@ -13,8 +13,7 @@ from bot.translator import CatalogueTranslator
 from cogs.belote import Belote
 from game.cards import Rank, Suit
 from game.errors import Cards, IllegalAction
-from i18n import texts, words
-from i18n.rules import card_text, rule_text
+from i18n import card_text, rule_text, texts, words
 
 NBSP = "\u00a0"
 
@@ -26,7 +25,7 @@ def _card(rank: Rank, suit: Suit) -> int:
 def test_cards_use_the_french_letters_valet_dame_roi() -> None:
     spades = [card_text(_card(rank, Suit.SPADES), "fr") for rank in Rank]
     assert spades == ["7♠", "8♠", "9♠", "10♠", "V♠", "D♠", "R♠", "A♠"]
-    assert [words("fr")(f"controls.rank.{r}") for r in ("jack", "queen", "king")] == \
+    assert [words("fr")(f"cards.face.{r}") for r in ("jack", "queen", "king")] == \
         ["V", "D", "R"]
 
 

@@ -16,7 +16,7 @@ def asked() -> list[tuple[str, str, frozenset[str] | None]]:
     """(where, id, keyword names given; None when ``**params`` may give more) of each call
     whose first argument is a written message id of our areas."""
     found: list[tuple[str, str, frozenset[str] | None]] = []
-    for package in ("bot", "cogs", "i18n", "belote_cli", "web"):
+    for package in ("service", "bot", "cogs", "i18n", "belote_cli", "web"):
         for path in sorted((ROOT / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

@@ -139,7 +139,7 @@ def test_every_character_of_the_image_labels_has_a_glyph_in_the_shipped_font(
     private-use point DejaVu leaves empty): no label character may be drawn so."""
     used = set(PIPS) | {"·", "→", "×", "✓", "…", "–", "№"}
     for key, value in texts(language).items():
-        if key.startswith(("image.", "cards.rank.")):
+        if key.startswith(("image.", "cards.rank.", "cards.face.")):
             for text in (value,) if isinstance(value, str) else value:
                 used |= set(_literal(text))
     if language == "bg":
