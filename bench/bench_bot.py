@@ -329,7 +329,7 @@ class Probe:
         sequence number of the state it showed. From the two, the time from a change to the
         first edit that shows it (``table_shown``); returns the function that undoes it."""
         delivery = bot.delivery
-        changed, payload, edit = (delivery.table_changed, delivery.table_payload,
+        changed, payload, edit = (delivery.table_changed, delivery.screens.table_payload,
                                   delivery._edit_table)
         self.changes, self.edits = changes, edits = [], []
         building: dict[int, int] = {}
@@ -348,11 +348,11 @@ class Probe:
             if seq is not None:
                 edits.append((live.id, seq, time.perf_counter()))
 
-        delivery.table_changed, delivery.table_payload = table_changed, table_payload
+        delivery.table_changed, delivery.screens.table_payload = table_changed, table_payload
         delivery._edit_table = edit_table
 
         def unwatch() -> None:
-            del delivery.table_changed, delivery.table_payload, delivery._edit_table
+            del delivery.table_changed, delivery.screens.table_payload, delivery._edit_table
 
         return unwatch
 
@@ -483,7 +483,7 @@ async def forget_table_tokens(bot: Any, share: float) -> list[int]:
     for this share of the tables (a seeded draw: every other table is of one person with
     --mixed, so no pattern by id): their message is edited as a message, under the global
     limit. The ids of those tables."""
-    tokens = bot.delivery.table_tokens
+    tokens = bot.delivery.tokens.table
     ids = sorted(tokens)
     old = random.Random(3).sample(ids, round(len(ids) * share))
     for table_id in old:

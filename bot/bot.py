@@ -151,6 +151,7 @@ class BeloteBot(commands.Bot):
         drop_unread(self._connection)
         self.settings = settings
         self.sharding = shards
+        self.readers = Readers()  # each member's language, for what they alone read
         self.delivery = Delivery(self)
         # Every REST call takes its turn in the global budget (interaction answers excepted);
         # the budget is the bot's, so each process of a sharded bot takes its shards' part.
@@ -162,7 +163,6 @@ class BeloteBot(commands.Bot):
         self.routes: ClickRoutes | None = None
         self.db: Database | None = None
         self.limits = MemberLimits()
-        self.readers = Readers()  # each member's language, for what they alone read
         # Readiness and metrics for operators, served with the web pages on WEB_PORT (no
         # port: nothing is measured, nothing served).
         self.health = Health(self)

@@ -6,6 +6,9 @@ message remembers the state it shows (a key): recorded while its send is on its 
 back if the send fails (``showing``), so nothing is edited twice for the same state and
 nothing that failed is taken as shown; an interaction reply that already showed it (the
 clicking player's own hand) saves the edit. Failures never touch the game.
+
+What each message shows is bot/screens.py's; the clicks kept for their tokens, bot/tokens.py's;
+this module is the table service's listener that schedules the sends.
 """
 
 from __future__ import annotations
@@ -14,11 +17,10 @@ import asyncio
 import contextlib
 import functools
 import logging
-import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -26,7 +28,6 @@ import rendering
 from db import SeatRow, TableStatus
 from game.view import Stage, TableView
 from i18n import words
-from rendering.keys import hand_key as hand_image_key
 from service.tables import LiveTable, TableService
 
 from . import images, messages
@@ -36,7 +37,9 @@ from .controls import let_go
 from .digests import digest
 from .languages import seat_language
 from .outbox import Outbox, describe, is_transient, nonce, retry_after
+from .screens import Screens, edits_in, hand_key, shown_turn, table_key, waiting_for
 from .shown import TABLE_SLOT, ShownRecords
+from .tokens import UPDATED, Tokens
 from .undelivered import lost
 
 if TYPE_CHECKING:
@@ -44,18 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-K = TypeVar("K", bound=Hashable)
-Kept = dict[K, tuple[discord.Interaction[Any], float]]  # a click kept for its token, and when
-
 DMS_CLOSED = 50007
-# An interaction's token edits its ephemeral reply for 15 minutes; keep a margin.
-TOKEN_LIFETIME = 14 * 60.0
-
-
-# The answers to a click that edit the message clicked: that message is then the token's
-# original message, which the token edits for 15 minutes.
-UPDATED = (discord.InteractionResponseType.message_update,
-           discord.InteractionResponseType.deferred_message_update)
 
 _UNKNOWN = object()  # an image key nothing equals
 RECENTLY_OVER = 64
@@ -83,33 +75,6 @@ def showing(shown: dict[Any, Hashable], slot: Hashable, key: Hashable) -> Iterat
         raise
 
 
-def edits_in(live: LiveTable) -> Hashable:
-    """The rate limit a table message's edits count against: its channel's message edits."""
-    return ("edits", live.row.home_id)
-
-
-def hand_key(live: LiveTable, view: TableView) -> Hashable:
-    """What a hand message shows; equal keys need no edit."""
-    seat = live.seats[view.viewer] if view.viewer is not None else None
-    return (live.row.status, view.deal_number, view.stage, view.hand,
-            view.legal_actions, (live.seq, live.deadline) if view.is_my_turn else None,
-            seat.computer if seat is not None else None,
-            live.ahead(view.viewer) if view.viewer is not None else None)
-
-
-def shown_turn(live: LiveTable) -> tuple[int, float] | None:
-    """The turn deadline the table message shows now, with the step of the game it is for."""
-    return None if live.deadline is None else (live.seq, live.deadline)
-
-
-def waiting_for(live: LiveTable, seat: int) -> images.Need:
-    """Who waits for a hand edit that answers no click: the player to act, to play (its
-    picture is drawn by the hand worker, after the answers to clicks), or nobody right now
-    (drawn with the table images)."""
-    acting = live.match is not None and live.match.to_act == seat
-    return images.Need.TURN if acting else images.Need.LATER
-
-
 class Delivery:
     """The service's listener for a running bot."""
 
@@ -132,21 +97,10 @@ class Delivery:
         # background after Discord confirmed each send: at a restart, a message that matches
         # is not sent again. Keyed (table id, slot): slot -1 the table message, 0-3 a hand.
         self.shown = ShownRecords(lambda: self.service.db.tables)
-        # Players with closed DMs: the newest interaction that showed their hand as an
-        # ephemeral reply (its token edits that reply), and when it came.
-        self.ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
-        # Players with open DMs: the newest click on their DM hand that was answered, and
-        # when. Its token edits that same message later (their turn comes, the trick ends)
-        # outside Discord's global request limit, which interaction tokens are not bound by:
-        # a DM edit is otherwise a call against it for every card played.
-        self.dm_tokens: Kept[tuple[int, int]] = {}
-        # The same for each table message: the newest click on it answered by editing it (a
-        # seat taken, the game started, a seat taken back), and when. Its token edits the
-        # table message, paced as ever in its channel but outside the global limit: the
-        # table edits that the global limit could not carry at a few hundred busy tables.
-        self.table_tokens: Kept[int] = {}
-        # Their answers (showing the hand) still on the way: token edits wait for them.
-        self.answering: dict[tuple[int, int], set[asyncio.Future[None]]] = {}
+        # What each message shows (the payloads and their keys), and the clicks kept to edit
+        # them through their tokens (not while Discord is down: see Tokens.usable).
+        self.screens = Screens(bot.readers, lambda: bot.web_links)
+        self.tokens = Tokens(lambda: self.jobs.down)
         self.turn_noticed: dict[tuple[int, int], int] = {}  # the seq a "your turn" notice was for
         self.known: set[int] = set()  # games whose hands this process has shown
         # The hand image each seat's DM shows (message id, rendering.keys.hand_key), and the
@@ -215,7 +169,7 @@ class Delivery:
         What differs (a new deadline, a state never confirmed before the stop) is sent."""
         await self.shown.load()
         for live in self.service.live.values():
-            key = self.table_key(live)
+            key = table_key(live)
             if self.shown.get((live.id, TABLE_SLOT)) == digest(key, live.row.message_id):
                 self.table_shown[live.id] = key
             for seat, s in live.seats.items():
@@ -362,62 +316,22 @@ class Delivery:
                 del self.over[next(iter(self.over))]
 
     # ---- the table message ----------------------------------------------------------------
-    async def table_payload(self, live: LiveTable, closed: str | None = None) -> dict[str, Any]:
-        """Content, attachments and controls of the table message as it should be now."""
-        language = live.language  # the table message is public: in the table's language
-        if closed is not None:
-            return {"content": messages.header(live, language) + "\n" +
-                    words(language)("delivery.table_closed", reason=closed),
-                    "view": None}
-        view = live.view()
-        if view is None:
-            return {"content": messages.lobby_text(live, language),
-                    "view": await self.linked(live, messages.lobby_view(live, language)),
-                    "attachments": []}
-        return {"content": messages.table_text(live, view, language),
-                "view": await self.linked(live, messages.table_view_controls(live, language)),
-                "attachments": [await images.table_image(view, language)]}
-
-    async def linked(self, live: LiveTable,
-                     view: discord.ui.View | None) -> discord.ui.View | None:
-        """``view`` with a link to the table's live page (docs/web.md) when ``WEB_BASE_URL``
-        is set. A link button has no custom_id: the other buttons are as they were, and a
-        table posted before the link existed gets it at its next edit."""
-        links = self.bot.web_links
-        if view is None or links is None or not live.row.is_open:
-            return view
-        try:
-            url = await links.url(live.row.guild_id, f"/table/{live.id}")
-        except Exception:  # the link is a nicety: the table is shown without it
-            log.exception("table %s: no link to its page", live.id)
-            return view
-        if url is not None:
-            view.add_item(discord.ui.Button(
-                label=words(live.language)("web.button.open"), url=url,
-                row=1 if live.row.status == TableStatus.LOBBY else None))
-        return view
-
-    def table_key(self, live: LiveTable, closed: str | None = None) -> Hashable:
-        return (live.row.status, live.seq, live.row.host_id, closed, live.deadline,
-                tuple((s.seat, s.user_id, s.name, s.computer, s.dm_closed)
-                      for s in live.seats.values()))
-
     @contextlib.asynccontextmanager
     async def table_reply(self, live: LiveTable, interaction: discord.Interaction[Any] | None
                           = None) -> AsyncIterator[None]:
         """Around an answer that shows the table message as it is now (a click's answer
         editing it, or the message posted anew): once it went through, what the message shows
         is recorded, as for an ordinary edit, so that a restart does not send it again; and
-        the click's token is kept to edit the table message later (``table_tokens``)."""
-        key, turn = self.table_key(live), shown_turn(live)
-        since = time.monotonic()
+        the click's token is kept to edit the table message later (``tokens.table``)."""
+        key, turn = table_key(live), shown_turn(live)
+        since = self.tokens.clock()
         self.table_shown[live.id] = key
         yield
         message = interaction.message if interaction is not None else None
         if interaction is not None and message is not None and \
                 message.id == live.row.message_id and live.row.is_open and \
                 interaction.response.type in UPDATED:
-            self.table_tokens[live.id] = (kept_for_token(interaction), since)
+            self.tokens.table[live.id] = (kept_for_token(interaction), since)
         if live.row.message_id is not None and live.row.is_open and \
                 self.table_shown.get(live.id) == key:
             self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
@@ -425,7 +339,7 @@ class Delivery:
     async def update_table(self, live: LiveTable, closed: str | None = None) -> None:
         if live.row.message_id is None or (live.lost is not None and closed is None):
             return  # lost: nowhere to show it; the hands say why (shown again once found)
-        key, turn = self.table_key(live, closed), shown_turn(live)
+        key, turn = table_key(live, closed), shown_turn(live)
         if self.table_shown.get(live.id) == key:
             return
         with showing(self.table_shown, live.id, key):
@@ -433,37 +347,29 @@ class Delivery:
         if closed is None and live.row.is_open and self.table_shown.get(live.id) == key:
             self._store(live.id, TABLE_SLOT, key, live.row.message_id, turn)
 
-    @property
-    def by_message(self) -> bool:
-        """While Discord is down, messages are edited as messages, not through tokens: the
-        Outbox probes with one request at a time, and discord.py tries an edit through a
-        token five times over 16 s on any 5xx (a request of its own client: on 500, 502, 504,
-        524)."""
-        return self.jobs.down
-
     def table_token(self, live: LiveTable) -> discord.Interaction[Any] | None:
         """The click whose token edits the table message now (the table may have moved to a
         message of its own since)."""
-        return self._kept(self.table_tokens, live.id, live.row.message_id)
+        return self.tokens.kept(self.tokens.table, live.id, live.row.message_id)
 
-    def _kept(self, kept: Kept[K], key: K, message_id: int | None
-              ) -> discord.Interaction[Any] | None:
-        """The click kept under ``key`` whose token edits ``message_id`` now: None when there
-        is none, while Discord is down (see ``by_message``), or when it ran out or was for
-        another message (then it is dropped)."""
-        held = kept.get(key)
-        if held is None or self.by_message:
-            return None
-        interaction, since = held
-        if time.monotonic() - since < TOKEN_LIFETIME and interaction.message is not None and \
-                interaction.message.id == message_id:
-            return interaction
-        del kept[key]
-        return None
+    def answered(self, live: LiveTable, shown: Hashable, seat: int | None = None) -> None:
+        """A click's answer showed ``shown`` (the table message's key, or with ``seat`` that
+        player's hand's): if the game moved on while the answer was made (computers played),
+        an edit showing that may have landed before it, so the message is edited once more
+        with the newest state."""
+        if seat is None:
+            if table_key(live) != shown:
+                self.table_shown.pop(live.id, None)
+                self.table_changed(live)
+            return
+        now = live.view(seat)
+        if now is not None and hand_key(live, now) != shown:
+            self.invalidate(live.id, seat)
+            self.hands_changed(live, [seat])
 
     async def _edit_table(self, live: LiveTable, closed: str | None) -> None:
         assert live.row.message_id is not None
-        payload = await self.table_payload(live, closed)
+        payload = await self.screens.table_payload(live, closed)
         try:
             if not await self._edit_table_by_token(live, payload):
                 message = self.bot.get_partial_messageable(live.row.home_id) \
@@ -502,37 +408,10 @@ class Delivery:
                                 interaction.edit_original_response(
                                     allowed_mentions=messages.NO_MENTIONS, **payload)):
             return True
-        self.table_tokens.pop(live.id, None)
+        self.tokens.table.pop(live.id, None)
         return False
 
     # ---- hands ------------------------------------------------------------------------------
-    async def hand_payload(self, live: LiveTable, seat: int, *,
-                           need: images.Need = images.Need.ANSWER,
-                           keep: Hashable | None = None) -> dict[str, Any]:
-        """The hand message now; ``need``: who waits for it (``waiting_for`` for edits that
-        answer no click). ``keep``: the image the edited message shows
-        (rendering.keys.hand_key), left alone if unchanged."""
-        view = live.view(seat)
-        assert view is not None
-        return (await self._hand_payload(live, seat, view, need, keep))[0]
-
-    async def _hand_payload(self, live: LiveTable, seat: int, view: TableView,
-                            need: images.Need, keep: Hashable | None
-                            ) -> tuple[dict[str, Any], Hashable | None]:
-        """The payload and the key of the image it leaves on the message (None: no image)."""
-        language = seat_language(self.bot.readers, live, seat)
-        payload: dict[str, Any] = {"content": messages.hand_text(live, view, language),
-                                   "view": messages.hand_controls(live, view, language)}
-        if not view.hand:
-            payload["attachments"] = []
-            return payload, None
-        key = hand_image_key(view, language=language)
-        if key != keep:  # otherwise no "attachments": Discord keeps the image it has
-            payload["attachments"] = [await images.hand_image(view, need=need,
-                                                              slot=(live.id, seat),
-                                                              language=language)]
-        return payload, key
-
     async def edit_hand(self, live: LiveTable, seat: int, message_id: int | None,
                         send: Callable[[dict[str, Any]], Awaitable[Any]], *,
                         need: images.Need = images.Need.ANSWER) -> None:
@@ -547,7 +426,7 @@ class Delivery:
         on = self.images_on.get(slot)
         known = on[1] if on is not None and on[0] == message_id and \
             not self.editing[slot] else _UNKNOWN
-        payload, key = await self._hand_payload(live, seat, view, need, known)
+        payload, key = await self.screens.hand_payload_of(live, seat, view, need, known)
         self.editing[slot] += 1
         if self.editing[slot] > 1:
             self.overlapped.add(slot)
@@ -620,31 +499,31 @@ class Delivery:
         message = interaction.message
         if s is not None and not new_reply and message is not None and \
                 message.id == s.dm_message_id:
-            since = time.monotonic()
+            since = self.tokens.clock()
             self.hand_answered(live, seat)
             key = self.hand_shown.get((live.id, seat))
             yield
             # The answer went through, and it edited the DM (not a reply of its own): the
             # token's original message is the hand from now on.
             if interaction.response.type in UPDATED:
-                self.dm_tokens[(live.id, seat)] = (kept_for_token(interaction), since)
+                self.tokens.dm[(live.id, seat)] = (kept_for_token(interaction), since)
             if key is not None and live.row.is_open:
                 self._store(live.id, seat, key, s.dm_message_id)
             return
         if s is not None and s.dm_closed and \
                 (new_reply or (message is not None and message.flags.ephemeral)):
-            key, since = (live.id, seat), time.monotonic()
+            key, since = (live.id, seat), self.tokens.clock()
             answered = asyncio.get_running_loop().create_future()
-            self.answering.setdefault(key, set()).add(answered)
+            self.tokens.answering.setdefault(key, set()).add(answered)
             self.hand_answered(live, seat)
             try:
                 yield
-                self.ephemeral[key] = (kept_for_token(interaction), since)
+                self.tokens.ephemeral[key] = (kept_for_token(interaction), since)
             finally:
-                waiting = self.answering.get(key, set())
+                waiting = self.tokens.answering.get(key, set())
                 waiting.discard(answered)
                 if not waiting:
-                    self.answering.pop(key, None)
+                    self.tokens.answering.pop(key, None)
                 answered.set_result(None)
             return
         yield
@@ -711,7 +590,7 @@ class Delivery:
             channel: discord.abc.Messageable = self.bot.get_partial_messageable(
                 known, type=discord.ChannelType.private) if known is not None else \
                 await self.bot.create_dm(discord.Object(user_id))
-            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
+            payload = await self.screens.hand_payload(live, seat, need=waiting_for(live, seat))
             files = payload.pop("attachments")
             try:
                 return await channel.send(files=files or discord.utils.MISSING, **payload,
@@ -727,7 +606,7 @@ class Delivery:
         token lasts; False when there is none to use (then the DM is edited as a message).
         A token Discord no longer takes is dropped; a failure of Discord's is raised, and the
         Outbox sends the hand again."""
-        interaction = self._kept(self.dm_tokens, (live.id, seat), message_id)
+        interaction = self.tokens.kept(self.tokens.dm, (live.id, seat), message_id)
         if interaction is None:
             return False
         if await self._by_token(live, f"seat {seat}'s last click",
@@ -736,7 +615,7 @@ class Delivery:
                 lambda payload: interaction.edit_original_response(**payload),
                 need=waiting_for(live, seat))):
             return True
-        self.dm_tokens.pop((live.id, seat), None)
+        self.tokens.dm.pop((live.id, seat), None)
         return False
 
     async def _by_token(self, live: LiveTable, whose: str, otherwise: str,
@@ -760,25 +639,25 @@ class Delivery:
         """Closed DMs: edit the player's last ephemeral hand while its token lasts; otherwise,
         when their turn comes, tell them in the thread to open **My hand**."""
         s = live.seats[seat]
-        answers = self.answering.get((live.id, seat))
+        answers = self.tokens.answering.get((live.id, seat))
         if answers:  # the answers to their clicks go first; this edit shows what came after
             await asyncio.wait(list(answers))
             now = live.view(seat)
             if now is None:
                 return
             view = now
-        held = self.ephemeral.get((live.id, seat))
-        if held is not None and time.monotonic() - held[1] < TOKEN_LIFETIME:
-            payload = await self.hand_payload(live, seat, need=waiting_for(live, seat))
+        held = self.tokens.fresh((live.id, seat))
+        if held is not None:
+            payload = await self.screens.hand_payload(live, seat, need=waiting_for(live, seat))
             try:
                 if await self._by_token(live, f"seat {seat}'s last click",
                                         "they are told in the thread when it is their turn",
-                                        held[0].edit_original_response(**payload)):
+                                        held.edit_original_response(**payload)):
                     return
             finally:
                 let_go(payload.get("view"))
             # dismissed by the player, or the token ran out: fall back to a notice
-        self.ephemeral.pop((live.id, seat), None)
+        self.tokens.ephemeral.pop((live.id, seat), None)
         if view.is_my_turn and view.winner is None and \
                 self.turn_noticed.get((live.id, seat)) != live.seq:
             self.turn_noticed[(live.id, seat)] = live.seq
@@ -828,10 +707,8 @@ class Delivery:
 
     def forget(self, live: LiveTable) -> None:
         self.invalidate(live.id)
-        self.table_tokens.pop(live.id, None)
+        self.tokens.forget(live.id)
         for seat in range(4):
-            self.ephemeral.pop((live.id, seat), None)
-            self.dm_tokens.pop((live.id, seat), None)
             self.turn_noticed.pop((live.id, seat), None)
             self.images_on.pop((live.id, seat), None)
         self.known.discard(live.id)

@@ -209,7 +209,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
             # Sent again if Discord fails on its way (a 5xx, a dropped connection); the nonce
             # makes a try whose answer was lost give back the message it made, not a second.
             lobby = messages.lobby_view(live, live.language)
-            await self.bot.delivery.linked(live, lobby)  # with a link to its page, if any
+            await self.bot.delivery.screens.linked(live, lobby)  # with a link to its page, if any
             message = await self.bot.delivery.jobs.call(
                 ("table post", live.id), lambda: home.send(
                     messages.lobby_text(live, live.language), view=lobby,

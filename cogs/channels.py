@@ -27,6 +27,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
 from bot.outbox import is_transient, nonce
+from bot.screens import table_key
 from bot.undelivered import sending
 from i18n import Message, Permissions, words
 from service.keyed_lock import KeyedLock
@@ -281,17 +282,17 @@ class Channels(commands.Cog):
         drawn: list[Hashable] = []  # what each try showed
 
         async def post() -> discord.Message:
-            payload = await delivery.table_payload(live)  # anew: a file is read once
+            payload = await delivery.screens.table_payload(live)  # anew: a file is read once
             payload["files"] = payload.pop("attachments", [])
             if payload.get("view") is None:
                 payload.pop("view", None)
-            drawn.append(delivery.table_key(live))
+            drawn.append(table_key(live))
             return await channel.send(allowed_mentions=NO_MENTIONS, nonce=nonce(*once),
                                       **payload)
 
         message = await delivery.jobs.call(("table post", live.id), post)
         self.refresh(live)
-        if all(key == delivery.table_key(live) for key in drawn):
+        if all(key == table_key(live) for key in drawn):
             async with delivery.table_reply(live):  # the message posted shows it now
                 await self.bot.service.attach(
                     live.id, thread_id=thread_id, message_id=message.id,

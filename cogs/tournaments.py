@@ -255,7 +255,8 @@ class Tournaments(BeloteSubcommands):
             self._homes[live.id] = home
 
         async def post() -> discord.Message:
-            payload = await self.bot.delivery.table_payload(live)  # anew: a file is read once
+            # Drawn anew each try: a file is read once.
+            payload = await self.bot.delivery.screens.table_payload(live)
             payload["files"] = payload.pop("attachments", [])
             if payload.get("view") is None:
                 payload.pop("view", None)

@@ -23,17 +23,13 @@ def display_name(user: discord.abc.User) -> str:
 async def show_table(interaction: discord.Interaction[Any], live: LiveTable) -> None:
     """Answer a click on the table message by editing it to the table as it is now."""
     deliver = bot_of(interaction).delivery
-    shown = deliver.table_key(live)
+    shown = deliver.screens.table_key(live)
     # This answer is the table message's edit (and its token edits the table from now on).
     async with deliver.table_reply(live, interaction), \
             SlowAnswer.of(interaction, update=True) as answer:
         await answer.send({"allowed_mentions": discord.AllowedMentions.none(),
-                           **await deliver.table_payload(live)})
-    if deliver.table_key(live) != shown:
-        # The game moved on (computers) while this answer was made, and an edit showing
-        # that may have landed before it: edit once more with the newest state.
-        deliver.table_shown.pop(live.id, None)
-        deliver.table_changed(live)
+                           **await deliver.screens.table_payload(live)})
+    deliver.answered(live, shown)
 
 
 async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -50,7 +46,7 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
     deliver = bot_of(interaction).delivery
     async with deliver.hand_reply(live, seat, interaction, new_reply=True), \
             SlowAnswer.of(interaction, update=False, ephemeral=True) as answer:
-        payload = await deliver.hand_payload(live, seat)
+        payload = await deliver.screens.hand_payload(live, seat)
         try:
             await answer.send(payload)
         finally:
@@ -59,14 +55,12 @@ async def send_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
 
 async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> None:
     """Answer a click on a hand message (DM or ephemeral) by editing it to the hand now."""
-    from ..delivery import hand_key  # here: delivery lays out the controls of this package
-
     seat = live.held_seat(interaction.user.id)
     assert seat is not None
     deliver = bot_of(interaction).delivery
     view = live.view(seat)
     assert view is not None
-    shown = hand_key(live, view)
+    shown = deliver.screens.hand_key(live, view)
     message_id = interaction.message.id if interaction.message is not None else None
     try:
         async with deliver.hand_reply(live, seat, interaction), \
@@ -77,9 +71,4 @@ async def show_hand(interaction: discord.Interaction[Any], live: LiveTable) -> N
         # show the hand through the ordinary DM edit instead.
         deliver.answer_failed(interaction, live.id, e)
         return
-    now = live.view(seat)
-    if now is not None and hand_key(live, now) != shown:
-        # Computers moved while this reply was on its way, and a DM edit showing their
-        # moves may have landed before it: edit once more with the newest state.
-        deliver.invalidate(live.id, seat)
-        deliver.hands_changed(live, [seat])
+    deliver.answered(live, shown, seat)

@@ -111,7 +111,7 @@ async def until_parked(w: World) -> None:
 
 def custom_ids(components: list[dict[str, Any]]) -> list[str]:
     """The controls a player can use: enabled ones (a waiting player's hand keeps disabled
-    buttons of an earlier turn, by design: delivery.hand_key)."""
+    buttons of an earlier turn, by design: screens.hand_key)."""
     out: list[str] = []
     for c in components:
         if "custom_id" in c and not c.get("disabled"):
@@ -124,7 +124,7 @@ async def assert_shows_now(w: World, live: Any) -> None:
     """The table message and every DM hand show what the bot would show now."""
     delivery, fake = w.bot.delivery, w.fake
     if live.row.message_id is not None and live.lost is None:
-        want = await delivery.table_payload(live)
+        want = await delivery.screens.table_payload(live)
         table = fake.message(live.row.message_id)
         assert table.content == want["content"], (table.content, want["content"])
         view = want.get("view")
@@ -132,10 +132,10 @@ async def assert_shows_now(w: World, live: Any) -> None:
     for seat, s in live.seats.items():
         if s.user_id is None or s.dm_closed or live.view(seat) is None:
             continue
-        want = await delivery.hand_payload(live, seat)
+        want = await delivery.screens.hand_payload(live, seat)
         dm = fake.message(s.dm_message_id)
         # The other players' moves are not edited into a hand whose own key did not change
-        # (delivery.hand_key): the "Waiting for ..." line may lag; everything else may not.
+        # (screens.hand_key): the "Waiting for ..." line may lag; everything else may not.
         assert WAITING.sub("", dm.content) == WAITING.sub("", want["content"]), \
             (seat, dm.content, want["content"])
         view = want.get("view")

@@ -57,8 +57,8 @@ async def test_closed_dms_get_a_turn_notice_once_the_reply_cannot_be_edited(worl
     await play_while(world, table_id, rng, True, seat)
     await world.fake.click(world.bot, closed, lobby, button_id("hand", table_id))
     key = (table_id, seat)
-    interaction, _ = world.bot.delivery.ephemeral[key]
-    world.bot.delivery.ephemeral[key] = (interaction, -1e9)  # its token ran out long ago
+    interaction, _ = world.bot.delivery.tokens.ephemeral[key]
+    world.bot.delivery.tokens.ephemeral[key] = (interaction, -1e9)  # its token ran out long ago
     await play_while(world, table_id, rng, False, seat)
     notices = [m.content for m in world.fake.messages(lobby.channel_id)
                if f"<@{closed.id}>, it is your turn" in m.content]

@@ -38,11 +38,11 @@ def arm(w: World, table_id: int, kind: str, drop: bool) -> None:
     fake, live = w.fake, w.bot.service.live[table_id]
     fake.faults.rules.clear()
     if kind == "table":  # edited through the token of the click that started the game
-        token = w.bot.delivery.table_tokens[table_id][0].token
+        token = w.bot.delivery.tokens.table[table_id][0].token
         fake.faults.fail("PATCH", TOKEN_EDIT, drop=drop,
                          path=f"/webhooks/{fake.application_id}/{token}/messages/@original")
     elif kind == "table message":  # no token left: edited as a message
-        w.bot.delivery.table_tokens.pop(table_id, None)
+        w.bot.delivery.tokens.table.pop(table_id, None)
         fake.faults.fail("PATCH", MESSAGE, drop=drop,
                          path=f"/channels/{live.row.home_id}/messages/{live.row.message_id}")
     elif kind == "hand":

@@ -46,9 +46,9 @@ async def test_clicks_kept_for_their_tokens_are_freed_when_let_go(world: World) 
     for _ in range(8):  # everyone has clicked their DM hand: each click is kept
         assert (await play_turn(world, table_id, rng)).callback_type == 7
     delivery = world.bot.delivery
-    assert len(delivery.dm_tokens) == 4
+    assert len(delivery.tokens.dm) == 4
     with left_to_the_collector() as interactions:
-        delivery.dm_tokens.clear()
+        delivery.tokens.dm.clear()
     assert interactions == []
     # The table goes on: the next hands are edited as messages, as without tokens.
     assert (await play_turn(world, table_id, rng)).callback_type == 7
@@ -62,9 +62,9 @@ async def test_ephemeral_hands_kept_for_their_tokens_are_freed_when_let_go(world
     assert mine.ephemeral and mine.callback_type == 4
     delivery = world.bot.delivery
     seat = world.bot.service.live[table_id].seat_of(closed.id)
-    assert (table_id, seat) in delivery.ephemeral
+    assert (table_id, seat) in delivery.tokens.ephemeral
     with left_to_the_collector() as interactions:
-        delivery.ephemeral.clear()
+        delivery.tokens.ephemeral.clear()
     assert interactions == []
 
 

@@ -116,7 +116,7 @@ async def test_a_429_is_absorbed_without_losing_the_edit(
     clock = Clock()
     table_id = await solo_table(w, clock)
     if not token:  # a table whose last click on its message is more than 15 minutes old
-        w.bot.delivery.table_tokens.clear()
+        w.bot.delivery.tokens.table.clear()
     # Discord's limits on the same clock, with message edits stricter than planned (1 per
     # 0.5 s in each channel where the bot plans 10 a second): 429s come, discord.py gives up
     # on them, the Outbox takes over. (Short windows: discord.py waits out a bucket's reset

@@ -94,7 +94,7 @@ async def test_a_state_not_confirmed_before_the_stop_is_the_only_one_sent(
     # stops with that state never confirmed.
     w.fake.faults.fail("PATCH", MESSAGE, status=400,
                        path=rf"/channels/{live.row.home_id}/messages/{live.row.message_id}")
-    token = w.bot.delivery.table_tokens[second][0].token  # the Start click's: refused as well
+    token = w.bot.delivery.tokens.table[second][0].token  # the Start click's: refused as well
     w.fake.faults.fail("PATCH", r"/webhooks/\{app_id\}/\{token\}/messages/\{message_id\}",
                        status=400, path=rf"/webhooks/\d+/{token}/messages/@original")
     await play_turn(w, second, RandomPlayer(8))

@@ -185,7 +185,7 @@ async def test_closed_dms_hand_follows_computers_that_moved_while_the_answer_was
         # Everything the bot does about it, except an edit that waits for the answer.
         job = f"belote-send-{('hand', table_id, seat)}"
         fake.settle_ignores.append(lambda t: t.get_name() == job and bool(
-            getattr(bot.delivery, "answering", {}).get((table_id, seat))))
+            bot.delivery.tokens.answering.get((table_id, seat))))
         await fake.settle(before | answering)
     finally:
         gate.opened.set()

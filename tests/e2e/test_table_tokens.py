@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import messages
 from bot.controls import button_id
-from bot.delivery import TOKEN_LIFETIME
+from bot.tokens import TOKEN_LIFETIME
 from game.players import RandomPlayer
 
 from .table_helpers import World, open_table, play_turn, seat_everyone
@@ -81,11 +81,11 @@ async def test_a_token_past_its_fifteen_minutes_is_not_tried(world: World) -> No
     table_id, _ = await started(world)
     live = world.bot.service.live[table_id]
     delivery = world.bot.delivery
-    interaction, since = delivery.table_tokens[table_id]
-    delivery.table_tokens[table_id] = (interaction, since - TOKEN_LIFETIME)  # clicked long ago
+    interaction, since = delivery.tokens.table[table_id]
+    delivery.tokens.table[table_id] = (interaction, since - TOKEN_LIFETIME)  # clicked long ago
     mark = world.fake.mark()
     await play(world, table_id, 8, seed=13)
     edits = world.fake.edits_of(live.row.message_id, since=mark)
     assert edits and all(r.route == MESSAGE and r.status == 200 for r in edits)
-    assert table_id not in delivery.table_tokens
+    assert table_id not in delivery.tokens.table
     shows_the_newest_state(world, table_id)
