@@ -389,6 +389,30 @@ class Delivery:
         if closed is not None or live.row.status == TableStatus.FINISHED:
             self.forget(live)
 
+    async def post_table(self, live: LiveTable, home: discord.abc.Messageable,
+                         once: tuple[Hashable, ...], *, retried: bool = True
+                         ) -> tuple[discord.Message, bool]:
+        """Post the table message as it is now in ``home``, as a new message (a table's first
+        post, or its move to another channel), drawn anew at each try (a file is read once).
+        Its nonce, made of ``once``, makes a try whose answer was lost give back the message
+        it made. ``retried``: tried again a few times while Discord fails, then the failure
+        is raised. Returns the message, and whether it shows the table as it is now (the
+        game may have moved on while Discord failed: then it is to be edited)."""
+        drawn: list[Hashable] = []  # what each try showed
+
+        async def post() -> discord.Message:
+            payload = await self.screens.table_payload(live)
+            payload["files"] = payload.pop("attachments", [])
+            if payload.get("view") is None:
+                payload.pop("view", None)
+            drawn.append(table_key(live))
+            return await home.send(allowed_mentions=messages.NO_MENTIONS, nonce=nonce(*once),
+                                   **payload)
+
+        message = await (self.jobs.call(("table post", live.id), post) if retried
+                         else post())
+        return message, all(key == table_key(live) for key in drawn)
+
     def table_message_gone(self, live: LiveTable) -> None:
         """The table message was found deleted (or closed to the bot): it shows nothing, and
         is recorded so, so that a restart before the table is shown again edits it (and

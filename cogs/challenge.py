@@ -176,18 +176,9 @@ class Challenge(BeloteSubcommands):
                 break
             thread = None
 
-        async def post() -> discord.Message:
-            # Drawn anew each try: a file is read once.
-            payload = await self.bot.delivery.screens.table_payload(live)
-            payload["files"] = payload.pop("attachments", [])
-            if payload.get("view") is None:
-                payload.pop("view", None)
-            return await home.send(allowed_mentions=NO_MENTIONS,
-                                   nonce=nonce("table post", live.id), **payload)
-
         # Sent again if Discord fails on its way (the nonce: not twice); then raised, and the
         # member is told (/belote show posts it).
-        message = await self.bot.delivery.jobs.call(("table post", live.id), post)
+        message, _ = await self.bot.delivery.post_table(live, home, ("table post", live.id))
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
         self.bot.delivery.table_changed(live)

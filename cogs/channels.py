@@ -18,7 +18,6 @@ path again until it gets through.
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable
 from typing import Any
 
 import discord
@@ -27,7 +26,6 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.messages import NO_MENTIONS
 from bot.outbox import is_transient, nonce
-from bot.screens import table_key
 from bot.undelivered import sending
 from i18n import Message, Permissions, words
 from service.keyed_lock import KeyedLock
@@ -279,20 +277,9 @@ class Channels(commands.Cog):
         through the Outbox: sent again until Discord takes it."""
         delivery = self.bot.delivery
         once = ("table moved", live.id, getattr(channel, "id", None), live.row.message_id)
-        drawn: list[Hashable] = []  # what each try showed
-
-        async def post() -> discord.Message:
-            payload = await delivery.screens.table_payload(live)  # anew: a file is read once
-            payload["files"] = payload.pop("attachments", [])
-            if payload.get("view") is None:
-                payload.pop("view", None)
-            drawn.append(table_key(live))
-            return await channel.send(allowed_mentions=NO_MENTIONS, nonce=nonce(*once),
-                                      **payload)
-
-        message = await delivery.jobs.call(("table post", live.id), post)
+        message, current = await delivery.post_table(live, channel, once)
         self.refresh(live)
-        if all(key == table_key(live) for key in drawn):
+        if current:
             async with delivery.table_reply(live):  # the message posted shows it now
                 await self.bot.service.attach(
                     live.id, thread_id=thread_id, message_id=message.id,

@@ -254,16 +254,8 @@ class Tournaments(BeloteSubcommands):
                 home = channel
             self._homes[live.id] = home
 
-        async def post() -> discord.Message:
-            # Drawn anew each try: a file is read once.
-            payload = await self.bot.delivery.screens.table_payload(live)
-            payload["files"] = payload.pop("attachments", [])
-            if payload.get("view") is None:
-                payload.pop("view", None)
-            return await home.send(allowed_mentions=NO_MENTIONS,
-                                   nonce=nonce("tournament table", live.id), **payload)
-
-        message = await post()
+        message, _ = await self.bot.delivery.post_table(live, home, ("tournament table", live.id),
+                                                        retried=False)
         thread = home if isinstance(home, discord.Thread) else None
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
