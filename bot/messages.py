@@ -19,16 +19,10 @@ from game.actions import (
     Action,
     CoincheBid,
     ContractBid,
-    Contre,
-    Double,
-    Pass,
-    Play,
-    Redouble,
-    Surcontre,
     Take,
 )
 from game.announcements import Announcement
-from game.cards import SUIT_SYMBOLS, Suit, card_str, parse_card
+from game.cards import SUIT_SYMBOLS, card_str, parse_card
 from game.choices import (
     DROPPED,
     PASS_AHEAD,
@@ -56,7 +50,6 @@ from i18n import (
     card_label,
     contract_text,
     faces,
-    trump_text,
     words,
 )
 from service.computers import available_levels, computer_label
@@ -73,13 +66,11 @@ from .controls import (
     ComputerButton,
     HandButton,
     LeaveButton,
-    Look,
     RulesButton,
     SitButton,
     StartButton,
     TakeBackButton,
     UnaheadButton,
-    encode_action,
 )
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -156,27 +147,19 @@ def lobby_view(live: LiveTable, language: str = EN) -> discord.ui.View:
     w = words(language)
     view = discord.ui.View(timeout=None)
     for seat in range(4):
-        s = live.seats.get(seat)
-        label = _seat_line(live, seat, w, markdown=False) if s else \
-            w("controls.sit", seat=Seat(seat))
-        style = discord.ButtonStyle.primary if s is None else discord.ButtonStyle.secondary
-        view.add_item(SitButton(live.id, seat, Look(label[:80], style, row=0)))
-    view.add_item(StartButton(live.id, Look(w("controls.start"), discord.ButtonStyle.success,
-                                            row=1)))
-    view.add_item(LeaveButton(live.id, Look(w("controls.leave"), discord.ButtonStyle.danger,
-                                            row=1)))
-    view.add_item(RulesButton(live.id, Look(w("controls.rules"), row=1)))
+        taken = _seat_line(live, seat, w, markdown=False) if seat in live.seats else None
+        view.add_item(SitButton.shown(live.id, seat, w, taken, row=0))
+    view.add_item(StartButton.shown(live.id, w, row=1))
+    view.add_item(LeaveButton.shown(live.id, w, row=1))
+    view.add_item(RulesButton.shown(live.id, w, row=1))
     # A row of "add a computer" buttons per level, the table's own first (its custom_id names
     # no level); two levels fill rows 2 and 3 of Discord's 5.
     levels = [live.level] + [lv for lv in available_levels() if lv != live.level]
     for row, level in enumerate(levels[:3], start=2):
         for seat in range(4):
             if seat not in live.seats:
-                label = w("controls.computer", level=w(f"controls.level.{level}"),
-                          seat=Seat(seat))
-                view.add_item(ComputerButton(live.id, seat,
-                                             None if level == live.level else level,
-                                             Look(label, emoji="🤖", row=row)))
+                view.add_item(ComputerButton.shown(live.id, seat, level, live.level, w,
+                                                   row=row))
     return view
 
 
@@ -253,12 +236,11 @@ def table_view_controls(live: LiveTable, language: str = EN) -> discord.ui.View 
         return None
     w = words(language)
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(live.id, Look(w("controls.hand"), discord.ButtonStyle.primary,
-                                           emoji="🂠")))
-    view.add_item(RulesButton(live.id, Look(w("controls.rules"))))
+    view.add_item(HandButton.shown(live.id, w))
+    view.add_item(RulesButton.shown(live.id, w))
     if any(s.user_id is not None and s.computer is not None and live.may_take_back(s)
            for s in live.seats.values()):
-        view.add_item(TakeBackButton(live.id, Look(w("controls.take_back"))))
+        view.add_item(TakeBackButton.shown(live.id, w))
     return view
 
 
@@ -378,17 +360,8 @@ def hand_text(live: LiveTable, view: TableView, language: str = EN) -> str:
     return "\n".join(lines)
 
 
-def _bid_style(a: Action) -> discord.ButtonStyle:
-    if isinstance(a, Pass):
-        return discord.ButtonStyle.secondary
-    if isinstance(a, Contre | Surcontre | Double | Redouble):
-        return discord.ButtonStyle.danger
-    return discord.ButtonStyle.primary
-
-
 def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
                       language: str) -> None:
-    w = words(language)
     seq = live.seq
     by_suit: dict[int, list[CoincheBid]] = defaultdict(list)
     buttons: list[Action] = []
@@ -399,12 +372,7 @@ def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
             buttons.append(a)
     row = 0
     for suit, bids in sorted(by_suit.items()):
-        options = [discord.SelectOption(label=action_label(b, language), value=encode_action(b))
-                   for b in bids]
-        placeholder = w("controls.bid_in", symbol=SUIT_SYMBOLS[suit],
-                        suit=trump_text(Suit(suit), language))
-        out.add_item(BidSelect(live.id, seq, suit, placeholder=placeholder,
-                               options=options[:25], row=row))
+        out.add_item(BidSelect.shown(live.id, seq, suit, bids, language, row=row))
         row += 1
     # Rows of at most four buttons, as a phone shows them without wrapping: a short choice on
     # one row; more, the contracts in rows of four and the calls (pass, double...) below.
@@ -418,9 +386,7 @@ def _bidding_controls(live: LiveTable, view: TableView, out: discord.ui.View,
         rows += [calls[i:i + ROW] for i in range(0, len(calls), ROW)]
     for k, line in enumerate(rows):
         for a in line:
-            out.add_item(ActButton(live.id, seq, encode_action(a),
-                                   Look(action_label(a, language), _bid_style(a),
-                                        row=min(4, row + k))))
+            out.add_item(ActButton.bid(live.id, seq, a, language, row=min(4, row + k)))
 
 
 def hand_controls(live: LiveTable, view: TableView,
@@ -435,8 +401,7 @@ def hand_controls(live: LiveTable, view: TableView,
     if seat.computer is not None:
         if not live.may_take_back(seat):  # the seat is the computer's to the end
             return None
-        out.add_item(TakeBackButton(live.id, Look(w("controls.take_back"),
-                                                  discord.ButtonStyle.primary)))
+        out.add_item(TakeBackButton.shown(live.id, w, on_hand=True))
         return out
     status, code = live.ahead(seat.seat)
     chosen = code if status == WAITING else None  # marked: a press cancels it
@@ -444,48 +409,33 @@ def hand_controls(live: LiveTable, view: TableView,
         if view.is_my_turn:
             _bidding_controls(live, view, out, language)
         elif chosen == PASS_AHEAD:
-            out.add_item(UnaheadButton(live.id, view.deal_number, PASS_AHEAD, Look(
-                w("controls.pass_ahead_chosen"), discord.ButtonStyle.success)))
+            out.add_item(UnaheadButton.pass_(live.id, view.deal_number, w))
         else:  # a pass chosen ahead of the turn
-            out.add_item(AheadButton(live.id, view.deal_number, PASS_AHEAD, Look(
-                w("controls.pass_ahead"))))
+            out.add_item(AheadButton.pass_(live.id, view.deal_number, w))
         return out
     if view.stage is not Stage.PLAY:
         return None
     legal = set(view.legal_cards)
     for i, c in enumerate(shown_order(view)):  # as the hand image shows them
-        red = (c >> 3) in (1, 2)
-        style = discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
-        label = card_label(c, language)
         if view.is_my_turn:
-            out.add_item(ActButton(live.id, live.seq, encode_action(Play(c)), Look(
-                label, style, disabled=c not in legal, row=i // ROW)))
+            out.add_item(ActButton.card(live.id, live.seq, c, language, legal=c in legal,
+                                        row=i // ROW))
         elif chosen == card_str(c):  # the card chosen ahead: a press cancels it
-            out.add_item(UnaheadButton(live.id, view.deal_number, card_str(c), Look(
-                w("controls.ahead_chosen", card=label), discord.ButtonStyle.success,
-                row=i // ROW)))
+            out.add_item(UnaheadButton.card(live.id, view.deal_number, c, language,
+                                            row=i // ROW))
         else:  # while the others play: the card to play next, chosen ahead
-            out.add_item(AheadButton(live.id, view.deal_number, card_str(c), Look(
-                label, style, row=i // ROW)))
+            out.add_item(AheadButton.card(live.id, view.deal_number, c, language,
+                                          row=i // ROW))
     choice = live.choice(seat.seat)
     choices = announce_options(view, language)
     if choices:
-        chosen = choice_code(choice.declare)
-        options = [discord.SelectOption(label=label, value=value, default=value == chosen)
-                   for value, label in choices]
-        out.add_item(AnnounceSelect(live.id, view.deal_number,
-                                    placeholder=w("controls.announcements"),
-                                    options=options, row=2))
+        out.add_item(AnnounceSelect.shown(live.id, view.deal_number, choices,
+                                          choice_code(choice.declare), w, row=2))
     if view.is_my_turn and claim_plan(view) is not None:
-        out.add_item(ClaimButton(live.id, live.seq, Look(w("controls.claim"),
-                                                         discord.ButtonStyle.success,
-                                                         emoji="🏁", row=4)))
+        out.add_item(ClaimButton.shown(live.id, live.seq, w, row=4))
     if holds_belote(view):
         # The button turns belote the other way: its custom_id says to what.
-        out.add_item(BeloteButton(live.id, view.deal_number, not choice.belote, Look(
-            w("controls.belote_on" if choice.belote else "controls.belote_off"),
-            discord.ButtonStyle.success if choice.belote else discord.ButtonStyle.secondary,
-            row=3)))
+        out.add_item(BeloteButton.shown(live.id, view.deal_number, choice.belote, w, row=3))
     return out
 
 

@@ -11,7 +11,7 @@ from typing import Any, Self
 
 import discord
 
-from i18n import DEFAULT_LANGUAGE, words
+from i18n import DEFAULT_LANGUAGE, Seat, Words, words
 
 from ..errors import tell
 from ..languages import member_language
@@ -41,6 +41,15 @@ class SitButton(ButtonControl, template=rf"bt:sit:{TABLE}:(?P<seat>{PART})"):
         super().__init__(table_id, seat, look=look)
 
     @classmethod
+    def shown(cls, table_id: int, seat: int, w: Words, taken_by: str | None = None, *,
+              row: int | None = None) -> Self:
+        """The seat's button: "Sit North" while it is free (primary), else who sits there."""
+        if taken_by is None:
+            return cls(table_id, seat, Look(w("controls.sit", seat=Seat(seat)),
+                                            discord.ButtonStyle.primary, row=row))
+        return cls(table_id, seat, Look(taken_by[:80], discord.ButtonStyle.secondary, row=row))
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["seat"], "seat") & 3)
 
@@ -64,6 +73,14 @@ class ComputerButton(ButtonControl,
         super().__init__(table_id, *((seat,) if level is None else (seat, level)), look=look)
 
     @classmethod
+    def shown(cls, table_id: int, seat: int, level: str, table_level: str, w: Words, *,
+              row: int | None = None) -> Self:
+        """"🤖 <level> North": a computer of ``level`` (the table's own names no level)."""
+        label = w("controls.computer", level=w(f"controls.level.{level}"), seat=Seat(seat))
+        return cls(table_id, seat, None if level == table_level else level,
+                   Look(label, emoji="🤖", row=row))
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["seat"], "seat") & 3, match["level"])
 
@@ -79,6 +96,10 @@ class StartButton(TableButton, template=rf"bt:start:{TABLE}"):
     kind = "start"
     answers_by = "edit"
 
+    @classmethod
+    def shown(cls, table_id: int, w: Words, *, row: int | None = None) -> Self:
+        return cls(table_id, Look(w("controls.start"), discord.ButtonStyle.success, row=row))
+
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.start(self.table_id, interaction.user.id)
         await show_table(interaction, live)
@@ -90,6 +111,10 @@ class LeaveButton(TableButton, template=rf"bt:leave:{TABLE}"):
 
     kind = "leave"
     answers_by = "reply"
+
+    @classmethod
+    def shown(cls, table_id: int, w: Words, *, row: int | None = None) -> Self:
+        return cls(table_id, Look(w("controls.leave"), discord.ButtonStyle.danger, row=row))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = bot_of(interaction).service
@@ -105,6 +130,10 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
     kind = "rules"
     answers_by = "reply"
 
+    @classmethod
+    def shown(cls, table_id: int, w: Words, *, row: int | None = None) -> Self:
+        return cls(table_id, Look(w("controls.rules"), row=row))
+
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         from ..messages import rules_card  # here: messages lays out the controls
 
@@ -118,6 +147,13 @@ class TakeBackButton(TableButton, template=rf"bt:back:{TABLE}"):
 
     kind = "back"
     answers_by = "edit"
+
+    @classmethod
+    def shown(cls, table_id: int, w: Words, *, on_hand: bool = False) -> Self:
+        """On the table message among others; on the player's hand, the one thing to do
+        (primary)."""
+        style = discord.ButtonStyle.primary if on_hand else discord.ButtonStyle.secondary
+        return cls(table_id, Look(w("controls.take_back"), style))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         live = await bot_of(interaction).service.reclaim(self.table_id, interaction.user.id)

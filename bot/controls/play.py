@@ -9,15 +9,17 @@ Only the seat's holder may press them: the table service checks it, and refuses 
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 
-from game.actions import Action
-from game.cards import Card
-from game.choices import ahead_action, declare_from_code
+from game.actions import Action, CoincheBid, Contre, Double, Pass, Play, Redouble, Surcontre
+from game.cards import SUIT_SYMBOLS, Card, Suit, card_str
+from game.choices import PASS_AHEAD, ahead_action, declare_from_code
+from i18n import Words, action_label, card_label, trump_text, words
 
 from .base import (
+    NEVER,
     PART,
     PLAIN,
     TABLE,
@@ -30,7 +32,7 @@ from .base import (
     number,
     table_number,
 )
-from .codes import decode_action
+from .codes import decode_action, encode_action
 from .replies import send_hand, show_hand
 
 
@@ -40,6 +42,21 @@ def choice_of(code: str) -> tuple[tuple[Card, ...], ...] | None:
         return declare_from_code(code)
     except ValueError as e:
         raise BadControl("not an announcement choice") from e  # not named: it may name cards
+
+
+def card_style(card: Card) -> discord.ButtonStyle:
+    """A card's button in its suit's colour: red for diamonds and hearts."""
+    return discord.ButtonStyle.danger if (card >> 3) in (1, 2) else \
+        discord.ButtonStyle.secondary
+
+
+def bid_style(action: Action) -> discord.ButtonStyle:
+    """A pass plain, a contre or a double red, a bid blue."""
+    if isinstance(action, Pass):
+        return discord.ButtonStyle.secondary
+    if isinstance(action, Contre | Surcontre | Double | Redouble):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
 
 
 async def act(interaction: discord.Interaction[Any], table_id: int, seq: int,
@@ -64,6 +81,21 @@ class ActButton(ButtonControl, template=rf"bt:act:{TABLE}:(?P<seq>{PART}):(?P<co
         super().__init__(table_id, seq, code, look=look)
 
     @classmethod
+    def bid(cls, table_id: int, seq: int, action: Action, language: str, *,
+            row: int | None = None) -> Self:
+        """A call of the auction: ``Pass``, ``Take ♥``, ``Contre``..."""
+        return cls(table_id, seq, encode_action(action),
+                   Look(action_label(action, language), bid_style(action), row=row))
+
+    @classmethod
+    def card(cls, table_id: int, seq: int, card: Card, language: str, *, legal: bool,
+             row: int | None = None) -> Self:
+        """A card to play on the holder's turn; greyed out when the rules forbid it."""
+        return cls(table_id, seq, encode_action(Play(card)),
+                   Look(card_label(card, language), card_style(card), disabled=not legal,
+                        row=row))
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["seq"], "seq"), match["code"])
 
@@ -86,6 +118,16 @@ class BidSelect(SelectControl, template=rf"bs:bid:{TABLE}:(?P<seq>{PART}):(?P<su
         super().__init__(table_id, seq, suit, placeholder=placeholder, options=options, row=row)
 
     @classmethod
+    def shown(cls, table_id: int, seq: int, suit: int, bids: list[CoincheBid], language: str,
+              *, row: int | None = None) -> Self:
+        """"Bid in ♥ hearts…": the values of one suit (Discord lists 25 at most)."""
+        options = [discord.SelectOption(label=action_label(b, language), value=encode_action(b))
+                   for b in bids]
+        placeholder = words(language)("controls.bid_in", symbol=SUIT_SYMBOLS[suit],
+                                      suit=trump_text(Suit(suit), language))
+        return cls(table_id, seq, suit, placeholder=placeholder, options=options[:25], row=row)
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["seq"], "seq"),
                    number(match["suit"], "suit"))
@@ -100,6 +142,10 @@ class HandButton(TableButton, template=rf"bt:hand:{TABLE}"):
 
     kind = "hand"
     answers_by = "reply"
+
+    @classmethod
+    def shown(cls, table_id: int, w: Words) -> Self:
+        return cls(table_id, Look(w("controls.hand"), discord.ButtonStyle.primary, emoji="🂠"))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await send_hand(interaction, bot_of(interaction).service.get(self.table_id))
@@ -117,6 +163,16 @@ class AnnounceSelect(SelectControl, template=rf"bs:ann:{TABLE}:(?P<deal>{PART})"
                  row: int | None = None) -> None:
         self.deal = deal
         super().__init__(table_id, deal, placeholder=placeholder, options=options, row=row)
+
+    @classmethod
+    def shown(cls, table_id: int, deal: int, choices: list[tuple[str, str]], chosen: str,
+              w: Words, *, row: int | None = None) -> Self:
+        """The announcements the holder may make (``choices``: code and label), ``chosen``
+        marked."""
+        options = [discord.SelectOption(label=label, value=value, default=value == chosen)
+                   for value, label in choices]
+        return cls(table_id, deal, placeholder=w("controls.announcements"), options=options,
+                   row=row)
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
@@ -141,6 +197,15 @@ class BeloteButton(ButtonControl, template=rf"bt:blt:{TABLE}:(?P<deal>{PART}):(?
         super().__init__(table_id, deal, 1 if on else 0, look=look)
 
     @classmethod
+    def shown(cls, table_id: int, deal: int, announced: bool, w: Words, *,
+              row: int | None = None) -> Self:
+        """Says whether belote is announced now (green when it is); a press turns it."""
+        return cls(table_id, deal, not announced, Look(
+            w("controls.belote_on" if announced else "controls.belote_off"),
+            discord.ButtonStyle.success if announced else discord.ButtonStyle.secondary,
+            row=row))
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["deal"], "deal"), match["on"] == "1")
 
@@ -163,6 +228,11 @@ class ClaimButton(ButtonControl, template=rf"bt:claim:{TABLE}:(?P<seq>{PART})"):
         super().__init__(table_id, seq, look=look)
 
     @classmethod
+    def shown(cls, table_id: int, seq: int, w: Words, *, row: int | None = None) -> Self:
+        return cls(table_id, seq, Look(w("controls.claim"), discord.ButtonStyle.success,
+                                       emoji="🏁", row=row))
+
+    @classmethod
     def read(cls, match: re.Match[str]) -> Self:
         return cls(table_number(match), number(match["seq"], "seq"))
 
@@ -180,13 +250,11 @@ def ahead_of(code: str) -> Action:
         raise BadControl("not an ahead code") from e  # not named: it may name a card
 
 
-class AheadButton(ButtonControl,
-                  template=rf"bt:ahead:{TABLE}:(?P<deal>{PART}):(?P<code>{PART})"):
-    """``bt:ahead:<table>:<deal>:<pass|card>``: the card its holder means to play next, or a
-    pass in the auction, chosen before their turn (played at once if their turn came)."""
+class _Ahead(ButtonControl, template=NEVER):
+    """What the two choice-ahead buttons share: ``bt:<kind>:<table>:<deal>:<pass|card>``."""
 
-    kind = "ahead"
     answers_by = "edit"
+    on: ClassVar[bool]  # a press makes the choice (True) or cancels it (False)
 
     def __init__(self, table_id: int, deal: int, code: str, look: Look = PLAIN) -> None:
         self.deal, self.code = deal, code
@@ -200,32 +268,49 @@ class AheadButton(ButtonControl,
         service = bot_of(interaction).service
         action = ahead_of(self.code)
         live = await service.ahead(self.table_id, interaction.user.id, self.deal, action,
-                                   on=True)
+                                   on=self.on)
         await show_hand(interaction, live)
 
 
-class UnaheadButton(ButtonControl,
+class AheadButton(_Ahead, template=rf"bt:ahead:{TABLE}:(?P<deal>{PART}):(?P<code>{PART})"):
+    """``bt:ahead:<table>:<deal>:<pass|card>``: the card its holder means to play next, or a
+    pass in the auction, chosen before their turn (played at once if their turn came)."""
+
+    kind = "ahead"
+    on = True
+
+    @classmethod
+    def card(cls, table_id: int, deal: int, card: Card, language: str, *,
+             row: int | None = None) -> Self:
+        """A card of the hand while the others play: pressed, it is the one played next."""
+        return cls(table_id, deal, card_str(card),
+                   Look(card_label(card, language), card_style(card), row=row))
+
+    @classmethod
+    def pass_(cls, table_id: int, deal: int, w: Words) -> Self:
+        return cls(table_id, deal, PASS_AHEAD, Look(w("controls.pass_ahead")))
+
+
+class UnaheadButton(_Ahead,
                     template=rf"bt:unahead:{TABLE}:(?P<deal>{PART}):(?P<code>{PART})"):
     """``bt:unahead:<table>:<deal>:<pass|card>``: the choice made ahead, pressed again:
     cancelled (nothing else if it is not the choice any more)."""
 
     kind = "unahead"
-    answers_by = "edit"
-
-    def __init__(self, table_id: int, deal: int, code: str, look: Look = PLAIN) -> None:
-        self.deal, self.code = deal, code
-        super().__init__(table_id, deal, code, look=look)
+    on = False
 
     @classmethod
-    def read(cls, match: re.Match[str]) -> Self:
-        return cls(table_number(match), number(match["deal"], "deal"), match["code"])
+    def card(cls, table_id: int, deal: int, card: Card, language: str, *,
+             row: int | None = None) -> Self:
+        """The card chosen ahead, marked as the choice (green)."""
+        return cls(table_id, deal, card_str(card), Look(
+            words(language)("controls.ahead_chosen", card=card_label(card, language)),
+            discord.ButtonStyle.success, row=row))
 
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        service = bot_of(interaction).service
-        action = ahead_of(self.code)
-        live = await service.ahead(self.table_id, interaction.user.id, self.deal, action,
-                                   on=False)
-        await show_hand(interaction, live)
+    @classmethod
+    def pass_(cls, table_id: int, deal: int, w: Words) -> Self:
+        return cls(table_id, deal, PASS_AHEAD,
+                   Look(w("controls.pass_ahead_chosen"), discord.ButtonStyle.success))
 
 
 PLAY_CONTROLS = (ActButton, BidSelect, HandButton, AnnounceSelect, BeloteButton, AheadButton,
