@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import create_bot, messages
+from bot import create_bot, layout, messages
 from bot.bot import BeloteBot
 from bot.controls import button_id, encode_action, select_id
 from game.actions import CoincheBid
@@ -80,7 +80,7 @@ def stale(fake: FakeDiscord, bot: Any, live: Any) -> list[str]:
     s = live.seats[0]
     hand = live.view(0)
     dm = fake.message(s.dm_message_id)
-    controls = messages.hand_controls(live, hand)
+    controls = layout.hand_controls(live, hand)
     want = enabled(controls.to_components()) if controls is not None else []
     if WAITING.sub("", dm.content) != WAITING.sub("", messages.hand_text(live, hand)) or \
             enabled(dm.components) != want:

@@ -21,7 +21,7 @@ from rendering.keys import hand_key as hand_image_key
 from service.tables import LiveTable
 from service.web_links import WebLinks
 
-from . import images, messages
+from . import images, layout, messages
 from .languages import Readers, seat_language
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,10 @@ class Screens:
         view = live.view()
         if view is None:
             return {"content": messages.lobby_text(live, language),
-                    "view": await self.linked(live, messages.lobby_view(live, language)),
+                    "view": await self.linked(live, layout.lobby_view(live, language)),
                     "attachments": []}
         return {"content": messages.table_text(live, view, language),
-                "view": await self.linked(live, messages.table_view_controls(live, language)),
+                "view": await self.linked(live, layout.table_view_controls(live, language)),
                 "attachments": [await images.table_image(view, language)]}
 
     async def linked(self, live: LiveTable,
@@ -130,7 +130,7 @@ class Screens:
         message (None: no image)."""
         language = self.hand_language(live, seat)
         payload: dict[str, Any] = {"content": messages.hand_text(live, view, language),
-                                   "view": messages.hand_controls(live, view, language)}
+                                   "view": layout.hand_controls(live, view, language)}
         if not view.hand:
             payload["attachments"] = []
             return payload, None

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import messages
+from bot import layout, messages
 from bot.answers import ANSWERS, PRIVATE, PUBLIC, defer_reply
 from bot.bot import BeloteBot
 from bot.controls.replies import send_hand
@@ -208,7 +208,7 @@ class Belote(commands.GroupCog, group_name=text("commands.group.name"),
         try:
             # Sent again if Discord fails on its way (a 5xx, a dropped connection); the nonce
             # makes a try whose answer was lost give back the message it made, not a second.
-            lobby = messages.lobby_view(live, live.language)
+            lobby = layout.lobby_view(live, live.language)
             await self.bot.delivery.screens.linked(live, lobby)  # with a link to its page, if any
             message = await self.bot.delivery.jobs.call(
                 ("table post", live.id), lambda: home.send(

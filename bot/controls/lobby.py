@@ -15,6 +15,7 @@ from i18n import DEFAULT_LANGUAGE, Seat, Words, words
 
 from ..errors import tell
 from ..languages import member_language
+from ..messages import rules_card
 from .base import (
     PART,
     PLAIN,
@@ -135,8 +136,6 @@ class RulesButton(TableButton, template=rf"bt:rules:{TABLE}"):
         return cls(table_id, Look(w("controls.rules"), row=row))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        from ..messages import rules_card  # here: messages lays out the controls
-
         live = bot_of(interaction).service.get(self.table_id)
         await tell(interaction, rules_card(live, member_language(interaction, live.language)))
 

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import messages
+from bot import layout, messages
 from db import Database
 from db.tables import SeatRow
 from game.match import Match
@@ -58,7 +58,7 @@ async def test_three_computers_have_distinct_names_everywhere(db: Database) -> N
     lobby = messages.lobby_text(live)
     for line in ("East: ⚙ Remy (hard)", "North: ⚙ Nora (easy)", "West: ⚙ Lou (easy)"):
         assert line in lobby, lobby
-    labels = [button_label(b) for b in messages.lobby_view(live).children]
+    labels = [button_label(b) for b in layout.lobby_view(live).children]
     assert "East: ⚙ Remy (hard)" in labels
     assert "• At this table: ⚙ Remy (hard), ⚙ Nora (easy), ⚙ Lou (easy)" in \
         messages.rules_card(live).split("\n")

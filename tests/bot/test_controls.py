@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import messages
+from bot import layout, messages
 from bot.controls import (
     CONTROLS,
     UNKNOWN_CONTROL,
@@ -108,7 +108,8 @@ def test_every_message_id_the_messages_ask_for_is_in_the_catalogue() -> None:
     """Literal ids in the code that lays out the messages and controls; the ids built from a
     name (variants, ranks, bids) are asked for by the e2e tests' tables."""
     root = Path(__file__).resolve().parents[2]
-    sources = [root / "bot" / "messages.py", *sorted((root / "bot" / "controls").glob("*.py")),
+    sources = [root / "bot" / "messages.py", root / "bot" / "layout.py",
+               *sorted((root / "bot" / "controls").glob("*.py")),
                root / "cogs" / "lobby.py"]
     pattern = re.compile(r'"((?:controls|table|lobby|hand|rules_card|deal|match)\.[a-z_.0-9]+)"')
     used = {m for path in sources for m in pattern.findall(path.read_text(encoding="utf-8"))}
@@ -142,16 +143,16 @@ async def test_every_control_laid_out_is_read_back_as_itself(db: Database) -> No
     class reads back into the same fields, whatever the language asked for."""
     service = TableService(db, computer_delay=3600)
     live = await service.create(NewTable(100, 200, 1, "ana", "classic", {}))
-    items = laid_out(messages.lobby_view(live))
+    items = laid_out(layout.lobby_view(live))
     for seat in (1, 2, 3):
         await service.add_computer(live.id, 1, seat)
     await service.start(live.id, 1)
     try:
-        items += laid_out(messages.table_view_controls(live))
+        items += laid_out(layout.table_view_controls(live))
         for seat in range(4):
             view = live.view(seat)
             assert view is not None
-            items += laid_out(messages.hand_controls(live, view))
+            items += laid_out(layout.hand_controls(live, view))
         assert {type(item) for item in items} >= {SitButton, ComputerButton, StartButton,
                                                   LeaveButton, RulesButton, HandButton, ActButton}
         for item in items:

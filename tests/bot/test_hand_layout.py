@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import messages
+from bot import layout, messages
 from bot.controls import ActButton, AheadButton, BidSelect
 from db import Database
 from game.cards import card_str
@@ -41,7 +41,7 @@ def card_of(item: Any) -> str:
 
 
 def check_layout(live: LiveTable, view: TableView, language: str) -> None:
-    controls = messages.hand_controls(live, view, language)
+    controls = layout.hand_controls(live, view, language)
     if controls is None:
         return
     rows = rows_of(controls)
@@ -49,7 +49,7 @@ def check_layout(live: LiveTable, view: TableView, language: str) -> None:
     for row in rows:
         if any(c["type"] == 3 for c in row):  # a select fills its row
             assert len(row) == 1
-        assert sum(c["type"] == 2 for c in row) <= messages.ROW
+        assert sum(c["type"] == 2 for c in row) <= layout.ROW
     if view.stage is Stage.PLAY and view.hand:
         cards = [card_of(item) for item in controls.children
                  if isinstance(item, ActButton | AheadButton)]
