@@ -40,6 +40,7 @@ import aiosqlite
 from .migrate import apply_migrations
 
 if TYPE_CHECKING:
+    from .analyses import AnalysisRepo
     from .audit import AuditRepo
     from .challenge import ChallengeRepo
     from .credits import CreditsRepo
@@ -168,8 +169,10 @@ class Database(ABC):
     seasons: SeasonRepo
     challenge: ChallengeRepo
     web_tokens: WebTokenRepo
+    analyses: AnalysisRepo
 
     def _repositories(self) -> None:
+        from .analyses import AnalysisRepo
         from .audit import AuditRepo
         from .challenge import ChallengeRepo
         from .credits import CreditsRepo
@@ -195,6 +198,7 @@ class Database(ABC):
         self.seasons = SeasonRepo(self)
         self.challenge = ChallengeRepo(self)
         self.web_tokens = WebTokenRepo(self)
+        self.analyses = AnalysisRepo(self)
 
     @overload
     @staticmethod

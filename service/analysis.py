@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysisRepo, AnalysisRow, PlayerCost
+from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysisRow, PlayerCost
 from game.analysis.review import record_deal_json
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class AnalysisRunner:
     def __init__(self, db: Database, records: Records, run: Run, *, job: Job | None = None,
                  clock: Callable[[], datetime] = utc_now) -> None:
         self.db = db
-        self.repo = AnalysisRepo(db)
+        self.repo = db.analyses
         self.records = records
         self.job = job if job is not None else JOB
         self.run = run

@@ -5,11 +5,11 @@ member's cards cost summed over their analysed matches."""
 from __future__ import annotations
 
 from db import Database
-from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysedStats, AnalysisRepo, PlayerCost
+from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysedStats, PlayerCost
 
 
 async def test_asked_stored_resumed_failed_and_summed(db: Database) -> None:
-    repo = AnalysisRepo(db)
+    repo = db.analyses
     first = await repo.ask(7, 10, "2026-12-01T10:00")
     assert (first.state, first.done, first.starts) == (QUEUED, 0, 0)
     await repo.ask(8, 10, "2026-12-01T10:01")
