@@ -28,7 +28,7 @@ from ..cards import Card, Suit
 from ..contract import Contract, contract_of
 from ..deal import Deal
 from ..rules import Options, Trump, Variant
-from .situation import Situation, situation_of
+from .situation import Situation, score_of, situation_of
 from .solver import Solver
 
 COINCHE_VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160)
@@ -92,14 +92,60 @@ def _play(solver: Solver, sit: Situation, contract: Contract) -> _Played:
     s = replace(sit, contract=contract)
     team = contract.team
     points0 = solver.card_points(s, 0)
-    score = solver.score(s, team, points0 if not s.pending else None)
+    score = solver.score(s, team, points0)
     return _Played(contract, score, points0 if team == 0 else s.card_total() - points0)
 
 
+def _best_of(solver: Solver, entries: list[tuple[Situation, Contract]],
+             played: Contract | None) -> _Played | None:
+    """The contract of ``entries`` (in the order offered) that scores most for its side, the
+    first offered on equal scores, or None when none is made.
+
+    Found by tests (one null-window search each) over every contract still in the running at
+    once, bisecting on the best score: a test far from a contract's score is cheap, and each
+    one drops the contracts that fail it; only the contract found is valued. ``played``: a
+    contract the caller values anyway (the one the deal was played in), valued first: its
+    score is a floor for the bisection."""
+    alive = entries
+    lo = 0  # the best score is above this (to be made, above 0)
+    known: _Played | None = None
+    for sit, c in entries:
+        if played is not None and (c.seat, c.trump) == (played.seat, played.trump):
+            known = _play(solver, sit, c)
+            lo = max(lo, known.score - 1)
+    hi = max(_top_score(sit, c.team) for sit, c in alive)  # and not above this
+    narrowed = False  # whether every contract alive is known to score above lo
+    while hi - lo > 1 and (len(alive) > 1 or not narrowed):
+        x = (lo + hi) // 2
+        up = [e for e in alive if solver.makes(e[0], e[1].team, x)]
+        if up:
+            alive, lo, narrowed = up, x, True
+        else:
+            hi = x
+    if not narrowed:
+        alive = [e for e in alive if solver.makes(e[0], e[1].team, lo)]
+        if not alive:
+            return None
+    sit, c = alive[0]
+    if known is not None and known.contract == c:
+        return known
+    return _play(solver, sit, c)
+
+
+def _top_score(sit: Situation, team: int) -> int:
+    """The most ``team`` can score in ``sit``'s contract, at any end of the play."""
+    total = sit.card_total()
+    ends = [score_of(sit, p, None, sit.belote) for p in range(total + 1)]
+    ends += [score_of(sit, 0, 1, sit.belote), score_of(sit, total, 0, sit.belote)]
+    return max(ends) if team == 0 else -min(ends)
+
+
 def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
-        hanging: int = 0, solver: Solver | None = None) -> Par:
+        hanging: int = 0, solver: Solver | None = None,
+        played: Contract | None = None) -> Par:
     """The par of ``deck`` dealt by ``dealer`` (``hanging``: points held from earlier deals,
-    which the deal's winner collects)."""
+    which the deal's winner collects; ``played``: the contract the deal was played in, when
+    the caller values it too: valued first, it bounds the others' tests)."""
     solver = Solver() if solver is None else solver
     first = (dealer + 1) & 3
     order = [(first + i) & 3 for i in range(4)]
@@ -153,17 +199,13 @@ def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
             for t in (Trump.CLUBS, Trump.DIAMONDS, Trump.HEARTS, Trump.SPADES):
                 if t is not turned:
                     offered.append((1, i, t))
+        entries = []
         for _round, i, trump in offered:
             seat = order[i]
             sit = situation_of(dealt(variant, options, dealer, deck, seat, trump),
                                hanging=hanging)
-            c = contract_of(seat, trump)
-            # Valued only when it is made and beats the best so far (one test).
-            if not solver.makes(sit, seat & 1, 0 if best is None else max(0, best.score)):
-                continue
-            p = _play(solver, sit, c)
-            if best is None or p.score > best.score:
-                best = p
+            entries.append((sit, contract_of(seat, trump)))
+        best = _best_of(solver, entries, played)
     if best is None:
         return Par(None, 0, 0)
     return Par(best.contract, best.score, best.points)

@@ -109,7 +109,8 @@ def analyse_deal(match: Match, index: int, solver: Solver | None = None,
     hanging = match.results[index - 1].hanging if index else 0
     solver = Solver() if solver is None else solver
     nodes0 = solver.nodes
-    the_par = par(match.variant, match.options, done.dealer, done.deck, hanging, solver)
+    the_par = par(match.variant, match.options, done.dealer, done.deck, hanging, solver,
+                  done.contract)
     if step is not None:
         step(None)
     fresh = Deal(match.variant, match.options, done.dealer, done.deck)

@@ -46,7 +46,7 @@ class Search:
 
     __slots__ = (
         "_bracketed",
-        "_fx",
+        "_ex2",
         "_gtt",
         "_gtts",
         "_hs",
@@ -57,7 +57,9 @@ class Search:
         "_reps",
         "_stt",
         "_suit_points",
+        "_sure",
         "_total",
+        "_tshift",
         "above",
         "beaters",
         "follow",
@@ -89,11 +91,16 @@ class Search:
         # The points of each suit's cards, by suit * 256 + the suit's pattern of cards.
         self._suit_points = tuple(sum(self.points[s * 8 + r] for r in range(8) if p >> r & 1)
                                   for s in range(4) for p in range(256))
+        # Suit contracts: the card points each team surely takes, by the trump suit's cards
+        # each team holds (team 0's pattern | team 1's << 8): a team's trumps above every trump
+        # of the other team win whatever trick they fall in (its highest trump takes it).
+        self._tshift = int(trump) * 8 if trump.is_suit else 0
+        self._sure: tuple[int, ...] = _sure_table(trump) if trump.is_suit else ()
         self._lead = -1
         self._pend = 0
         self._total = 0
         self._bracketed = True
-        self._fx: dict[int, int] = {}  # exact card points from a trick's start, for _bracket
+        self._ex2: dict[int, int] = {}  # exact points of two-card endings, by key
         self._leaf: Callable[[int, int, int], int] = _no_leaf
         self.nodes = 0
 
@@ -213,10 +220,7 @@ class Search:
         steps = 0
         while lo < hi:
             beta = g if g > lo else lo + 1
-            if k == 0:
-                v = self._start(leader, beta - 1, beta)
-            else:
-                v = self._node(leader, k, led, win, wseat, tp, tm, beta - 1, beta)
+            v = self._test(leader, k, led, win, wseat, tp, tm, beta - 1, beta)
             if v >= beta:
                 lo = v
             else:
@@ -225,6 +229,12 @@ class Search:
             # MTD(f) moves by the bound each test returns; after a few tests, bisect.
             g = v if steps < 4 else (lo + hi + 1) // 2
         return lo
+
+    def _test(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
+              alpha: int, beta: int) -> int:
+        if k == 0:
+            return self._start(leader, alpha, beta)
+        return self._node(leader, k, led, win, wseat, tp, tm, alpha, beta)
 
     def reaches(self, hands: tuple[int, int, int, int], leader: int, trick: tuple[int, ...],
                 need: int) -> bool:
@@ -276,6 +286,12 @@ class Search:
                     win, wseat = c, seat
             return 0 if wseat & 1 else total
         key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
+        two = h0 & (h0 - 1)
+        if not two & (two - 1):  # two cards a hand: solved outright, kept exact
+            got = self._ex2.get(key)
+            if got is None:
+                got = self._ex2[key] = self._two(leader)
+            return got
         e = self.tt.get(key)
         if e is not None:
             lo, hi, first = e
@@ -293,10 +309,20 @@ class Search:
             hi = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
                 sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
             lo, first = 0, -1
+            sure = self._sure
+            if sure:
+                sh = self._tshift
+                got = sure[((h0 | h2) >> sh & 0xFF) | ((h1 | h3) >> sh & 0xFF) << 8]
+                lo = got & 0xFFFF
+                hi -= got >> 16
             if hi <= alpha:
                 return hi
-            if beta <= 0:
-                return 0
+            if lo >= beta:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         self._lead = first
         v = self._node(leader, 0, 0, 0, 0, 0, 0, alpha, beta)
         best = self._lead
@@ -308,6 +334,74 @@ class Search:
             lo = hi = v
         self.tt[key] = (lo, hi, best)
         return v
+
+    def _two(self, leader: int) -> int:
+        """Team 0's points from a trick's start with two cards a hand, exactly (every line)."""
+        hs = self._hs
+        pts = self.points
+        beaters = self.beaters
+        legal = self.legal
+        s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+        a, b, c, d = hs[leader], hs[s1], hs[s2], hs[s3]
+        every = a | b | c | d
+        sp = self._suit_points
+        total = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
+            sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
+        max0 = not leader & 1  # the leader's team is team 0
+        best0 = -1 if max0 else _INF
+        for x in (a & -a, a & (a - 1)):
+            cx = x.bit_length() - 1
+            best1 = _INF if max0 else -1
+            m1 = legal(b, cx, cx, False)
+            for y in (m1 & -m1, m1 & (m1 - 1)) if m1 & (m1 - 1) else (m1,):
+                cy = y.bit_length() - 1
+                w1, ws1 = (cy, s1) if beaters[cx] >> cy & 1 else (cx, leader)
+                best2 = -1 if max0 else _INF
+                m2 = legal(c, cx, w1, ws1 == leader)
+                for z in (m2 & -m2, m2 & (m2 - 1)) if m2 & (m2 - 1) else (m2,):
+                    cz = z.bit_length() - 1
+                    w2, ws2 = (cz, s2) if beaters[w1] >> cz & 1 else (w1, ws1)
+                    best3 = _INF if max0 else -1
+                    m3 = legal(d, cx, w2, (ws2 ^ s3) == 2)
+                    for u in (m3 & -m3, m3 & (m3 - 1)) if m3 & (m3 - 1) else (m3,):
+                        cu = u.bit_length() - 1
+                        ws3 = s3 if beaters[w2] >> cu & 1 else ws2
+                        # The last trick, every card forced.
+                        r = (a ^ x, b ^ y, c ^ z, d ^ u)
+                        lead2 = (ws3 - leader) & 3
+                        lw = r[lead2].bit_length() - 1
+                        lws = lead2
+                        for i in (1, 2, 3):
+                            j = (lead2 + i) & 3
+                            cj = r[j].bit_length() - 1
+                            if beaters[lw] >> cj & 1:
+                                lw, lws = cj, j
+                        v = 0
+                        if not ws3 & 1:
+                            v = pts[cx] + pts[cy] + pts[cz] + pts[cu]
+                        if not (leader + lws) & 1:
+                            v = total - (pts[cx] + pts[cy] + pts[cz] + pts[cu]) + v
+                        if max0:
+                            if v < best3:
+                                best3 = v
+                        elif v > best3:
+                            best3 = v
+                    if max0:
+                        if best3 > best2:
+                            best2 = best3
+                    elif best3 < best2:
+                        best2 = best3
+                if max0:
+                    if best2 < best1:
+                        best1 = best2
+                elif best2 > best1:
+                    best1 = best2
+            if max0:
+                if best1 > best0:
+                    best0 = best1
+            elif best1 < best0:
+                best0 = best1
+        return best0
 
     def _node(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
               alpha: int, beta: int) -> int:
@@ -498,7 +592,7 @@ class Search:
         elif not self._bracketed:
             lo, hi = -_INF, _INF
         else:
-            lo, hi = self._bracket(leader, p0, won, bel)
+            lo, hi = self._bracket(leader, p0, won, bel, alpha, beta)
             if lo == hi or lo >= beta or hi <= alpha:
                 self._gtt[key] = (lo, hi)
                 return lo if lo >= beta or lo == hi else hi
@@ -516,23 +610,68 @@ class Search:
         self._gtt[key] = (lo, hi)
         return v
 
-    def _bracket(self, leader: int, p0: int, won: int, bel: int) -> tuple[int, int]:
+    def _bracket(self, leader: int, p0: int, won: int, bel: int, alpha: int,
+                 beta: int) -> tuple[int, int]:
         """Bounds of the score from a trick's start: a team playing for card points gets at
         least (or at most) the best card points F, and the score never falls with team 0's
         points, so it lies between the least and the most score of an end with F, over the
-        belots still to be won or lost (and a sweep where F allows one). With no belot left to
-        play for, both bounds are the score itself (but for a sweep still open)."""
+        belots still to be won or lost (and a sweep where F allows one). F itself is only
+        tested, as far as the window (``alpha``, ``beta``) asks: at the least points whose
+        least score reaches ``beta``, and at the least whose most score passes ``alpha``."""
         hs = self._hs
-        hands = (hs[0], hs[1], hs[2], hs[3])
-        key = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | leader << 128
-        f = self._fx.get(key)
-        if f is None:
-            f = self._fx[key] = self.points_value(hands, leader, ())
-            hs[:] = hands
-        p = p0 + f
-        # The belots still open: each one's holder's team may still win it, or not.
+        h0, h1, h2, h3 = hs
+        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
+        every = h0 | h1 | h2 | h3
+        sp = self._suit_points
+        flo, fhi = 0, LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
+            sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
+        e = self.tt.get(key)
+        if e is not None:
+            flo, fhi = max(flo, e[0]), min(fhi, e[1])
+        lo = self._bracket_at(h0, h1, h2, h3, p0 + flo, won, bel)[0]
+        hi = self._bracket_at(h0, h1, h2, h3, p0 + fhi, won, bel)[1]
+        if flo == fhi or lo >= beta or hi <= alpha:
+            return lo, hi
+        # The least points whose least score reaches beta: tested.
+        a, b = flo, fhi + 1
+        while a < b:
+            mid = (a + b) // 2
+            if self._bracket_at(h0, h1, h2, h3, p0 + mid, won, bel)[0] >= beta:
+                b = mid
+            else:
+                a = mid + 1
+        if a <= fhi:
+            v = self._start(leader, a - 1, a)
+            if v >= a:
+                return self._bracket_at(h0, h1, h2, h3, p0 + v, won, bel)[0], hi
+            fhi = v
+            hi = self._bracket_at(h0, h1, h2, h3, p0 + fhi, won, bel)[1]
+            if hi <= alpha:
+                return lo, hi
+        # The least points whose most score passes alpha: tested.
+        a, b = flo, fhi + 1
+        while a < b:
+            mid = (a + b) // 2
+            if self._bracket_at(h0, h1, h2, h3, p0 + mid, won, bel)[1] > alpha:
+                b = mid
+            else:
+                a = mid + 1
+        if flo < a <= fhi:
+            v = self._start(leader, a - 1, a)
+            if v < a:
+                return lo, self._bracket_at(h0, h1, h2, h3, p0 + v, won, bel)[1]
+            flo = v
+            lo = self._bracket_at(h0, h1, h2, h3, p0 + flo, won, bel)[0]
+        return lo, hi
+
+    def _bracket_at(self, h0: int, h1: int, h2: int, h3: int, p: int, won: int,
+                    bel: int) -> tuple[int, int]:
+        """The least and the most score of an end where team 0 has ``p`` card points, over the
+        belots still open in these hands (each one's holder's team may still win it, or not)
+        and a sweep where ``p`` allows one."""
         extras = [0]
         pend = self._pend
+        hands = (h0, h1, h2, h3)
         for suit in range(4):
             kq = _KQ << (suit * 8)
             if pend & kq:
@@ -600,6 +739,34 @@ class Search:
                     if v <= alpha:
                         break
         return best
+
+
+_SURE: dict[Trump, tuple[int, ...]] = {}
+
+
+def _sure_table(trump: Trump) -> tuple[int, ...]:
+    """For each pair of trump patterns (team 0's | team 1's << 8, disjoint): the points of team
+    0's trumps above all of team 1's | those of team 1's trumps above all of team 0's << 16."""
+    got = _SURE.get(trump)
+    if got is not None:
+        return got
+    strength, points, _above = play_tables(trump)
+    shift = int(trump) * 8
+    out = []
+    for key in range(1 << 16):
+        mine, theirs = key & 0xFF, key >> 8
+        if mine & theirs:
+            out.append(0)
+            continue
+        top0 = max((strength[shift + r] for r in range(8) if mine >> r & 1), default=-1)
+        top1 = max((strength[shift + r] for r in range(8) if theirs >> r & 1), default=-1)
+        s0 = sum(points[shift + r] for r in range(8) if mine >> r & 1 and
+                 strength[shift + r] > top1)
+        s1 = sum(points[shift + r] for r in range(8) if theirs >> r & 1 and
+                 strength[shift + r] > top0)
+        out.append(s0 | s1 << 16)
+    got = _SURE[trump] = tuple(out)
+    return got
 
 
 def _no_leaf(points0: int, won: int, belote: int) -> int:

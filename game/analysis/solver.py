@@ -23,6 +23,7 @@ import itertools
 from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_of
+from ..deal import BELOTE_POINTS
 from ..rules import Trump
 from .search import Search
 from .situation import KING_QUEEN, Situation, score_of
@@ -113,13 +114,37 @@ class Solver:
         """Whether ``team``'s deal score minus the other team's is more than ``above`` under
         best play for the score (with 0: a contract made, for its side): a test, cheaper than
         the score itself."""
-        if sit.is_over or sit.pending or not _monotone(sit):
+        if sit.is_over:
             return self.score(sit, team) > above
-        total = sit.card_total()
-        # Team 0's ends in order: swept, 0 .. total card points, sweeping.
-        ends = [score_of(sit, 0, 1, sit.belote)]
-        ends += [score_of(sit, p, None, sit.belote) for p in range(total + 1)]
-        ends.append(score_of(sit, total, 0, sit.belote))
+        if sit.pending:
+            return self._makes_pending(sit, team, above)
+        if not _monotone(sit):
+            return self.score(sit, team) > above
+        return self._makes_ends(sit, team, above, _ends(sit, sit.belote))
+
+    def _makes_pending(self, sit: Situation, team: int, above: int) -> bool:
+        """``makes`` with belots still to be won or lost in the play. Whatever becomes of
+        them, each end's score lies between the least and the most it can be over the belots'
+        fates; with each fate's score rising with team 0's points, so do those bounds, so a
+        test of card points alone settles the question unless the best points fall where the
+        belots decide it: then the score is searched (one null-window test)."""
+        belotes = _belote_fates(sit)
+        if all(_monotone(replace(sit, belote=b)) for b in belotes):
+            each = [_ends(sit, b) for b in belotes]
+            low = [min(col) for col in zip(*each, strict=True)]
+            high = [max(col) for col in zip(*each, strict=True)]
+            worst, best = (low, high) if team == 0 else (high, low)
+            if self._makes_ends(sit, team, above, worst):
+                return True
+            if not self._makes_ends(sit, team, above, best):
+                return False
+        if team == 1:
+            return self._searched_score0(sit, -above - 1, -above) < -above
+        return self._searched_score0(sit, above, above + 1) > above
+
+    def _makes_ends(self, sit: Situation, team: int, above: int, ends: list[int]) -> bool:
+        """Whether ``team`` can reach an end that scores it more than ``above``, team 0's ends
+        scoring ``ends`` (in order: swept, 0 .. total card points, sweeping; rising)."""
         if team == 0:
             q = next((i for i, v in enumerate(ends) if v > above), None)
             return q is not None and self._reaches_end(sit, q)
@@ -148,8 +173,26 @@ class Solver:
     def _score0(self, sit: Situation, points0: int | None) -> int:
         if sit.is_over:
             return sit.final_score()
-        if sit.pending or not _monotone(sit):
+        if sit.pending:
+            fates = _belote_fates(sit)
+            if not all(_monotone(replace(sit, belote=b)) for b in fates):
+                return self._searched_score0(sit)
+            # Each fate of the belots scores the best end of card points (as below), so the
+            # score lies between the least and the most of those: the search is a test or
+            # two within them.
+            points0, sweep = self._best_end(sit, points0)
+            values = [score_of(sit, points0, sweep, b) for b in fates]
+            if min(values) == max(values):
+                return values[0]
+            return self._searched_score0(sit, min(values), max(values) + 1)
+        if not _monotone(sit):
             return self._searched_score0(sit)
+        points0, sweep = self._best_end(sit, points0)
+        return score_of(sit, points0, sweep, sit.belote)
+
+    def _best_end(self, sit: Situation, points0: int | None) -> tuple[int, int | None]:
+        """Team 0's final card points under best play for points (``points0`` when known),
+        and the sweep that comes with them when all the points (or none) are a sweep."""
         if points0 is None:
             points0 = sit.points[0] + self.future_points(sit)
         total = sit.card_total()
@@ -158,9 +201,13 @@ class Solver:
             sweep = 0
         elif points0 == 0 and sit.tricks[0] == 0 and self.takes_all(sit, 1):
             sweep = 1
-        return score_of(sit, points0, sweep, sit.belote)
+        return points0, sweep
 
-    def _searched_score0(self, sit: Situation) -> int:
+    def _searched_score0(self, sit: Situation, low: int | None = None,
+                         high: int | None = None) -> int:
+        """The score searched end by end, known to lie in [``low``, ``high``) when they are
+        given (with ``high`` = ``low`` + 1 and the score not known to lie there: a test, the
+        answer above ``low`` if and only if the score is)."""
         pending = 0
         for suit in sit.pending:
             pending |= KING_QUEEN << (suit * 8)
@@ -184,9 +231,11 @@ class Solver:
         won = (1 if sit.tricks[0] else 0) | (2 if sit.tricks[1] else 0)
         monotone = all(_monotone(replace(sit, belote=(base[0] + b0, base[1] + b1)))
                        for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20))
+        if low is None or high is None:
+            low, high = min(ends), max(ends) + 1
         return self.search_for(sit).score_value(
             sit.hands, sit.leader, sit.trick, sit.points[0], won, 0, pending, leaf,
-            min(ends), max(ends) + 1, total, monotone,
+            low, high, total, monotone,
             (sit.variant, sit.contract, sit.announced, sit.belote, sit.pending, sit.hanging))
 
     # ---- every legal card ---------------------------------------------------------------
@@ -202,12 +251,20 @@ class Solver:
             others |= 1 << c
         reps = search.representatives(hs[sit.to_act], others)
         legal = sit.legal()
+        # Each child's search starts from a guess of team 0's final points: this position's
+        # value when known (the best child's), else the last child's.
+        known = self._future.get((sit.contract.trump, sit.undertrump, sit.hands, sit.leader,
+                                  sit.trick))
+        guess = None if known is None else sit.points[0] + known
         for c in cards_of(legal):
             rep = _representative(search, c, reps, hs[sit.to_act], others)
             got = done.get(rep)
             if got is None:
                 child = sit.after(rep)
-                p0 = child.points[0] + self.future_points(child)
+                p0 = child.points[0] + self.future_points(
+                    child, None if guess is None else guess - child.points[0])
+                if known is None:
+                    guess = p0
                 pts = p0 if team == 0 else child.card_total() - p0
                 got = done[rep] = CardValue(rep, pts, self.score(child, team, p0))
             out.append(CardValue(c, got.points, got.score))
@@ -231,6 +288,28 @@ def _representative(search: Search, c: Card, reps: int, hand: int, others: int) 
             if not between:
                 return d
     raise AssertionError("every card has a representative")
+
+
+def _ends(sit: Situation, belote: tuple[int, int]) -> list[int]:
+    """Team 0's score at each end of ``sit``'s deal with this belote, in order: swept, 0 ..
+    all the card points, sweeping."""
+    total = sit.card_total()
+    ends = [score_of(sit, 0, 1, belote)]
+    ends += [score_of(sit, p, None, belote) for p in range(total + 1)]
+    ends.append(score_of(sit, total, 0, belote))
+    return ends
+
+
+def _belote_fates(sit: Situation) -> list[tuple[int, int]]:
+    """The belote of each team at the end of the deal, for each fate of the belots still to be
+    won or lost in the play (each won by its holder's team, or lost)."""
+    out = [sit.belote]
+    for suit in sit.pending:
+        kq = KING_QUEEN << (suit * 8)
+        team = next(seat for seat in range(4) if sit.hands[seat] & kq == kq) & 1
+        gain = (BELOTE_POINTS, 0) if team == 0 else (0, BELOTE_POINTS)
+        out += [(b[0] + gain[0], b[1] + gain[1]) for b in out]
+    return out
 
 
 _MONOTONE: dict[tuple[object, ...], bool] = {}

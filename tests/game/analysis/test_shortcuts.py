@@ -1,0 +1,98 @@
+"""The solver's shortcuts change no value: the tables one solver keeps across a deal (and across
+par's contracts), the sure points of high trumps, two-card endings solved outright, the belots
+in play tested through card points, par's bisection over every contract at once and its floor
+from the contract played."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from game.analysis.par import dealt, par
+from game.analysis.situation import situation_of
+from game.analysis.solver import Solver
+from game.contract import Contract, contract_of
+from game.deal import Deal
+from game.match import Match
+from game.rules import Options, Trump, Variant
+from tests.game.analysis.helpers import brute_score, random_deal
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_solver_kept_across_a_deal_gives_a_fresh_solvers_values(variant: Variant) -> None:
+    for seed in range(3):
+        _match, deal = random_deal(variant, 600 + seed, 18)
+        sit = situation_of(deal)
+        shared = Solver()
+        step = 0
+        while not sit.is_over:
+            got = shared.card_values(sit)
+            assert got == Solver().card_values(sit)
+            # Down a line that is not always the best, so the shared tables meet positions
+            # the earlier searches only bounded.
+            ordered = sorted(got, key=lambda v: (v.points, v.card))
+            sit = sit.after(ordered[step % len(ordered)].card)
+            step += 1
+
+
+def test_makes_with_belots_in_play_is_the_score_test() -> None:
+    """Bulgarian all trumps with a belot still to be won or lost: ``makes`` answers through card
+    points where the belots cannot change the answer, else by a test of the score."""
+    found = 0
+    seed = 0
+    while found < 5:
+        seed += 1
+        _match, deal = random_deal(Variant.BULGARIAN, 8100 + seed, 12)
+        if deal.contract is None or deal.contract.trump is not Trump.ALL_TRUMPS:
+            continue
+        sit = situation_of(deal)
+        if not sit.pending:
+            continue
+        found += 1
+        score0 = brute_score(sit)
+        solver = Solver()
+        for team in (0, 1):
+            score = score0 if team == 0 else -score0
+            for above in (score - 3, score - 1, score, score + 1, 0, -20):
+                assert solver.makes(sit, team, above) == (score > above)
+        assert solver.score(sit, 0) == score0
+
+
+def _exhaustive_classic_par(deck: list[int]) -> tuple[object, int]:
+    """Classic par by its definition: every contract valued, the best score, the first offered
+    on equal scores (round one's suit by seat, then round two's suits)."""
+    variant = Variant.CLASSIC
+    options = Options.for_variant(variant)
+    probe = Deal(variant, options, 0, deck)
+    assert probe.turned_card is not None
+    turned = Trump(probe.turned_card >> 3)
+    first = 1
+    offered = [(i, turned) for i in range(4)]
+    offered += [(i, t) for i in range(4) for t in (Trump.CLUBS, Trump.DIAMONDS, Trump.HEARTS,
+                                                    Trump.SPADES) if t is not turned]
+    best: tuple[object, int] | None = None
+    solver = Solver()
+    for i, trump in offered:
+        seat = (first + i) & 3
+        sit = situation_of(dealt(variant, options, 0, deck, seat, trump))
+        c = contract_of(seat, trump)
+        score = solver.score(replace(sit, contract=c), seat & 1)
+        if score > 0 and (best is None or score > best[1]):
+            best = (c, score)
+    return (None, 0) if best is None else best
+
+
+def test_classic_par_is_the_best_contract_offered_first() -> None:
+    """By bisection over every contract at once, with or without a floor from the contract
+    played: the contract of the definition, with its score."""
+    variant = Variant.CLASSIC
+    options = Options.for_variant(variant)
+    deck = Match(variant).new_deck(3)
+    expected = _exhaustive_classic_par(deck)
+    alone = par(variant, options, 0, deck)
+    assert (alone.contract, alone.score) == expected
+    for played in (contract_of(2, Trump.HEARTS), expected[0]):
+        assert isinstance(played, Contract)
+        found = par(variant, options, 0, deck, played=played)
+        assert (found.contract, found.score) == expected
