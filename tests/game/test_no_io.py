@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import game
+from tests.imports import imports_of
 
 GAME = Path(game.__file__).parent
 IO_MODULES = {"sys", "os", "io", "pathlib", "subprocess", "socket", "shutil", "logging",
@@ -17,15 +18,9 @@ IO_CALLS = {"print", "open", "input", "breakpoint", "exec", "eval", "__import__"
 
 def offences(source: str) -> list[str]:
     """What in this module's source does I/O or imports what does."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            names = []
-        found += [f"imports {n}" for n in names if n.split(".")[0] in IO_MODULES]
+    tree = ast.parse(source)
+    found = imports_of(tree, IO_MODULES)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in IO_CALLS:
             found.append(f"calls {node.func.id}()")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import service
+from tests.imports import imports_of
 
 SERVICE = Path(service.__file__).parent
 FORBIDDEN = {"discord", "bot", "cogs", "web"}
@@ -17,16 +18,7 @@ FORBIDDEN = {"discord", "bot", "cogs", "web"}
 
 def offences(source: str) -> list[str]:
     """The imports of this module's source that reach Discord or the bot."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            names = []
-        found += [f"imports {n}" for n in names if n.split(".")[0] in FORBIDDEN]
-    return found
+    return imports_of(ast.parse(source), FORBIDDEN)
 
 
 def modules() -> list[str]:
