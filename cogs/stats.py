@@ -157,6 +157,13 @@ class Stats(BeloteSubcommands):
                            wins=s.partner_wins, games=s.partner_matches))
         if s.left:
             lines.append(w("stats.stats.left", left=s.left))
+        analysed = await bot.analyses.member_stats(interaction.guild_id, user.id, v)
+        if analysed.cards:
+            lines.append(w.plural(
+                "stats.stats.analysed", analysed.matches,
+                accuracy=_percent(analysed.exact, analysed.cards), cards=Number(analysed.cards),
+                cost=w.number(round(analysed.cost / analysed.cards, 1)),
+                points=w.number(round(analysed.cost_points / analysed.cards, 1))))
         won, second = await bot.tournaments.repo.podiums(interaction.guild_id, v, user.id)
         if won or second:
             lines.append(w("stats.stats.tournaments", won=Number(won), second=Number(second)))

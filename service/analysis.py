@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysisRow, PlayerCost
+from db.analyses import DONE, FAILED, QUEUED, RUNNING, AnalysedStats, AnalysisRow, PlayerCost
 from game.analysis.review import record_deal_json
 
 if TYPE_CHECKING:
@@ -144,6 +144,15 @@ class AnalysisRunner:
         """Where the match's analysis stands; None: never asked for."""
         row = await self.repo.get(table_id)
         return Progress.of(row) if row is not None else None
+
+    async def stored(self, table_id: int) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]:
+        """A match's analysis as stored: each deal's (by its index in the match) and what
+        each player's cards cost over the match (empty until it is done)."""
+        return await self.repo.stored_deals(table_id), await self.repo.players(table_id)
+
+    async def member_stats(self, guild_id: int, user_id: int, variant: str) -> AnalysedStats:
+        """A member's chosen cards over their analysed matches of a variant here."""
+        return await self.repo.member_stats(guild_id, user_id, variant)
 
     def listen(self, table_id: int, listener: Listener) -> Callable[[], None]:
         """Tell ``listener`` each step of this match's analysis (each deal stored, the end);
@@ -297,6 +306,11 @@ class AnalysisRunner:
                      if t is not None and not t.done() and t is not asyncio.current_task()]
             if not waits:
                 return
+            await asyncio.wait(waits)
+
+    async def told(self) -> None:
+        """Wait until every listener told so far has done with it (tests)."""
+        while waits := [t for t in self._told if not t.done() and t is not asyncio.current_task()]:
             await asyncio.wait(waits)
 
     def pending(self) -> Iterable[int]:

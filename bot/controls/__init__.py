@@ -9,6 +9,7 @@ typed fields read from it, who may press it and what a press does.
 - :mod:`bot.controls.tournament`: a tournament's (join, leave).
 - :mod:`bot.controls.pages`: the stats commands' page buttons (a board's pages, a replay's
   deals, a history's "open").
+- :mod:`bot.controls.analysis`: a replay's Analysis button (its page, the analysis's progress).
 
 Their labels are words of the catalogue (``controls.*`` in messages.po); bot/messages.py lays
 them out on the messages.
@@ -55,10 +56,15 @@ from .play import (
 )
 from .tournament import TOURNAMENT_CONTROLS
 
+# isort: split
+# Last: its page's words need bot/messages.py, which needs the controls above.
+from .analysis import ANALYSIS_CONTROLS, AnalysisButton
+
 # What the bot registers with discord.py (bot/bot.py): a click is answered by the one whose
 # template matches its custom_id; cogs/fallback.py answers any other.
 CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*LOBBY_CONTROLS, *PLAY_CONTROLS,
-                                                          *TOURNAMENT_CONTROLS, *PAGE_CONTROLS)
+                                                          *TOURNAMENT_CONTROLS, *PAGE_CONTROLS,
+                                                          *ANALYSIS_CONTROLS)
 
 
 def is_ours(custom_id: str) -> bool:
@@ -72,6 +78,7 @@ __all__ = [
     "UNKNOWN_CONTROL",
     "ActButton",
     "AheadButton",
+    "AnalysisButton",
     "AnnounceSelect",
     "BadControl",
     "BeloteButton",

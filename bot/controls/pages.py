@@ -24,6 +24,7 @@ from ..answers import SlowAnswer
 from ..errors import NO_PINGS, reply, tell
 from ..languages import member_language, server_language
 from ..pages import PAGE, Board, board_page, replay_page, with_web_link
+from .analysis import AnalysisButton
 from .base import ID, PLAIN, Answer, BadControl, Control, Look, bot_of, number
 
 if TYPE_CHECKING:
@@ -180,6 +181,7 @@ async def replay_message(rp: Replay, deal: int, w: Words, bot: BeloteBot | None 
                                                            shown <= 1)))
     view.add_item(ReplayPageButton(table, shown + 1, _turn(w("stats.button.next"),
                                                            shown >= deals)))
+    view.add_item(AnalysisButton(table, shown, w("stats.button.analysis")))
     if bot is not None:
         view = await with_web_link(bot, rp.row.guild_id, page.web_path, w, view)
     return page.content, page.files, view
