@@ -26,6 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_stats import GUILD, START, fill, migrate
 from db import Database
+from db.analyses import AnalysisRepo, PlayerCost
 from db.log import LogEntry
 from db.tables import SeatRow
 from game.cards import card_str
@@ -63,6 +65,12 @@ class BenchSource:
 
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
         raise NotImplementedError  # the match page links its sheets; no image is timed here
+
+    async def analysis(self, table_id: int
+                       ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]:
+        """The match's stored analysis, read as the bot reads it (none is stored here)."""
+        repo = AnalysisRepo(self.db)
+        return await repo.stored_deals(table_id), await repo.players(table_id)
 
 
 def random_match(seed: int, deals: int) -> tuple[Match, list[LogEntry]]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry
 
+from db.analyses import DONE
 from service.web_links import WebLinks
 from web import WebServer
 from web.guard import RateLimit, guard
@@ -22,6 +23,8 @@ from .languages import server_language
 from .live_watch import public_state, tournament_state
 
 if TYPE_CHECKING:
+    from db.analyses import PlayerCost
+    from service.analysis import AnalysisRunner
     from service.records import Records, Replay
     from service.tables import LiveTable
 
@@ -67,6 +70,17 @@ class BotSource:
             return None
         return await tournament_state(runner, self.bot.service.live, guild_id, tournament_id,
                                       language)
+
+    async def analysis(self, table_id: int
+                       ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]:
+        """A match's stored analysis (empty until it is done: service/analysis.py)."""
+        runner: AnalysisRunner | None = getattr(self.bot, "analyses", None)  # once the db is open
+        if runner is None:
+            return {}, []
+        progress = await runner.progress(table_id)
+        if progress is None or progress.state != DONE:
+            return {}, []
+        return await runner.stored(table_id)
 
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
         file = await images.deal_sheet_image(replay.match.results[deal - 1],

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 from importlib.resources import files
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from aiohttp import web
 
@@ -22,11 +22,13 @@ from db.seasons import SEASON_MIN
 from game.rules import Variant
 from game.steps import computer_seats, step_counts, steps
 from i18n import Number, Words, words
+from service.analysis_page import deal_page
 
 from . import pages, replay
 from .server import WebServer
 
 if TYPE_CHECKING:
+    from db.analyses import PlayerCost
     from db.results import MatchRow, PlayerStats, RatingRow
     from service.records import Records, Replay
 
@@ -46,6 +48,23 @@ STATIC: Final = {
 PlayerData = tuple["PlayerStats", list[float], list["MatchRow"], dict[int, str]]
 
 
+def analysis_html(rp: Replay, analysed: dict[int, dict[str, Any]],
+                  players: list[PlayerCost], deal: int, w: Words) -> str:
+    """Deal ``deal``'s analysis (from 1), if stored: its par, costly bids and cards."""
+    if deal > len(analysed):
+        return ""
+    p = deal_page(rp.match.variant, rp.players, rp.record["deals"], analysed, players, deal, w)
+    parts = [f'<div class="analysis"><h3>{escape(w("stats.button.analysis"))}</h3>',
+             pages.paragraph(p.par),
+             pages.paragraph(w("analysis.bids") if p.bids else w("analysis.bids.none"))]
+    if p.bids:
+        parts.append(pages.lines(p.bids))
+    parts.append(pages.paragraph(w("analysis.cards") if p.cards else w("analysis.cards.none")))
+    if p.cards:
+        parts.append(pages.lines(p.cards))
+    return "".join(parts) + "</div>"
+
+
 class Source(Protocol):
     @property
     def records(self) -> Records: ...
@@ -55,6 +74,9 @@ class Source(Protocol):
     async def language(self, guild_id: int) -> str: ...
 
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes: ...
+
+    async def analysis(self, table_id: int
+                       ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]: ...
 
 
 def _not_found() -> web.HTTPNotFound:
@@ -269,13 +291,22 @@ class Site:
             w("web.match.when", date=row.finished_at[:16].replace("T", " "),
               deals=row.deals)])]
         body.append(self.replay_section(request, rp, f"{root}/match/{row.table_id}", w))
-        # A place kept for the double-dummy analysis (game/analysis): once it exists, each
-        # deal's section shows it under the sheet.
+        # The double-dummy analysis, once stored (service/analysis.py): each deal's under its
+        # sheet, the players' over the match after the deals, as the Discord page says it.
+        analysed, players = await self.source.analysis(row.table_id)
         for n in range(1, len(rp.match.results) + 1):
             label = w("web.match.deal", deal=n)
             body.append(f'<section class="deal" id="deal-{n}"><h2>{escape(label)}</h2>'
                         f'<img src="{root}/match/{row.table_id}/deal/{n}.png"'
-                        f' alt="{escape(label)}" width="800"></section>')
+                        f' alt="{escape(label)}" width="800">'
+                        f"{analysis_html(rp, analysed, players, n, w)}</section>")
+        if analysed and players:
+            p = deal_page(rp.match.variant, rp.players, rp.record["deals"], analysed, players,
+                          1, w)
+            body.append(f'<section class="analysis" id="analysis">'
+                        f'<h2>{escape(w("stats.button.analysis"))}</h2>'
+                        f'{pages.paragraph(w("analysis.players"))}{pages.lines(p.players)}'
+                        f'{pages.paragraph(w("analysis.legend"))}</section>')
         body.append(pages.paragraph(w("web.match.record")) + pages.link(
             f"/api/v1/{request.match_info['token']}/match/{row.table_id}", "JSON"))
         return self.html(pages.page(w, title, f"{root}/", "".join(body)))

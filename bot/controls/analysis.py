@@ -1,7 +1,7 @@
 """The **Analysis** button of a replay (``/belote replay``): ``rk:an:<match>:<deal>``.
 
 Beside a replay's deal pages (``rk:rp:``, cogs/stats.py), it turns the message into that deal's
-Analysis page (bot/analysis_page.py), with its own page buttons and one back to the deal
+Analysis page (service/analysis_page.py), with its own page buttons and one back to the deal
 sheet. A match analysed already opens at once from storage; one that is not is asked for
 (service/analysis.py), and the message shows how far it has got ("deal 3 of 9") through the
 click's token, then the page. Anyone may press it; a match of another server, or one no
@@ -21,10 +21,10 @@ import discord
 from db.analyses import DONE, FAILED, RUNNING
 from i18n import Words, words
 from service.analysis import Progress
+from service.analysis_page import analysis_text, progress_text
 from service.records import Replay
 
 from .. import messages
-from ..analysis_page import analysis_text, progress_text
 from ..answers import SlowAnswer
 from ..errors import tell
 from ..languages import member_language, server_language

@@ -1,6 +1,8 @@
-"""What a replay's Analysis page says (cogs/stats.py posts it): one deal's par, the bids that
-left points on the table and the costly cards, biggest first, and each player's accuracy over
-the match; or, while the match is analysed, how far it has got.
+"""What a match's analysis page says, one deal's par, the bids that left points on the table
+and the costly cards, biggest first, and each player's accuracy over the match; or, while the
+match is analysed, how far it has got. The replay's Analysis page in Discord
+(bot/controls/analysis.py) and the match's web page (web/site.py) say the same: the lines are
+made here from plain names (each caller escapes them for where they go: markdown, HTML).
 
 Everything comes from what service/analysis.py stored: each deal's analysis as `belote
 analyse` prints it (docs/game-record.md) and what each player's cards cost over the match.
@@ -15,6 +17,7 @@ a card played for them (a timer's, a claim's). The average cost is per counted c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from db.analyses import DONE, FAILED, QUEUED, PlayerCost
@@ -24,14 +27,21 @@ from game.contract import Contract
 from game.record import action_from_json
 from game.rules import Variant, parse_trump
 from i18n import Number, Words
-from i18n.values import bid_text, card_label, contract_text
-from service.analysis import Progress, counted
-from service.markup import as_text
+from i18n.values import bid_text, contract_text
+from i18n.values import card_label as values_card_label
 
-from .messages import MESSAGE_LIMIT
+from .analysis import Progress, counted
+from .markup import as_text
+
+MESSAGE_LIMIT = 2000  # Discord's, for a message's content
 
 MOST_CARDS = 8  # costly cards listed on a page, biggest first (the rest are counted)
 MOST_BIDS = 4
+
+
+def card_label(card: str, w: Words) -> str:
+    """A card as the bot's buttons write it: ``J♥``."""
+    return values_card_label(parse_card(card), w.language)
 
 
 def contract_of(par: dict[str, Any]) -> Contract | None:
@@ -45,7 +55,7 @@ def contract_of(par: dict[str, Any]) -> Contract | None:
 
 
 def _side(seat: int, names: Sequence[str], w: Words) -> str:
-    return w("stats.board.pair", first=as_text(names[seat]), second=as_text(names[seat ^ 2]))
+    return w("stats.board.pair", first=names[seat], second=names[seat ^ 2])
 
 
 def par_line(par: dict[str, Any], names: Sequence[str], w: Words) -> str:
@@ -53,7 +63,7 @@ def par_line(par: dict[str, Any], names: Sequence[str], w: Words) -> str:
     if contract is None:
         return w("analysis.par.pass")
     return w("analysis.par.line", side=_side(contract.seat, names, w),
-             taker=as_text(names[contract.seat]),
+             taker=names[contract.seat],
              contract=contract_text(contract, w.language), score=Number(par["score"]),
              points=Number(par["points"]))
 
@@ -71,7 +81,7 @@ def bid_lines(variant: Variant, deal: dict[str, Any], names: Sequence[str], w: W
     bids = [d for d in deal["decisions"] if "bid" in d["options"][0] and
             d["options"][0]["cost"] > 0]
     bids.sort(key=lambda d: (-d["options"][0]["cost"], d["action"]))
-    lines = [w("analysis.bid.line", who=as_text(names[d["seat"]]),
+    lines = [w("analysis.bid.line", who=names[d["seat"]],
                bid=_bid(variant, d["played"], w), par=_bid(variant, d["options"][1]["bid"], w),
                cost=Number(d["options"][0]["cost"]))
              for d in bids[:MOST_BIDS]]
@@ -94,9 +104,9 @@ def card_lines(deal: dict[str, Any], actions: Sequence[dict[str, Any]], names: S
             best = min(options, key=lambda o: (o["cost"], o["cost_points"]))
             costly.append((d, chosen, best))
     costly.sort(key=lambda c: (-c[1]["cost"], -c[1]["cost_points"], c[0]["action"]))
-    lines = [w("analysis.card.line", who=as_text(names[d["seat"]]),
-               trick=d_trick(deal, d), played=card_label(parse_card(d["played"]), w.language),
-               best=card_label(parse_card(best["card"]), w.language),
+    lines = [w("analysis.card.line", who=names[d["seat"]],
+               trick=d_trick(deal, d), played=card_label(d["played"], w),
+               best=card_label(best["card"], w),
                cost=Number(chosen["cost"]), points=Number(chosen["cost_points"]))
              for d, chosen, best in costly[:MOST_CARDS]]
     if len(costly) > MOST_CARDS:
@@ -119,7 +129,7 @@ def player_lines(players: Sequence[PlayerCost], names: Sequence[str], w: Words) 
     people = {p.seat for p in players if p.user_id}
     lines: list[str] = []
     for p in players:
-        name = as_text(names[p.seat])
+        name = names[p.seat]
         if not p.user_id and p.seat in people:  # a computer took this person's seat
             name = w("analysis.player.computer_for", name=name)
         if not p.cards:
@@ -131,28 +141,47 @@ def player_lines(players: Sequence[PlayerCost], names: Sequence[str], w: Words) 
     return lines
 
 
-def analysis_text(table: int, variant: Variant, names: Sequence[str],
-                  record_deals: Sequence[dict[str, Any]], analysed: dict[int, dict[str, Any]],
-                  players: Sequence[PlayerCost], deal: int, w: Words) -> str:
-    """The Analysis page of deal ``deal`` (from 1 among the analysed deals)."""
+@dataclass(frozen=True, slots=True)
+class DealPage:
+    """The lines of one deal's analysis (names as the caller gave them)."""
+
+    deal: int  # from 1 among the analysed deals
+    deals: int
+    par: str
+    bids: list[str]
+    cards: list[str]
+    players: list[str]
+
+
+def deal_page(variant: Variant, names: Sequence[str], record_deals: Sequence[dict[str, Any]],
+              analysed: dict[int, dict[str, Any]], players: Sequence[PlayerCost], deal: int,
+              w: Words) -> DealPage:
+    """Deal ``deal`` (from 1 among the analysed deals; moved within them)."""
     order = sorted(analysed)
     deal = min(max(deal, 1), len(order))
     index = order[deal - 1]
     data = analysed[index]
     actions = record_deals[index]["actions"] if index < len(record_deals) else []
-    parts = [w("analysis.title", table=table, deal=deal, deals=len(order)),
-             par_line(data["par"], names, w)]
-    bids = bid_lines(variant, data, names, w)
-    parts.append(w("analysis.bids") if bids else w("analysis.bids.none"))
-    parts += [f"• {line}" for line in bids]
-    cards = card_lines(data, actions, names, w)
-    parts.append(w("analysis.cards") if cards else w("analysis.cards.none"))
-    parts += [f"• {line}" for line in cards]
-    match = player_lines(players, names, w)
-    if match:
+    return DealPage(deal, len(order), par_line(data["par"], names, w),
+                    bid_lines(variant, data, names, w), card_lines(data, actions, names, w),
+                    player_lines(players, names, w))
+
+
+def analysis_text(table: int, variant: Variant, names: Sequence[str],
+                  record_deals: Sequence[dict[str, Any]], analysed: dict[int, dict[str, Any]],
+                  players: Sequence[PlayerCost], deal: int, w: Words) -> str:
+    """The Analysis page of deal ``deal`` as a Discord message (names as text)."""
+    p = deal_page(variant, [as_text(n) for n in names], record_deals, analysed, players,
+                  deal, w)
+    parts = [w("analysis.title", table=table, deal=p.deal, deals=p.deals), p.par]
+    parts.append(w("analysis.bids") if p.bids else w("analysis.bids.none"))
+    parts += [f"• {line}" for line in p.bids]
+    parts.append(w("analysis.cards") if p.cards else w("analysis.cards.none"))
+    parts += [f"• {line}" for line in p.cards]
+    if p.players:
         parts.append(w("analysis.players"))
-        parts += [f"• {line}" for line in match]
-    parts.append(w("analysis.legend"))
+        parts += [f"• {line}" for line in p.players]
+    parts.append("-# " + w("analysis.legend"))
     text = "\n".join(parts)
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
 
