@@ -44,6 +44,11 @@ Reports, over the measured period:
 - with --slow-callbacks MS: how busy the bot's event loop was (every callback timed), and the
   callbacks that held it longer than MS milliseconds, by coroutine (wall and CPU time);
 - the longest garbage collection: its generation, wall and CPU time, and what it freed.
+With --analysis: the servers' ``analysis`` setting on, and the bot's analysis worker (the
+double-dummy solver, service/analysis.py, in its own process at niceness 19) kept busy for the
+whole measured period on a shipped record's deal (tests/cli's classic one), job after job, as a
+bot whose matches keep ending would keep it: the clicks' figures are then measured beside it,
+and the deals it analysed and its CPU are reported.
 With --answer-delay MIN MAX the fake Discord answers each request late (a slow Discord: see the
 README's figures); the players' figures are measured when the fake receives a request, the
 bot's own ("from a change ... Discord accepted") when the answer is back, late answer included.
@@ -496,13 +501,46 @@ async def web_port(bot: Any) -> int | None:
     return bot.web.port if bot.web is not None else None
 
 
+class AnalysisLoad:
+    """--analysis: the bot's analysis worker kept busy while the clicks are measured."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+        self.deals = 0
+        self.cpu0: dict[int, float] = {}
+
+    async def start(self, bot: Any) -> None:
+        from service import analysis
+        from tests.cli.test_cli import RECORD  # a shipped classic record: ~1 s a deal
+        record = RECORD
+        for guild in bot.guilds:
+            await bot.guild_settings.change(guild.id, {"analysis": "on"})
+        await bot.analysis_pool.run(analysis.JOB, record, 0)  # the worker started, warm
+        self.cpu0 = {pid: process_cpu(pid) for pid in bot.analysis_pool.pool.pids()}
+
+        async def busy() -> None:
+            while True:
+                await bot.analysis_pool.run(analysis.JOB, record, 0)
+                self.deals += 1
+        # Named as the harness's own tasks, which its settle does not wait for.
+        self.task = asyncio.create_task(busy(), name="fakediscord-analysis-load")
+
+    async def finish(self, bot: Any) -> dict[str, float]:
+        if self.task is not None:
+            self.task.cancel()
+        cpu = sum(process_cpu(pid) - self.cpu0.get(pid, 0.0)
+                  for pid in bot.analysis_pool.pool.pids())
+        return {"deals": self.deals, "cpu": cpu}
+
+
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
     probe = Probe(args.profile, args.slow_callbacks)
+    load = AnalysisLoad()
     handlers: dict[str, Callable[..., Awaitable[Any]]] = {
         "start": probe.start, "finish": probe.finish, "cards": count_cards,
         "memory": memory_per_table, "forget_table_tokens": forget_table_tokens,
-        "web_port": web_port}
+        "web_port": web_port, "analysis_start": load.start, "analysis_finish": load.finish}
     web = {"web_port": 0} if args.with_metrics else {}
     asyncio.run(serve_bot(create_bot, handlers, args.child,
                           computer_delay=args.computer_delay, **web))
@@ -806,6 +844,8 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
         gc.collect()
         gc.freeze()
         gc.disable()
+    if args.analysis:
+        await remote.call("analysis_start")
     await remote.call("start")
     started = time.perf_counter()
     here = time.process_time()
@@ -832,6 +872,7 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
     await watcher
     probe = await remote.call("finish")
     here = time.process_time() - here
+    analysed = await remote.call("analysis_finish") if args.analysis else None
     gc.enable()
     cards_after = await remote.call("cards")
     requests = fake.requests_to(since=mark)
@@ -966,6 +1007,10 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
           f"{probe['workers'] * per:.1f} ms ({probe['workers'] / probe['wall'] * 100:.0f}%), "
           f"fake Discord and players {here * per:.1f} ms "
           f"({here / probe['wall'] * 100:.0f}%); {os.cpu_count()} cores")
+    if analysed is not None:
+        print(f"analysis worker (niceness 19) beside it: {analysed['deals']} deals analysed, "
+              f"{analysed['cpu']:.0f} s of CPU ({analysed['cpu'] / probe['wall'] * 100:.0f}% "
+              "of a core)")
     print(f"bot process event-loop lag: "
           f"p50 {probe['lag_p50'] * 1000:.1f} ms, p99 {probe['lag_p99'] * 1000:.1f} ms, "
           f"max {probe['lag_max'] * 1000:.1f} ms; garbage collections of the young, middle "
@@ -1052,6 +1097,8 @@ def main() -> None:
                         help="this share of the tables (all without SHARE) is past its "
                              "first 15 minutes: no click's token edits their message (each "
                              "of its edits counts against the global limit)")
+    parser.add_argument("--analysis", action="store_true",
+                        help="analysis on, its worker kept busy while measuring")
     parser.add_argument("--profile", help="cProfile the bot process into this file")
     parser.add_argument("--slow-callbacks", type=float, metavar="MS",
                         help="time every callback of the bot's event loop and list those "
