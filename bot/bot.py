@@ -22,6 +22,7 @@ from i18n import words
 from service.analysis import AnalysisRunner
 from service.audit import AuditLog
 from service.challenge import DailyDeal
+from service.challenge_review import REVIEW_WAIT, TryReview
 from service.credits import Credits
 from service.guild_settings import GuildSettingsStore
 from service.records import Records
@@ -38,7 +39,7 @@ from .analysis_pool import AnalysisPool
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .budget import meter
 from .controls import CONTROLS
-from .delivery import Delivery
+from .delivery import THREAD_WAIT, Delivery
 from .errors import answer_error, tell
 from .health import Health
 from .languages import Readers, member_language
@@ -137,6 +138,7 @@ class BeloteBot(commands.Bot):
     guild_settings: GuildSettingsStore
     audit: AuditLog
     analyses: AnalysisRunner
+    reviews: TryReview
     # How long a process waits for its shards' locks: a process that was just killed may hold
     # them a moment more (until PostgreSQL sees its connection end).
     shard_lock_wait = 30.0
@@ -241,7 +243,10 @@ class BeloteBot(commands.Bot):
         self.tournaments.balance_of = self.credits.balance  # entry fees
         # Before the restore: a daily deal's table restored still scores its try at its end.
         self.daily = DailyDeal(self.db, self.service)
-        self.delivery.thread_waits.append(self.daily.scored)
+        self.delivery.thread_waits.append((self.daily.scored, THREAD_WAIT))
+        # After a try: its par and costliest cards, from its analysis (the worker's).
+        self.reviews = TryReview(self.daily, self.analyses)
+        self.delivery.thread_waits.append((self.reviews.reviewed, REVIEW_WAIT))
         self.add_dynamic_items(*CONTROLS)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in COGS:
@@ -344,6 +349,7 @@ class BeloteBot(commands.Bot):
         if getattr(self, "analyses", None) is not None:
             await self.analyses.close()  # before the database: a run stays resumable
             self.analysis_pool.shutdown()
+            self.reviews.close()  # no try's thread waits for a review that cannot come now
         # Sends on their way stop before the HTTP session and the database close under them.
         await self.delivery.close()
         if self.router is not None:

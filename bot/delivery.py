@@ -84,9 +84,10 @@ class Delivery:
         self.jobs = Outbox(rng=bot.chance("outbox"))
         self.over: dict[int, LiveTable] = {}  # tables that ended lately (see _note_over)
         self.stop_grace = STOP_GRACE  # seconds a stop waits for the threads of tables over
-        # Each called with a table over before its thread closes: returns when the posts it
-        # makes for that table are requested (the daily deal's score).
-        self.thread_waits: list[Callable[[int], Awaitable[None]]] = []
+        # Each called with a table over before its thread closes, with the seconds it may
+        # take: returns when the posts it makes for that table are requested (the daily
+        # deal's score, then its review).
+        self.thread_waits: list[tuple[Callable[[int], Awaitable[None]], float]] = []
         # Discord down: turn timers stop (nobody can see the table); back: given back.
         self.jobs.on_outage = lambda: self.service.hold_timers()
         self.jobs.on_recovery = lambda away: self.service.release_timers()
@@ -271,9 +272,9 @@ class Delivery:
         # waiting when this runs: this worker starts on the next turn of the loop. Posts
         # that come later, from work the end started (a daily deal's score), are waited for
         # (for a while: a thread is never held open for good).
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(THREAD_WAIT):
-                for wait in self.thread_waits:
+        for wait, seconds in self.thread_waits:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
                     await wait(table_id)
         await self.jobs.settled(lambda key: isinstance(key, tuple) and len(key) > 1 and
                                 key[0] != "thread" and key[1] == table_id)

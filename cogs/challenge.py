@@ -27,9 +27,11 @@ from bot.outbox import nonce
 from bot.translator import text
 from bot.undelivered import count, reason, sending, undelivered
 from db.challenge import WORLD, TryRow
+from game.cards import parse_card
 from game.rules import Variant
-from i18n import Number, Words, words
+from i18n import Number, Words, card_label, contract_text, words
 from service.challenge import Standing, day_of
+from service.challenge_review import Review
 from service.tables import LiveTable
 
 from .common import BeloteSubcommands, display_name, member_words, option_names
@@ -86,6 +88,30 @@ def after_text(row: TryRow, standing: Standing, w: Words, lines: list[str]) -> s
     return "\n".join(out + lines)
 
 
+def review_text(review: Review, seat: int, language: str) -> str:
+    """The par of each deal of a try and its costliest cards, as its thread shows them."""
+    w = words(language)
+    lines = [w("challenge.review.title")]
+    for p in review.pars:
+        if p.contract is None:
+            lines.append(w("challenge.review.par_pass", deal=p.deal + 1))
+            continue
+        side = "ours" if p.contract.team == seat & 1 else "theirs"
+        lines.append(w(f"challenge.review.par_{side}", deal=p.deal + 1,
+                       contract=contract_text(p.contract, language),
+                       score=Number(p.score, signed=True)))
+    if not review.costly:
+        lines.append(w("challenge.review.no_cost"))
+    else:
+        lines.append(w("challenge.review.costly"))
+        for c in review.costly:
+            lines.append(w("challenge.review.card", deal=c.deal + 1, trick=c.trick,
+                           card=card_label(parse_card(c.card), language),
+                           best=card_label(parse_card(c.best), language),
+                           cost=Number(c.cost)))
+    return "\n".join(lines)
+
+
 class Challenge(BeloteSubcommands):
     def __init__(self, bot: BeloteBot) -> None:
         super().__init__(bot)
@@ -97,11 +123,13 @@ class Challenge(BeloteSubcommands):
     async def cog_load(self) -> None:
         await super().cog_load()
         self.bot.daily.finished = self.tell_score
+        self.bot.reviews.told = self.tell_review
         self.post_loop.start()
 
     async def cog_unload(self) -> None:
         self.post_loop.cancel()
         self.bot.daily.finished = None
+        self.bot.reviews.told = None
         await super().cog_unload()
 
     # ---- the command ---------------------------------------------------------------------
@@ -194,6 +222,16 @@ class Challenge(BeloteSubcommands):
         content = after_text(row, standing, w, lines)
         self.bot.delivery.post(("daily score", live.id), lambda: home.send(
             content, allowed_mentions=messages.NO_MENTIONS))
+
+    async def tell_review(self, row: TryRow, live: LiveTable, seat: int,
+                          review: Review) -> None:
+        """The try's par and costliest cards, in its thread, once its deals are analysed."""
+        content = review_text(review, seat, live.language)
+        home = self.bot.get_partial_messageable(live.row.thread_id or live.row.channel_id,
+                                                guild_id=live.row.guild_id)
+        self.bot.delivery.post(("daily review", live.id), lambda: home.send(
+            content, allowed_mentions=messages.NO_MENTIONS,
+            nonce=nonce("daily review", live.id)))
 
     # ---- yesterday's board ---------------------------------------------------------------
     @tasks.loop(minutes=1)

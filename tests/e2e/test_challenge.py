@@ -18,12 +18,21 @@ from bot import create_bot
 from bot.controls import button_id, encode_action
 from game.players import RandomPlayer
 from game.view import table_view
+from service import analysis
 from tests.clocks import DateClock
 from tests.fakediscord import FakeDiscord
 
+from . import analysis_stub
 from .table_helpers import World, make_world
 
 DAY = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _quick_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each try's deals are analysed for its review (tests/e2e/test_challenge_review.py):
+    here by the stand-in job, which answers at once, not the solver's seconds a deal."""
+    monkeypatch.setattr(analysis, "JOB", analysis_stub.deal_json)
 
 
 @pytest.fixture
