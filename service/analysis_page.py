@@ -65,7 +65,7 @@ def par_line(par: dict[str, Any], names: Sequence[str], w: Words) -> str:
     return w("analysis.par.line", side=_side(contract.seat, names, w),
              taker=names[contract.seat],
              contract=contract_text(contract, w.language), score=Number(par["score"]),
-             points=Number(par["points"]))
+             points=w.plural("analysis.card_points", int(par["points"])))
 
 
 def _bid(variant: Variant, obj: Any, w: Words) -> str:
@@ -107,7 +107,8 @@ def card_lines(deal: dict[str, Any], actions: Sequence[dict[str, Any]], names: S
     lines = [w("analysis.card.line", who=names[d["seat"]],
                trick=d_trick(deal, d), played=card_label(d["played"], w),
                best=card_label(best["card"], w),
-               cost=Number(chosen["cost"]), points=Number(chosen["cost_points"]))
+               cost=Number(chosen["cost"]),
+               points=w.plural("analysis.card_points", int(chosen["cost_points"])))
              for d, chosen, best in costly[:MOST_CARDS]]
     if len(costly) > MOST_CARDS:
         lines.append(w.plural("analysis.more", len(costly) - MOST_CARDS))
