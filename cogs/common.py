@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.bot import BeloteBot
 from bot.controls.base import bot_of
 from bot.controls.replies import display_name
-from bot.languages import member_language, server_language
+from bot.languages import member_language
 from bot.translator import text
 from i18n import DEFAULT_LANGUAGE, Words, words
 from service.computers import available_levels
@@ -87,10 +87,3 @@ LEVELS = [app_commands.Choice(name=text(f"commands.choice.level.{level}"), value
           for level in available_levels()]
 
 
-async def public_words(interaction: discord.Interaction[Any]) -> Words:
-    """The words of a message posted for everybody in a server (a leaderboard, stats): in the
-    language its new tables speak."""
-    bot = bot_of(interaction)
-    assert interaction.guild_id is not None
-    settings = await bot.guild_settings.get(interaction.guild_id)
-    return words(server_language(settings, interaction.guild))

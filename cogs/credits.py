@@ -13,13 +13,14 @@ from discord import app_commands
 
 from bot.answers import ANSWERS, PRIVATE, PUBLIC
 from bot.bot import BeloteBot
+from bot.controls.base import public_words
 from bot.errors import reply
 from bot.languages import server_language
 from bot.messages import NO_MENTIONS
 from bot.translator import text
 from i18n import Number, Words
 
-from .common import BeloteSubcommands, member_words, option_names, public_words
+from .common import BeloteSubcommands, member_words, option_names
 
 RICHEST = 10
 

@@ -23,6 +23,7 @@ from discord.ext import tasks
 from bot import images
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
+from bot.controls.base import public_words
 from bot.errors import reply
 from bot.languages import server_language
 from bot.messages import NO_MENTIONS, pages
@@ -34,7 +35,7 @@ from i18n import Number, Words, words
 from rendering import PodiumPlace, PodiumVariant
 from service.guild_settings import GuildSettings
 
-from .common import BeloteSubcommands, bot_of, public_words
+from .common import BeloteSubcommands, bot_of
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,7 @@ from discord import app_commands
 from bot import images, messages
 from bot.answers import ANSWERS, PUBLIC
 from bot.bot import BeloteBot
+from bot.controls.base import public_words
 from bot.controls.pages import board_message, open_button, replay_message
 from bot.errors import reply, tell
 from bot.pages import PAGE, Board, BoardSource, variant_name, with_web_link
@@ -27,7 +28,7 @@ from i18n import Number, Words, languages, words
 from service.markup import as_text
 from service.seasons import CURRENT, LAST
 
-from .common import BeloteSubcommands, bot_of, member_words, option_names, public_words
+from .common import BeloteSubcommands, bot_of, member_words, option_names
 
 log = logging.getLogger(__name__)
 

@@ -27,16 +27,14 @@ from service.records import Replay
 from .. import messages
 from ..answers import SlowAnswer
 from ..errors import tell
-from ..languages import member_language, server_language
+from ..languages import member_language
+from ..tokens import TOKEN_LIFETIME
 from ..undelivered import answering
-from .base import ID, TABLE, Control, bot_of, number, table_number
+from .base import ID, TABLE, Control, bot_of, number, public_words, table_number
 
 log = logging.getLogger(__name__)
 
 PREFIX = "rk"  # a replay's: its pages are ``rk:rp:<match>:<deal>``
-# An interaction's token edits its message for 15 minutes: a watch stops a little before
-# (the message keeps its Analysis button, which shows where the analysis stands).
-TOKEN_LIFE = 14 * 60.0
 
 
 def analysis_id(table_id: int, deal: int) -> str:
@@ -96,12 +94,6 @@ class AnalysisButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             watch.stop()
         await edit(interaction, *await page(interaction, rp, self.deal, w))
-
-
-async def public_words(interaction: discord.Interaction[Any], guild_id: int) -> Words:
-    """The words of the replay, posted for everybody: the server's language."""
-    settings = await bot_of(interaction).guild_settings.get(guild_id)
-    return words(server_language(settings, interaction.guild))
 
 
 async def page(interaction: discord.Interaction[Any], rp: Replay, deal: int, w: Words
@@ -204,7 +196,7 @@ class Watch:
             if progress.state in (DONE, FAILED):
                 self.stop()
             age = (datetime.now(UTC) - self.interaction.created_at).total_seconds()
-            if age > TOKEN_LIFE:
+            if age > TOKEN_LIFETIME:  # its token ran out: the Analysis button still shows it
                 self.stop()
                 return
             if progress.state == DONE:

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast
 
 import discord
 
-from i18n import DEFAULT_LANGUAGE, words
+from i18n import DEFAULT_LANGUAGE, Words, words
 from service import Refusal
 
 from ..answers import SlowAnswer
 from ..errors import answer_error, tell
-from ..languages import member_language
+from ..languages import member_language, server_language
 from ..outbox import is_transient
 from ..undelivered import answering
 
@@ -101,6 +101,17 @@ async def too_fast(interaction: discord.Interaction[Any]) -> bool:
 def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
     client: BeloteBot = interaction.client
     return client
+
+
+async def public_words(interaction: discord.Interaction[Any], guild_id: int | None = None
+                       ) -> Words:
+    """The words of a message posted for everybody in a server (a board, a replay, stats): in
+    the language its new tables speak. ``guild_id``: the server's (the interaction's unless
+    told)."""
+    guild_id = interaction.guild_id if guild_id is None else guild_id
+    assert guild_id is not None
+    settings = await bot_of(interaction).guild_settings.get(guild_id)
+    return words(server_language(settings, interaction.guild))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,10 @@ from service.records import Replay
 
 from ..answers import SlowAnswer
 from ..errors import NO_PINGS, reply, tell
-from ..languages import member_language, server_language
+from ..languages import member_language
 from ..pages import PAGE, Board, board_page, replay_page, with_web_link
 from .analysis import AnalysisButton
-from .base import ID, PLAIN, Answer, BadControl, Control, Look, bot_of, number
+from .base import ID, PLAIN, Answer, BadControl, Control, Look, bot_of, number, public_words
 
 if TYPE_CHECKING:
     from ..bot import BeloteBot
@@ -33,14 +33,6 @@ if TYPE_CHECKING:
 # What the page buttons' ids may hold: the template of old (one for both kinds) checked only
 # the characters; the parts are read by each control, a wrong one answered as unknown.
 _ARGS = r"(?P<args>[0-9a-z:]{1,80})"
-
-
-async def _public_words(interaction: discord.Interaction[Any]) -> Words:
-    """A page is posted for everybody: in the server's language."""
-    bot = bot_of(interaction)
-    assert interaction.guild_id is not None
-    settings = await bot.guild_settings.get(interaction.guild_id)
-    return words(server_language(settings, interaction.guild))
 
 
 class PageControl(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -97,7 +89,7 @@ class BoardPageButton(PageControl, template=rf"rk:lb:{_ARGS}"):
         bot = bot_of(interaction)
         content, files, view = await board_message(
             bot, interaction.guild_id, interaction.user.id, self.board,
-            await _public_words(interaction))
+            await public_words(interaction))
         await edit_clicked(interaction, content, files, view)
 
 
@@ -133,7 +125,7 @@ class ReplayPageButton(PageControl, template=rf"rk:rp:{_ARGS}"):
             await tell(interaction, words(member_language(interaction))("stats.replay.gone"))
             return
         content, files, view = await replay_message(rp, max(self.deal, 1),
-                                                    await _public_words(interaction), bot)
+                                                    await public_words(interaction), bot)
         if self.deal == 0:  # a history's "open": a new message, the history stays
             await reply(interaction, content, ephemeral=False, files=files, view=view,
                         allowed_mentions=NO_PINGS)
