@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Protocol, TypeAlias
 
-from .cards import Card, card_str
+from .cards import Card, Suit, card_str
 
 
 class BeloteError(Exception):
@@ -28,13 +28,16 @@ class Cards:
         return " ".join(card_str(c) for c in self.cards)
 
 
-if TYPE_CHECKING:  # actions and rules import this module
-    from .actions import BidAction
-    from .cards import Suit
-    from .rules import Trump
+class Described(Protocol):
+    """A game value that names itself in the logs' notation: a bid (``game.actions``). Named
+    by what it does, not imported: actions and rules raise these errors."""
 
-    # What a reason's parameter may be: a number, cards, a suit, a contract's trump, a bid.
-    RuleParam: TypeAlias = int | Cards | Suit | Trump | BidAction
+    def describe(self) -> str: ...
+
+
+# What a reason's parameter may be: a number, cards, a suit or a contract's trump (both IntEnums,
+# so numbers too: ``_show`` tells them apart), or a bid.
+RuleParam: TypeAlias = int | Cards | Suit | Described
 
 
 class IllegalAction(BeloteError):

@@ -6,17 +6,21 @@ message ``rule.<code>`` (``rules.po``). The CLI and the bot both word refusals h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from game.actions import BidAction
 from game.cards import Suit
-from game.errors import Cards, IllegalAction, InvalidOptions, word_options_with, word_reasons_with
+from game.errors import (
+    Cards,
+    IllegalAction,
+    InvalidOptions,
+    RuleParam,
+    word_options_with,
+    word_reasons_with,
+)
 from game.rules import Trump
 
 from .catalogue import DEFAULT_LANGUAGE, Term, Words, texts, words
 from .values import bid_text, cards_text, trump_text
-
-if TYPE_CHECKING:
-    from game.errors import RuleParam
 
 
 def _param_text(value: RuleParam, w: Words) -> str:
@@ -28,7 +32,9 @@ def _param_text(value: RuleParam, w: Words) -> str:
         return trump_text(value, w.language)
     if isinstance(value, int):
         return w.number(value)
-    return bid_text(value, w.language)
+    if isinstance(value, BidAction):
+        return bid_text(value, w.language)
+    raise LookupError(f"a reason's parameter the catalogue cannot word: {value.describe()}")
 
 
 def rule_reason(err: IllegalAction, language: str = DEFAULT_LANGUAGE) -> str:
