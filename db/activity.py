@@ -7,14 +7,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 
 def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(UTC)
 
 
-async def last_activity(db: Database, table_ids: Iterable[int]) -> dict[int, datetime]:
+async def last_activity(db: Queries, table_ids: Iterable[int]) -> dict[int, datetime]:
     """Per table, its last action by a player or a computer, or when it opened if none yet."""
     ids = sorted(set(table_ids))
     if not ids:

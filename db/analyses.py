@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
@@ -60,7 +60,7 @@ def _row(r: Any) -> AnalysisRow:
 
 
 class AnalysisRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def get(self, table_id: int) -> AnalysisRow | None:

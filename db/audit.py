@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,7 @@ class AuditEntry:
 
 
 class AuditRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def add(self, guild_id: int, action: str, *, actor_id: int | None,

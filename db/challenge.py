@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 WORLD = 0  # the scope of the world's board, shared by every server
 
@@ -42,7 +42,7 @@ def _row(r: Any) -> TryRow:
 
 
 class ChallengeRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def claim(self, scope: int, day: str, variant: str, user_id: int, guild_id: int,

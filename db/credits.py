@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .connection import Database, Transaction
+    from .queries import Queries, Transaction
 
 
 class NotEnoughCredits(Exception):
@@ -86,7 +86,7 @@ async def move(tx: Transaction, guild_id: int, m: Move) -> int | None:
 
 
 class CreditsRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def apply(self, guild_id: int, moves: list[Move]) -> list[int | None]:

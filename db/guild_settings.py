@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 
 class GuildSettingsRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def load(self, guild_id: int) -> dict[str, Any]:

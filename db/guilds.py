@@ -6,11 +6,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 
 class GuildRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def settings(self, guild_id: int) -> dict[str, Any]:

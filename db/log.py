@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import Database, Transaction
+    from .queries import Queries, Transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ _Append = tuple[int, list[LogEntry], asyncio.Future[None]]  # (table, its steps,
 
 
 class ActionLog:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
         self._waiting: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None

@@ -11,7 +11,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .connection import Transaction
+    from .queries import Transaction
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

@@ -14,11 +14,13 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .connection import Database, Row, Transaction, redact
+from .connection import Database, is_postgres_url, redact
 from .dialect import Catalog
 from .migrate import apply_migrations
+from .queries import Row, Transaction
 
 if TYPE_CHECKING:
     import asyncpg
@@ -87,6 +89,10 @@ class PostgresDatabase(Database):
         # Empty until the migrations are applied (they need no rewrite but ``?``).
         self._catalog = Catalog({}, {})
         self._repositories()
+
+    @classmethod
+    def opens(cls, target: str | Path) -> bool:
+        return is_postgres_url(target)
 
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:

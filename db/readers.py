@@ -7,14 +7,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 # SQLite's limit on the parameters of one statement is 999 in old builds: stay below it.
 _CHUNK = 500
 
 
 class MemberLanguagesRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def load(self, user_ids: Iterable[int]) -> dict[int, str]:

@@ -21,7 +21,7 @@ from .log import LogEntry, append_in
 from .tables import TableStatus, owe_thread_in
 
 if TYPE_CHECKING:
-    from .connection import Database, Transaction
+    from .queries import Queries, Transaction
 
 PLAYER, PAIR = 0, 1
 # The pairs board lists pairs with this many rated matches together (the index
@@ -172,7 +172,7 @@ def is_rated(players: Sequence[MatchPlayer], winner: int | None,
 
 
 class ResultRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
         self.clock: Clock = lambda: datetime.now(UTC)  # tests inject theirs
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .results import PAIR, PLAYER, RatingRow, iso, period_keys, quarter_key
 
 if TYPE_CHECKING:
-    from .connection import Database, Transaction
+    from .queries import Queries, Transaction
 
 OFF = "off"
 LENGTHS = ("week", "month", "quarter")
@@ -146,7 +146,7 @@ async def rebuild_podiums(tx: Transaction) -> None:
 
 
 class SeasonRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     # ---- the seasons -----------------------------------------------------------------------

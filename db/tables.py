@@ -14,7 +14,7 @@ from .log import LogEntry, append_in
 if TYPE_CHECKING:
     import aiosqlite
 
-    from .connection import Database, Transaction
+    from .queries import Queries, Transaction
 
 
 
@@ -204,7 +204,7 @@ class OpenTables:
 
 
 class TableRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, variant: str,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .credits import Move, move
 
 if TYPE_CHECKING:
-    from .connection import Database
+    from .queries import Queries
 
 # Entrant status: playing, left at sign-up (no place), or played by a computer once running.
 IN, LEFT, COMPUTER = "in", "left", "computer"
@@ -58,7 +58,7 @@ def _row(r: Sequence[object]) -> TournamentRow:
 
 
 class TournamentRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Queries) -> None:
         self.db = db
 
     # ---- the tournament ------------------------------------------------------------------

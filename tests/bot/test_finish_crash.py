@@ -14,7 +14,7 @@ import aiosqlite
 import pytest
 
 from db import Database, LogEntry
-from db.connection import SqliteDatabase
+from db.sqlite import SqliteDatabase
 from game.actions import Play
 from game.players import RandomPlayer
 from game.record import action_to_json
@@ -131,7 +131,7 @@ async def test_the_winning_click_is_all_or_nothing(tmp_path: Path, mode: str) ->
     cut_at = 1
     while True:
         path = tmp_path / f"{mode}{cut_at}.sqlite3"
-        db = await Database.open(path)
+        db = await SqliteDatabase.connect(str(path))
         service = TableService(db)
         table_id = await four_players(service)
         user, card = await to_the_last_card(service, table_id)
@@ -152,7 +152,7 @@ async def test_the_winning_click_is_all_or_nothing(tmp_path: Path, mode: str) ->
             live = service.live[table_id]
             await service.act(table_id, user, live.seq, card)
         await process_gone(db, real)
-        db = await Database.open(path)
+        db = await SqliteDatabase.connect(str(path))
         try:
             outcomes.append(await check_whole(db, table_id, user, card))
         finally:
@@ -170,7 +170,7 @@ async def test_the_winning_click_is_all_or_nothing(tmp_path: Path, mode: str) ->
 async def test_a_won_match_left_unrecorded_is_finished_at_restore(tmp_path: Path) -> None:
     # What a bot from before this fix left when stopped between the last card and the result.
     path = tmp_path / "old.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.connect(str(path))
     service = TableService(db)
     table_id = await four_players(service)
     user, card = await to_the_last_card(service, table_id)
@@ -179,7 +179,7 @@ async def test_a_won_match_left_unrecorded_is_finished_at_restore(tmp_path: Path
     await db.log.append(table_id, [LogEntry(live.seq, "action", action_to_json(seat, card),
                                             user)])
     await db.close()
-    db = await Database.open(path)
+    db = await SqliteDatabase.connect(str(path))
     try:
         rec = Recorder()
         service = TableService(db, listener=rec)

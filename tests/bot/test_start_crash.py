@@ -12,7 +12,8 @@ from typing import Any, cast
 import aiosqlite
 import pytest
 
-from db import Database, LogEntry
+from db import LogEntry
+from db.sqlite import SqliteDatabase
 from service import Refusal
 from service.tables import NewTable, TableService
 from tests.bot.helpers import status_of
@@ -51,7 +52,7 @@ async def test_start_is_all_or_nothing(tmp_path: Path, mode: str) -> None:
     cut_at = 1
     while True:
         path = tmp_path / f"{mode}{cut_at}.sqlite3"
-        db = await Database.open(path)
+        db = await SqliteDatabase.connect(str(path))
         service = TableService(db)
         table_id = await lobby(service)
         real = db._conn
@@ -69,7 +70,7 @@ async def test_start_is_all_or_nothing(tmp_path: Path, mode: str) -> None:
             db._conn = real
             await check_playable(service, table_id)
         await process_gone(db, real)
-        db = await Database.open(path)
+        db = await SqliteDatabase.connect(str(path))
         try:
             again = TableService(db)
             await again.restore()
@@ -85,7 +86,7 @@ async def test_start_is_all_or_nothing(tmp_path: Path, mode: str) -> None:
 
 @pytest.mark.parametrize("before", [True, False], ids=["before-write", "during-write"])
 async def test_a_cancelled_start_leaves_memory_as_saved(tmp_path: Path, before: bool) -> None:
-    db = await Database.open(tmp_path / "cancel.sqlite3")
+    db = await SqliteDatabase.connect(str(tmp_path / "cancel.sqlite3"))
     try:
         service = TableService(db)
         table_id = await lobby(service)

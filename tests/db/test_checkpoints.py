@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from db import Database, LogEntry
-from db import connection as db_connection
-from db.connection import SqliteDatabase
+from db import sqlite as db_sqlite
+from db.sqlite import SqliteDatabase
 
 from .test_db import new_table
 
@@ -25,8 +25,8 @@ async def fill(db: Database, table_id: int, steps: int, start: int = 0) -> None:
 
 async def test_the_bots_writes_leave_the_log_to_the_checkpointer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(db_connection, "CHECKPOINT_EVERY", 3600.0)  # only when asked, here
-    db = await Database.open(tmp_path / "b.sqlite3")
+    monkeypatch.setattr(db_sqlite, "CHECKPOINT_EVERY", 3600.0)  # only when asked, here
+    db = await SqliteDatabase.connect(str(tmp_path / "b.sqlite3"))
     try:
         t = (await new_table(db)).id
         await fill(db, t, 1500)  # past SQLite's own mark (1,000 pages)
@@ -45,10 +45,10 @@ async def test_the_bots_writes_leave_the_log_to_the_checkpointer(
 
 async def test_the_checkpointer_runs_on_its_timer_and_stops_with_the_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(db_connection, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(db_sqlite, "CHECKPOINT_EVERY", 0.0)
     path = tmp_path / "b.sqlite3"
     threads = threading.active_count()
-    db = await Database.open(path)
+    db = await SqliteDatabase.connect(str(path))
     try:
         before = path.stat().st_size
         await fill(db, (await new_table(db)).id, 300)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from db import Database
-from db.connection import SqliteDatabase
+from db.sqlite import SqliteDatabase
 
 SET = "INSERT OR REPLACE INTO member_languages (user_id, language) VALUES (?, ?)"
 GET = "SELECT language FROM member_languages WHERE user_id = ?"

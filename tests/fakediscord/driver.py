@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.metrics import LAG_TASK
-from db.connection import CHECKPOINT_TASK
+from db.sqlite import CHECKPOINT_TASK
 
 from .models import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, snowflake
 from .recording import InteractionRecord
