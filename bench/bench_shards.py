@@ -55,7 +55,7 @@ async def routed(bot: Any) -> int:
 
 def child(args: argparse.Namespace) -> None:
     from bot import create_bot
-    from bot.sharding import ClickRouter
+    from bot.click_router import ClickRouter
     probe = Probe(None)
 
     # Count the clicks carried here (a wrapper, so the bot's code is measured as it is).

@@ -38,17 +38,19 @@ from . import images
 from .analysis_pool import AnalysisPool
 from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .budget import meter
+from .click_router import ClickRouter
 from .controls import CONTROLS
 from .delivery import THREAD_WAIT, Delivery
 from .errors import answer_error, tell
 from .health import Health
+from .host import Host
 from .languages import Readers, member_language
 from .live_watch import Watched
 from .logjson import tag_interactions
 from .metrics import BotMetrics
 from .ratelimit import MemberLimits
 from .settings import Settings
-from .sharding import ClickRouter, Shards, click_key
+from .sharding import Shards, click_key
 from .translator import CatalogueTranslator
 from .undelivered import answering, guard_choices
 from .web import start_web, web_links
@@ -132,12 +134,7 @@ class BeloteTree(app_commands.CommandTree["BeloteBot"]):
             await answer_error(interaction, error, where)
 
 
-class BeloteBot(commands.Bot):
-    service: TableService
-    tournaments: TournamentRunner
-    guild_settings: GuildSettingsStore
-    audit: AuditLog
-    analyses: AnalysisRunner
+class BeloteBot(Host):
     reviews: TryReview
     # How long a process waits for its shards' locks: a process that was just killed may hold
     # them a moment more (until PostgreSQL sees its connection end).
@@ -195,7 +192,7 @@ class BeloteBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         # First: /healthz answers (and /readyz says what is still missing) while tables load.
-        self.web = await start_web(self)
+        self.web = await start_web(self, self.health, self.metrics)
         self.db = await Database.open(self.settings.database)
         if self.metrics is not None:
             self.metrics.database(self.db)

@@ -43,7 +43,7 @@ from .tokens import UPDATED, Tokens
 from .undelivered import lost
 
 if TYPE_CHECKING:
-    from .bot import BeloteBot
+    from .host import Host
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def showing(shown: dict[Any, Hashable], slot: Hashable, key: Hashable) -> Iterat
 class Delivery:
     """The service's listener for a running bot."""
 
-    def __init__(self, bot: BeloteBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         # The retry jitter draws from the bot's chance (seeded by TABLE_SEED when set).
         self.jobs = Outbox(rng=bot.chance("outbox"))

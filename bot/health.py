@@ -11,7 +11,7 @@ import discord
 from . import images
 
 if TYPE_CHECKING:
-    from .bot import BeloteBot
+    from .host import Host
 
 # A database that has not answered a trivial query within this long is not answering.
 DATABASE_WAIT = 2.0
@@ -21,7 +21,7 @@ class Health:
     """Follows the gateway connection of each shard (discord.py's connect, resume and
     disconnect events) and says what stands in the way of play."""
 
-    def __init__(self, bot: BeloteBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._connected: set[int] = set()
         if isinstance(bot, discord.AutoShardedClient):

@@ -41,7 +41,7 @@ from .settings import shard_ranges
 if TYPE_CHECKING:
     from db import Database
 
-    from .bot import BeloteBot
+    from .host import Host
 
 # The event-loop timer: it sleeps this long and measures how late it wakes up.
 LAG_TICK = 0.5
@@ -89,7 +89,7 @@ def status_class(status: int) -> str:
 class BotMetrics:
     """The metrics of one bot: ``instrument`` hooks them in, ``close`` takes them out."""
 
-    def __init__(self, bot: BeloteBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.shard = shard_ranges(bot.sharding.ids)  # the process's shards, as SHARDS says
         # No ``*_created`` series beside each counter and histogram: a third of the exposition

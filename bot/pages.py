@@ -24,7 +24,7 @@ from service.records import Replay
 from . import images
 
 if TYPE_CHECKING:
-    from .bot import BeloteBot
+    from .host import Host
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class BoardSource:
     """Where a board's lines come from: the ratings (all time, month, week), or a season's
     gains (service/seasons.py) with its minimum of rated matches."""
 
-    def __init__(self, bot: BeloteBot, guild_id: int, board: Board) -> None:
+    def __init__(self, bot: Host, guild_id: int, board: Board) -> None:
         self.bot, self.guild_id, self.board = bot, guild_id, board
         self.key: str | None = None
 
@@ -126,7 +126,7 @@ def _signed(value: float, period: str) -> Number:
     return Number(value, signed=period != Period.ALL)  # a season's too
 
 
-async def board_page(bot: BeloteBot, guild_id: int, user_id: int, board: Board, w: Words
+async def board_page(bot: Host, guild_id: int, user_id: int, board: Board, w: Words
                      ) -> tuple[Page, int]:
     """One page of a board in ``w``'s language, and how many pages it has (0: it is empty)."""
     source = BoardSource(bot, guild_id, board)
@@ -177,7 +177,7 @@ async def board_page(bot: BeloteBot, guild_id: int, user_id: int, board: Board, 
     return Page("\n".join(lines), files, path), pages
 
 
-async def with_web_link(bot: BeloteBot, guild_id: int, path: str | None, w: Words,
+async def with_web_link(bot: Host, guild_id: int, path: str | None, w: Words,
                         view: discord.ui.View | None) -> discord.ui.View | None:
     """``view`` with a link to the same thing's web page (docs/web.md) when ``WEB_BASE_URL``
     is set. A link button has no custom_id: the message's other buttons are unchanged."""

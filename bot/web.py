@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from service.records import Records, Replay
     from service.tables import LiveTable
 
-    from .bot import BeloteBot
+    from .health import Health
+    from .host import Host
+    from .metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ class BotSource:
     """What the pages read, from the running bot (its database opens after the server starts:
     until then every token is unknown)."""
 
-    def __init__(self, bot: BeloteBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @property
@@ -90,21 +92,22 @@ class BotSource:
         return data
 
 
-def web_links(bot: BeloteBot) -> WebLinks | None:
+def web_links(bot: Host) -> WebLinks | None:
     """The server tokens' service, once the database is open and when pages are served."""
     if bot.settings.web_port is None or bot.db is None:
         return None
     return WebLinks(bot.db, bot.settings.web_base_url)
 
 
-async def start_web(bot: BeloteBot) -> WebServer | None:
+async def start_web(bot: Host, health: Health, metrics: BotMetrics | None
+                    ) -> WebServer | None:
     settings = bot.settings
     if settings.web_port is None:
         return None
     server = WebServer(settings.web_port, host=settings.web_host,
                        base_url=settings.web_base_url)
-    registry = bot.metrics.registry if bot.metrics is not None else CollectorRegistry()
-    add_ops_routes(server, bot.health.problems, registry)
+    registry = metrics.registry if metrics is not None else CollectorRegistry()
+    add_ops_routes(server, health.problems, registry)
     server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/")))
     source = BotSource(bot)
     add_site_routes(server, source)
@@ -117,8 +120,8 @@ async def start_web(bot: BeloteBot) -> WebServer | None:
     except OSError as e:
         raise WebUnavailable(f"cannot listen on {settings.web_host}:{settings.web_port} "
                              f"(WEB_HOST, WEB_PORT): {e.strerror or e}") from None
-    if bot.metrics is not None:
-        bot.metrics.start()
+    if metrics is not None:
+        metrics.start()
     log.info("web server on http://%s:%d (/healthz, /readyz, /metrics)", settings.web_host,
              server.port)
     return server

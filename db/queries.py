@@ -17,6 +17,10 @@ from typing import Any, TypeAlias
 # and by column name, and that is all the repositories use.
 Row: TypeAlias = Any
 
+# The largest integer either backend stores (64-bit): an id past it is refused before it
+# reaches a query (SQLite would raise OverflowError).
+MAX_ID = 2**63 - 1
+
 
 class Transaction(ABC):
     """Statements that commit together or not at all."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast
 
 import discord
 
+from db.queries import MAX_ID
 from i18n import DEFAULT_LANGUAGE, Words, words
 from service import Refusal
 
@@ -33,15 +34,13 @@ from ..outbox import is_transient
 from ..undelivered import answering
 
 if TYPE_CHECKING:
-    from ..bot import BeloteBot
+    from ..host import Host
 
 log = logging.getLogger(__name__)
 
 NEVER = r"(?!)"  # the template of a class that is no control itself (a base)
-# The largest id a control may name: the database's integers are 64-bit (SQLite refuses a
-# larger one with OverflowError). Templates take at most 19 digits; a part is read only up to
-# this (``number``), so a forged id never reaches a query.
-MAX_ID = 2**63 - 1
+# The largest id a control may name is the database's (MAX_ID). Templates take at most 19
+# digits; a part is read only up to MAX_ID (``number``), so a forged id never reaches a query.
 ID = r"[0-9]{1,19}"
 TABLE = rf"(?P<table>{ID})"
 PART = r"[^:]+"
@@ -98,8 +97,8 @@ async def too_fast(interaction: discord.Interaction[Any]) -> bool:
     return True
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> BeloteBot:
-    client: BeloteBot = interaction.client
+def bot_of(interaction: discord.Interaction[Any]) -> Host:
+    client: Host = interaction.client
     return client
 
 

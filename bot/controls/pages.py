@@ -28,7 +28,7 @@ from .analysis import AnalysisButton
 from .base import ID, PLAIN, Answer, BadControl, Control, Look, bot_of, number, public_words
 
 if TYPE_CHECKING:
-    from ..bot import BeloteBot
+    from ..host import Host
 
 # What the page buttons' ids may hold: the template of old (one for both kinds) checked only
 # the characters; the parts are read by each control, a wrong one answered as unknown.
@@ -140,7 +140,7 @@ def _turn(label: str, disabled: bool) -> Look:
     return Look(label=label, style=discord.ButtonStyle.secondary, disabled=disabled)
 
 
-async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Board, w: Words
+async def board_message(bot: Host, guild_id: int, user_id: int, board: Board, w: Words
                         ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """The content, image and page buttons of one page of a board, in ``w``'s language."""
     page, pages = await board_page(bot, guild_id, user_id, board, w)
@@ -158,7 +158,7 @@ async def board_message(bot: BeloteBot, guild_id: int, user_id: int, board: Boar
     return page.content, page.files, await with_web_link(bot, guild_id, page.web_path, w, view)
 
 
-async def replay_message(rp: Replay, deal: int, w: Words, bot: BeloteBot | None = None
+async def replay_message(rp: Replay, deal: int, w: Words, bot: Host | None = None
                          ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons (and,
     given the ``bot``, a link to the match's web page)."""
