@@ -32,7 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_bot import Players, Probe, open_tables, pct
+from bench.bot_load.bot_side import Probe
+from bench.bot_load.figures import pct
+from bench.bot_load.players import Players, open_tables
 from tests.db import pgserver
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import RemoteBot, serve_bot
