@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache, reduce
+from typing import TypeAlias
 
 from game.actions import (
     CAPOT,
     Action,
+    BidAction,
     CoincheBid,
     ContractBid,
     Contre,
@@ -27,7 +29,7 @@ from game.announcements import Announcement
 from game.cards import SUIT_SYMBOLS, Card, Rank, Suit
 from game.contract import Contract
 from game.errors import Cards
-from game.rules import Trump
+from game.rules import Trump, Variant
 
 from .catalogue import DEFAULT_LANGUAGE, words
 
@@ -104,12 +106,18 @@ def contract_text(contract: Contract, language: str = DEFAULT_LANGUAGE) -> str:
 
 def announcement_text(announcement: Announcement, language: str = DEFAULT_LANGUAGE) -> str:
     """An announcement's name: ``tierce``, ``carré of jacks``."""
+    return announcement_name(announcement.carre_rank, announcement.length, language)
+
+
+def announcement_name(carre_rank: Rank | None, length: int,
+                      language: str = DEFAULT_LANGUAGE) -> str:
+    """An announcement's name from what it is made of (a carré's rank, else a run's length)."""
     w = words(language)
-    if announcement.carre_rank is not None:
-        return w(f"cards.announce.carre.{_name(announcement.carre_rank)}")
-    if announcement.length in _SEQUENCES:
-        return w(f"cards.announce.{_SEQUENCES[announcement.length]}")
-    return w("cards.announce.run", length=announcement.length)
+    if carre_rank is not None:
+        return w(f"cards.announce.carre.{_name(Rank(carre_rank))}")
+    if length in _SEQUENCES:
+        return w(f"cards.announce.{_SEQUENCES[length]}")
+    return w("cards.announce.run", length=length)
 
 
 _SEQUENCES = {3: "tierce", 4: "quarte", 5: "quinte"}
@@ -147,3 +155,52 @@ def action_label(action: Action, language: str = DEFAULT_LANGUAGE) -> str:
     if isinstance(action, Play):
         return card_label(action.card, language)
     return w(f"controls.bid.{type(action).__name__.lower()}")  # contre, surcontre, (re)double
+
+
+# A piece of what an image prints: text, or a suit, printed as its symbol in the suit's colour.
+Piece: TypeAlias = str | Suit
+
+
+def said_pieces(bid: BidAction, language: str = DEFAULT_LANGUAGE) -> list[Piece]:
+    """What a seat said, as the table image prints it: ``Pass``, ``90 ♥``, ``Take ♠``,
+    ``Contre``, ``No trumps``."""
+    w = words(language)
+    if isinstance(bid, Pass):
+        return [w("image.pass")]
+    if isinstance(bid, Take):
+        return [w("image.take")] if bid.suit is None else [w("image.take") + " ", bid.suit]
+    if isinstance(bid, CoincheBid):
+        return [value_said(bid.value, language) + " ", bid.suit]
+    if isinstance(bid, ContractBid):
+        return trump_pieces(bid.contract, language)
+    return [w(f"image.{type(bid).__name__.lower()}")]  # contre, surcontre, (re)double
+
+
+def trump_pieces(trump: Trump, language: str = DEFAULT_LANGUAGE) -> list[Piece]:
+    """A contract's trump as an image prints it: the suit's symbol, or ``No trumps``."""
+    if trump.is_suit:
+        return [Suit(int(trump))]
+    return [words(language)(f"image.trump.{trump.code}")]
+
+
+def value_said(value: int, language: str = DEFAULT_LANGUAGE) -> str:
+    """A coinche bid's value as an image prints it: ``90``, ``Capot``."""
+    return words(language)("image.capot") if value == CAPOT else str(value)
+
+
+def multiplier_said(contract: Contract, variant: Variant,
+                    language: str = DEFAULT_LANGUAGE) -> str | None:
+    """A contract's contre or double, as the variant calls it (None: none)."""
+    if contract.multiplier == 1:
+        return None
+    w = words(language)
+    if variant is Variant.BULGARIAN:
+        return w("image.double" if contract.multiplier == 2 else "image.redouble")
+    return w("image.contre" if contract.multiplier == 2 else "image.surcontre")
+
+
+def announcement_title(carre_rank: Rank | None, length: int,
+                       language: str = DEFAULT_LANGUAGE) -> str:
+    """An announcement's name as an image heads it: ``Tierce``, ``Carré of jacks``."""
+    name = announcement_name(carre_rank, length, language)
+    return name[:1].upper() + name[1:]

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from game.rules import Variant
 from game.scoring import DealResult, Outcome
 from i18n import Scoped
+from i18n.values import announcement_title
 
 from . import slots
 from .layout import Layout
@@ -32,7 +33,7 @@ from .style import (
     TEAM_DARK,
     Style,
 )
-from .words import announcement_name, card_runs, contract_runs
+from .words import card_runs, contract_runs
 
 W: Final = 800
 ROW: Final = 36
@@ -74,7 +75,7 @@ def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style)
     for i, a in enumerate(r.announcements):
         scored = r.scored[i] if i < len(r.scored) else False
         colour = INK if scored else INK_DIM
-        name = announcement_name(a.carre_rank, a.length, lab)
+        name = announcement_title(a.carre_rank, a.length, style.language)
         runs: list[Run] = [(f"{name} · {players[a.seat]}  ", colour)]
         runs += card_runs(a.cards, style) if scored else [("  ".join(
             "".join(t for t, _ in card_runs((c,), style)) for c in a.cards), INK_DIM)]

@@ -13,6 +13,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from game.view import Stage, TableView, shown_order
+from i18n.values import announcement_title
 
 from . import slots
 from .chips import PAD, ChipText, line_height, place
@@ -39,7 +40,7 @@ from .style import (
     TEXT_DIM,
     Style,
 )
-from .words import announcement_name, bid_runs, card_runs, contract_runs
+from .words import bid_runs, card_runs, contract_runs
 
 W, H = 800, 600
 CONTRACT_PANEL: Final[Box] = (8, 8, 252, 112)
@@ -306,7 +307,7 @@ def chip_texts(view: TableView, seat: int, style: Style) -> list[ChipText]:
         if a.seat == seat:
             chips.append(ChipText(
                 f"announcement:{seat}:{i}",
-                ((f"{announcement_name(a.carre_rank, a.length, lab)} "
+                ((f"{announcement_title(a.carre_rank, a.length, style.language)} "
                   f"{style.number(a.points)}", INK),),
                 tuple(card_runs(a.cards, style)), a.scored))
     for call in view.belote_calls:

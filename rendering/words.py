@@ -2,61 +2,29 @@
 
 from __future__ import annotations
 
-from game.actions import (
-    CAPOT,
-    BidAction,
-    CoincheBid,
-    ContractBid,
-    Contre,
-    Double,
-    Pass,
-    Redouble,
-    Surcontre,
-    Take,
-)
-from game.cards import RANK_LETTERS, Card
+from game.actions import BidAction
+from game.cards import Card
 from game.contract import Contract
 from game.rules import Trump, Variant
-from i18n import Scoped
+from i18n.values import Piece, multiplier_said, said_pieces, trump_pieces, value_said
 
 from .paint import Run
 from .style import PIPS, RGB, Style
 
 
+def _runs(pieces: list[Piece], style: Style, ink: RGB) -> list[Run]:
+    """Pieces of words (i18n/values.py) as coloured runs: a suit in its colour."""
+    return [(p, ink) if isinstance(p, str) else (PIPS[p], style.suit_colour(int(p)))
+            for p in pieces]
+
+
 def trump_runs(trump: Trump, style: Style, ink: RGB) -> list[Run]:
-    if trump.is_suit:
-        return [(PIPS[trump], style.suit_colour(int(trump)))]
-    return [(style.labels(f"trump.{trump.code}"), ink)]
-
-
-def value_text(value: int, labels: Scoped) -> str:
-    return labels("capot") if value == CAPOT else str(value)
+    return _runs(trump_pieces(trump, style.language), style, ink)
 
 
 def bid_runs(bid: BidAction, style: Style, ink: RGB) -> list[Run]:
     """What a seat said: 'Pass', '90 ♥', 'Take ♠', 'Contre', 'No trumps'..."""
-    lab = style.labels
-    if isinstance(bid, Pass):
-        return [(lab("pass"), ink)]
-    if isinstance(bid, Take):
-        if bid.suit is None:
-            return [(lab("take"), ink)]
-        return [(lab("take") + " ", ink), (PIPS[bid.suit], style.suit_colour(int(bid.suit)))]
-    if isinstance(bid, CoincheBid):
-        return [(value_text(bid.value, lab) + " ", ink),
-                (PIPS[bid.suit], style.suit_colour(int(bid.suit)))]
-    if isinstance(bid, ContractBid):
-        return trump_runs(bid.contract, style, ink)
-    word = {Contre: "contre", Surcontre: "surcontre", Double: "double", Redouble: "redouble"}
-    return [(lab(word[type(bid)]), ink)]
-
-
-def multiplier_text(contract: Contract, variant: Variant, labels: Scoped) -> str | None:
-    if contract.multiplier == 1:
-        return None
-    if variant is Variant.BULGARIAN:
-        return labels("double" if contract.multiplier == 2 else "redouble")
-    return labels("contre" if contract.multiplier == 2 else "surcontre")
+    return _runs(said_pieces(bid, style.language), style, ink)
 
 
 def contract_runs(contract: Contract, variant: Variant, style: Style, ink: RGB,
@@ -64,9 +32,9 @@ def contract_runs(contract: Contract, variant: Variant, style: Style, ink: RGB,
     """'110 ♥ Contre', '♠', 'All trumps Redouble'."""
     runs: list[Run] = []
     if contract.value is not None:
-        runs.append((value_text(contract.value, style.labels) + " ", ink))
+        runs.append((value_said(contract.value, style.language) + " ", ink))
     runs += trump_runs(contract.trump, style, ink)
-    extra = multiplier_text(contract, variant, style.labels)
+    extra = multiplier_said(contract, variant, style.language)
     if extra:
         runs.append(("  " + extra, accent))
     return runs
@@ -79,12 +47,3 @@ def card_runs(cards: tuple[Card, ...], style: Style) -> list[Run]:
         runs.append(((" " if i else "") + style.ranks[c & 7] + PIPS[c >> 3],
                      style.suit_colour(c >> 3)))
     return runs
-
-
-def announcement_name(carre_rank: int | None, length: int, labels: Scoped) -> str:
-    """An announcement's name in the table's language, from what it is made of."""
-    if carre_rank is not None:
-        return labels("ann.carre", rank=labels(f"ann.ranks.{RANK_LETTERS[carre_rank]}"))
-    if 3 <= length <= 5:
-        return labels(("ann.tierce", "ann.quarte", "ann.quinte")[length - 3])
-    return labels("ann.run", n=length)
