@@ -23,12 +23,12 @@ from service import Refusal
 
 from .answers import THINKING_PUBLICLY, SlowAnswer
 from .languages import member_language
+from .messages import NO_MENTIONS
 from .outbox import is_transient
 from .undelivered import UNKNOWN_INTERACTION, answering, lost
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()  # a refusal names people without notifying them
 APOLOGY: Final = words(DEFAULT_LANGUAGE)("errors.apology")  # in English
 
 
@@ -46,7 +46,7 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
 
 async def reply(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool,
                 files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
-                allowed_mentions: discord.AllowedMentions = NO_PINGS) -> None:
+                allowed_mentions: discord.AllowedMentions = NO_MENTIONS) -> None:
     """Answer with a new message, for the user alone (``ephemeral``) or for the channel:
     through the answer armed as the command or click arrived if it is of this kind (its
     defer, if one is on its way, lands first), else as the interaction's answer, else as a

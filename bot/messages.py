@@ -46,6 +46,7 @@ from service.computers import computer_label
 from service.markup import as_text, names_as_text
 from service.tables import LiveTable, SeatChoice
 
+# What the bot's messages may notify: nobody (a name in a message never pings its member).
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord refuses a message whose content is longer than this.
 MESSAGE_LIMIT = 2000

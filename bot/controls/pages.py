@@ -21,8 +21,9 @@ from i18n import Words, words
 from service.records import Replay
 
 from ..answers import SlowAnswer
-from ..errors import NO_PINGS, reply, tell
+from ..errors import reply, tell
 from ..languages import member_language
+from ..messages import NO_MENTIONS
 from ..pages import PAGE, Board, board_page, replay_page, with_web_link
 from .analysis import AnalysisButton
 from .base import ID, PLAIN, Answer, BadControl, Control, Look, bot_of, number, public_words
@@ -128,7 +129,7 @@ class ReplayPageButton(PageControl, template=rf"rk:rp:{_ARGS}"):
                                                     await public_words(interaction), bot)
         if self.deal == 0:  # a history's "open": a new message, the history stays
             await reply(interaction, content, ephemeral=False, files=files, view=view,
-                        allowed_mentions=NO_PINGS)
+                        allowed_mentions=NO_MENTIONS)
         else:
             await edit_clicked(interaction, content, files, view)
 
@@ -189,4 +190,4 @@ async def edit_clicked(interaction: discord.Interaction[Any], content: str,
     """Show a page in the message whose button was clicked, through its armed answer."""
     await SlowAnswer.of(interaction, update=True).send(
         {"content": content, "attachments": files, "view": view,
-         "allowed_mentions": NO_PINGS})
+         "allowed_mentions": NO_MENTIONS})
