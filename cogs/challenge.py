@@ -209,8 +209,8 @@ class Challenge(BeloteSubcommands):
         message, _ = await self.bot.delivery.post_table(live, home, ("table post", live.id))
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
-        self.bot.delivery.table_changed(live)
-        self.bot.delivery.hands_changed(live, range(4))
+        self.bot.service.listener.table_changed(live)
+        self.bot.service.listener.hands_changed(live, range(4))
         return thread.mention if thread is not None else channel.mention
 
     # ---- after a try ---------------------------------------------------------------------

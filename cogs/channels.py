@@ -162,7 +162,7 @@ class Channels(commands.Cog):
                 # Discord failing: the table's next edit finds the message gone and comes
                 # back here (table_gone), in the Outbox, until it gets through.
                 self.refresh(live)
-                self.bot.delivery.table_changed(live)
+                self.bot.service.listener.table_changed(live)
 
     async def table_gone(self, live: LiveTable, error: discord.HTTPException | None, *,
                          message_id: int | None = None) -> None:
@@ -246,7 +246,7 @@ class Channels(commands.Cog):
                     # Discord failing: the table's next edit finds the thread gone and
                     # comes back here (table_gone), in the Outbox, until it gets through.
                     self.refresh(live)
-                    self.bot.delivery.table_changed(live)
+                    self.bot.service.listener.table_changed(live)
                 elif moved.failed:
                     self.set_lost(live, Message.of("belote.lost.thread_deleted",
                                                    table=live.id))
@@ -288,7 +288,8 @@ class Channels(commands.Cog):
             await self.bot.service.attach(
                 live.id, thread_id=thread_id, message_id=message.id,
                 channel_id=None if thread_id is not None else message.channel.id)
-            delivery.table_changed(live)
+            # Through the service's listener: the live page hears of it too.
+            self.bot.service.listener.table_changed(live)
         # Posted for everybody: in the table's language.
         notice = words(live.language)("belote.moved.notice", table=live.id, why=why)
         delivery.post(once, lambda: channel.send(notice, allowed_mentions=NO_MENTIONS,

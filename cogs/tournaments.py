@@ -260,8 +260,8 @@ class Tournaments(BeloteSubcommands):
         await self.bot.service.attach(live.id, thread_id=thread.id if thread else None,
                                       message_id=message.id)
         del self._homes[live.id]
-        self.bot.delivery.table_changed(live)
-        self.bot.delivery.hands_changed(live, range(4))
+        self.bot.service.listener.table_changed(live)
+        self.bot.service.listener.hands_changed(live, range(4))
         if computers:
             text = w("tournaments.no_show_computer",
                      players=", ".join(mention(u, w) for u in computers))

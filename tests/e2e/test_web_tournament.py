@@ -105,3 +105,33 @@ async def test_a_wrong_or_another_servers_tournament_is_404(
     for bad in (f"{root}tournament/1", f"/api/v1/{token}/tournament/1", f"{root}tournament/2",
                 f"{root}tournament/0", f"{root}tournament/x", f"/s/{'A' * 22}/tournament/1"):
         assert (await get(world, bad))[:2] == (404, "404"), bad
+
+
+async def test_the_live_feed_hears_a_tournament_table_once_it_is_posted(world: World) -> None:
+    """A tournament's table is posted in its thread after it starts: that change goes through
+    the table service's listener, so the live page's feed hears it as the delivery does (it
+    used to go to the delivery alone)."""
+    fake, bot, mod = world.fake, world.bot, world.members[-1]
+    feed = bot.live_feed
+    assert feed is not None
+    told: list[tuple[int, int | None]] = []
+    changed = feed.changed
+
+    def spy(table_id: int, table: Any) -> None:
+        told.append((table_id, table.row.message_id))
+        changed(table_id, table)
+
+    feed.changed = spy
+    signup = (await fake.slash(bot, mod, world.channel, "belote tournament new",
+                               format="quick")).message
+    assert signup is not None
+    for member in world.members[:8]:
+        await fake.click(bot, member, signup, "tn:join:1")
+    await settled(world)
+    tables = [t for t in bot.service.live.values() if t.tournament]
+    assert len(tables) == 2
+    for live in tables:
+        posted = live.row.message_id
+        assert posted is not None and fake.message(posted) is not None
+        assert live.match is not None and live.match.to_act is not None  # nobody moved yet
+        assert (live.id, posted) in told, told
