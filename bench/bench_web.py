@@ -9,7 +9,9 @@ Target (issue 43): a board page and a match page (its replay, card by card, draw
 50 ms server side, p99. Each request goes through the bot's own web server (web/: the guard,
 the routes, the pages) over loopback, from its arrival to its last byte: a board page of a
 random variant-less page offset (players or pairs, all time or this week), a match page at a
-random step of a match of fifteen deals played by seeded random players.
+random step of a match of fifteen deals played by seeded random players: first with nothing
+kept (each request reads, replays and draws as if the match were new), then as served (each
+deal's page built at its first view, then kept: web/page_cache.py).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_stats import GUILD, START, fill, migrate
 from db import Database
-from db.analyses import AnalysisRepo, PlayerCost
+from db.analyses import DONE, AnalysisRepo, PlayerCost
 from db.log import LogEntry
 from db.tables import SeatRow
 from game.cards import card_str
@@ -44,7 +46,7 @@ from game.rules import Variant
 from service.records import Records, Replay
 from web import WebServer
 from web.guard import RateLimit, guard
-from web.site import add_site_routes
+from web.site import Site, add_site_routes
 
 TOKEN = "B" * 22
 
@@ -71,6 +73,11 @@ class BenchSource:
         """The match's stored analysis, read as the bot reads it (none is stored here)."""
         repo = AnalysisRepo(self.db)
         return await repo.stored_deals(table_id), await repo.players(table_id)
+
+    async def analysed(self, table_id: int) -> bool:
+        """Whether it is done, read as the bot reads it (one row) at each match page."""
+        row = await AnalysisRepo(self.db).get(table_id)
+        return row is not None and row.state == DONE
 
 
 def random_match(seed: int, deals: int) -> tuple[Match, list[LogEntry]]:
@@ -134,15 +141,15 @@ async def serve_and_time(db: Database, runs: int, deals: int) -> None:
     source = BenchSource(db)
     server = WebServer(0)
     server.app.middlewares.append(guard(RateLimit(rate=1e9, burst=10**9), ("/s/", "/api/")))
-    add_site_routes(server, source)
+    site = add_site_routes(server, source)
     await server.start()
     try:
-        await time_pages(server.port, source, table, runs, deals)
+        await time_pages(server.port, source, site, table, runs, deals)
     finally:
         await server.stop()
 
 
-async def time_pages(port: int, source: BenchSource, table: int, runs: int,
+async def time_pages(port: int, source: BenchSource, site: Site, table: int, runs: int,
                      deals: int) -> None:
     base = f"http://127.0.0.1:{port}/s/{TOKEN}"
     rng = random.Random(3)
@@ -164,17 +171,26 @@ async def time_pages(port: int, source: BenchSource, table: int, runs: int,
         async def match() -> None:
             await get(f"/match/{table}?step={rng.randrange(count)}")
 
+        async def first_view() -> None:
+            # Nothing kept: the match read, replayed and its deal drawn, as before the cache.
+            site.pages = type(site.pages)(site.pages.capacity)
+            site.replays = type(site.replays)(site.replays.capacity)
+            await match()
+
         size = 0
         async with session.get(f"{base}/match/{table}?step={count - 1}") as r:
             size = len(await r.read())
         print(f"match page: {deals} deals, {count} steps, {size / 1024:.0f} KiB a page")
         for name, fn in (("board page, players, all time", await board(0, "all")),
                          ("board page, pairs, this week", await board(1, "week")),
+                         ("match page, first view (nothing kept)", first_view),
                          ("match page (replay at a random step)", match)):
             median, p99 = await timed(fn, runs)
             mark = "ok" if p99 < 50 else "SLOW"
             print(f"{name:40s} median {median:7.2f} ms  p99 {p99:7.2f} ms  (target p99 < 50 ms)"
                   f" {mark}")
+            if fn is match:  # each deal's page built once, then served as kept
+                print(f"  ({site.pages.misses} pages built, {site.pages.hits} served kept)")
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ from service.tournaments import TournamentRunner
 from service.web_links import WebLinks
 from web import WebServer
 from web.live import Feed
+from web.site import Site
 
 from . import images
 from .analysis_pool import AnalysisPool
@@ -172,6 +173,7 @@ class BeloteBot(Host):
         self.web: WebServer | None = None
         self.web_links: WebLinks | None = None
         self.live_feed: Feed[LiveTable] | None = None  # the live tables' viewers (WEB_PORT)
+        self.web_site: Site | None = None  # the servers' pages (WEB_PORT)
 
     def chance(self, what: str) -> random.Random:
         """A generator for one use of chance (``what``: the retry jitter, a tournament's

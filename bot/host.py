@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from service.tournaments import TournamentRunner
     from service.web_links import WebLinks
     from web.live import Feed
+    from web.site import Site
 
     from .delivery import Delivery
     from .languages import Readers
@@ -49,6 +50,7 @@ class Host(commands.Bot):
     analyses: AnalysisRunner
     web_links: WebLinks | None  # the servers' web tokens, when pages are served
     live_feed: Feed[LiveTable] | None  # the live tables' viewers (WEB_PORT)
+    web_site: Site | None  # the servers' pages (WEB_PORT): what they keep built
 
     def chance(self, what: str) -> random.Random:
         """A generator for one use of chance (``what``: the retry jitter, a tournament's

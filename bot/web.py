@@ -84,6 +84,13 @@ class BotSource:
             return {}, []
         return await runner.stored(table_id)
 
+    async def analysed(self, table_id: int) -> bool:
+        runner: AnalysisRunner | None = getattr(self.bot, "analyses", None)  # once the db is open
+        if runner is None:
+            return False
+        progress = await runner.progress(table_id)
+        return progress is not None and progress.state == DONE
+
     async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
         file = await images.deal_sheet_image(replay.match.results[deal - 1],
                                              replay.match.variant, replay.players, deal,
@@ -110,7 +117,7 @@ async def start_web(bot: Host, health: Health, metrics: BotMetrics | None
     add_ops_routes(server, health.problems, registry)
     server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/")))
     source = BotSource(bot)
-    add_site_routes(server, source)
+    bot.web_site = add_site_routes(server, source)
     # The live tables' viewers: the table service tells it each change (bot/live_watch.py).
     bot.live_feed = Feed(public_state)
     add_live_routes(server, source, bot.live_feed)

@@ -192,7 +192,8 @@ def final_words(row: MatchRow, w: Words) -> str:
 
 def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Sequence[str],
             row: MatchRow, href: str, w: Words, computers: frozenset[int] = frozenset()) -> str:
-    """The replay of one deal (``deal``: its steps), step ``shown`` of the match visible.
+    """The replay of one deal (``deal``: its steps), step ``shown`` of the match visible
+    (-1: none, for ``unhide``).
     ``counts``: how many steps each deal of the match has; ``href``: the match page's address
     (without its query); ``computers``: the seats a computer played throughout (their moves
     are not marked as a computer's one by one: game/steps.computer_seats)."""
@@ -233,3 +234,9 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
                      f"{_facts(step, players, w, final, auction if bid else ())}</article>")
     parts.append(f'<script src="{SCRIPT}" defer></script></section>')
     return "".join(parts)
+
+
+def unhide(page: str, step: int) -> str:
+    """``page`` (a section drawn with no step shown: ``shown=-1``) with step ``step`` shown:
+    one replacement, so a page kept built (web/page_cache.py) serves every step of its deal."""
+    return page.replace(f'data-step="{step}" hidden>', f'data-step="{step}">', 1)

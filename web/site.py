@@ -11,6 +11,7 @@ the service the stats commands read (service/records.py), through :class:`Source
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -25,6 +26,7 @@ from i18n import Number, Words, words
 from service.analysis_page import deal_page
 
 from . import pages, replay
+from .page_cache import LRU
 from .server import WebServer
 
 if TYPE_CHECKING:
@@ -36,6 +38,10 @@ PAGE: Final = 10  # a board's page, as /belote leaderboard's
 HISTORY: Final = 10
 PAGE_CACHE: Final = {"Cache-Control": "private, max-age=15"}
 STATIC_CACHE: Final = {"Cache-Control": "public, max-age=86400"}
+# What the match pages keep built (web/page_cache.py): pages (a 15-deal match's is ~75 KiB)
+# up to this many characters, and this many matches read and replayed.
+PAGES_SIZE: Final = 32 * 2 ** 20
+REPLAYS: Final = 256
 MAX_ID: Final = 2 ** 63 - 1
 # What /static/ serves: each file, its type.
 STATIC: Final = {
@@ -77,6 +83,10 @@ class Source(Protocol):
 
     async def analysis(self, table_id: int
                        ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]: ...
+
+    async def analysed(self, table_id: int) -> bool:
+        """Whether the match's analysis is done (then stored for good)."""
+        ...
 
 
 def _not_found() -> web.HTTPNotFound:
@@ -129,9 +139,36 @@ def board_title(variant: str, period: str, pairs: bool, w: Words) -> str:
     return w(key, variant=vname)
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A finished match as its pages need it: read and replayed, its steps per deal, the
+    seats a computer played throughout."""
+
+    replay: Replay
+    counts: list[int]
+    computers: frozenset[int]
+
+
+def _step_asked(request: web.Request, counts: list[int]) -> tuple[int, int | None]:
+    """The step asked for (``?step=``, from 0) and its deal; (0, None) when the match ended
+    before its first deal (nothing to replay). Not a step of the match: 404."""
+    if not counts:
+        return 0, None
+    asked = request.query.get("step", "0")
+    if not asked.isdigit() or len(asked) > 6 or int(asked) >= sum(counts):
+        raise _not_found()
+    shown, deal = int(asked), 0
+    while shown >= sum(counts[:deal + 1]):
+        deal += 1
+    return shown, deal
+
+
 class Site:
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, *, pages_size: int = PAGES_SIZE,
+                 replays: int = REPLAYS) -> None:
         self.source = source
+        self.pages: LRU[str] = LRU(pages_size)  # match pages, by their characters
+        self.replays: LRU[Known] = LRU(replays)
 
     async def guild(self, request: web.Request) -> tuple[int, Words, str]:
         """The server the token opens, its words and the pages' root; 404 otherwise."""
@@ -275,11 +312,42 @@ class Site:
         body.append('<ul class="lines">' + "".join(items) + "</ul>")
         return self.html(pages.page(w, title, f"{root}/", "".join(body)))
 
+    async def replay(self, guild_id: int, table_id: int) -> Known | None:
+        """A finished match of this server, read and replayed once while it is used (a
+        match not finished yet is read again: it may finish)."""
+        key = (guild_id, table_id)
+        known = self.replays.get(key)
+        if known is None:
+            rp = await self.source.records.replay(guild_id, table_id)
+            if rp is None:
+                return None
+            known = Known(rp, step_counts(rp.record), computer_seats(rp.record))
+            self.replays.put(key, known, 1)
+        return known
+
     async def match(self, request: web.Request) -> web.Response:
         guild_id, w, root = await self.guild(request)
-        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
-        if rp is None:
+        known = await self.replay(guild_id, _id(request.match_info["table"]))
+        if known is None:
             raise _not_found()
+        shown, deal = _step_asked(request, known.counts)
+        # What is built is kept per everything it depends on (web/page_cache.py): the match,
+        # the token (its links), the language, whether the analysis is done (it arrives once
+        # and never changes after), the deal shown; the step shown is unhidden in a copy.
+        analysed = await self.source.analysed(known.replay.row.table_id)
+        key = (guild_id, known.replay.row.table_id, root, w.language, analysed, deal)
+        page = self.pages.get(key)
+        if page is None:
+            page = await self.match_page(known, deal, analysed, root,
+                                         request.match_info["token"], w)
+            self.pages.put(key, page, len(page))
+        return self.html(replay.unhide(page, shown) if deal is not None else page)
+
+    async def match_page(self, known: Known, deal: int | None, analysed: bool, root: str,
+                         token: str, w: Words) -> str:
+        """The match page with every step of ``deal``'s replay hidden (None: no deal to
+        replay); the analysis when ``analysed``."""
+        rp = known.replay
         row = rp.row
         title = w("web.match.title", table=row.table_id,
                   variant=w(f"image.variant.{row.variant}"))
@@ -290,44 +358,35 @@ class Site:
               score=f"{w.number(row.totals[0])}–{w.number(row.totals[1])}"),
             w("web.match.when", date=row.finished_at[:16].replace("T", " "),
               deals=row.deals)])]
-        body.append(self.replay_section(request, rp, f"{root}/match/{row.table_id}", w))
+        if deal is not None:  # the card-by-card replay (web/replay.py)
+            body.append(replay.section(steps(rp.record, deal), known.counts, -1, rp.players,
+                                       row, f"{root}/match/{row.table_id}", w,
+                                       known.computers))
         # The double-dummy analysis, once stored (service/analysis.py): each deal's under its
         # sheet, the players' over the match after the deals, as the Discord page says it.
-        analysed, players = await self.source.analysis(row.table_id)
+        analysed_deals, players = await self.source.analysis(row.table_id) if analysed \
+            else ({}, [])
         for n in range(1, len(rp.match.results) + 1):
             label = w("web.match.deal", deal=n)
             body.append(f'<section class="deal" id="deal-{n}"><h2>{escape(label)}</h2>'
                         f'<img src="{root}/match/{row.table_id}/deal/{n}.png"'
                         f' alt="{escape(label)}" width="800">'
-                        f"{analysis_html(rp, analysed, players, n, w)}</section>")
-        if analysed and players:
-            p = deal_page(rp.match.variant, rp.players, rp.record["deals"], analysed, players,
-                          1, w)
+                        f"{analysis_html(rp, analysed_deals, players, n, w)}</section>")
+        if analysed_deals and players:
+            p = deal_page(rp.match.variant, rp.players, rp.record["deals"], analysed_deals,
+                          players, 1, w)
             body.append(f'<section class="analysis" id="analysis">'
                         f'<h2>{escape(w("stats.button.analysis"))}</h2>'
                         f'{pages.paragraph(w("analysis.players"))}{pages.lines(p.players)}'
                         f'{pages.paragraph(w("analysis.legend"))}</section>')
         body.append(pages.paragraph(w("web.match.record")) + pages.link(
-            f"/api/v1/{request.match_info['token']}/match/{row.table_id}", "JSON"))
-        return self.html(pages.page(w, title, f"{root}/", "".join(body)))
-
-    def replay_section(self, request: web.Request, rp: Replay, href: str, w: Words) -> str:
-        """The card-by-card replay (web/replay.py), at the step asked for (``?step=``)."""
-        counts = step_counts(rp.record)
-        if not counts:
-            return ""  # ended before its first deal: nothing to replay
-        asked = request.query.get("step", "0")
-        if not asked.isdigit() or len(asked) > 6 or int(asked) >= sum(counts):
-            raise _not_found()
-        shown, deal = int(asked), 0
-        while shown >= sum(counts[:deal + 1]):
-            deal += 1
-        return replay.section(steps(rp.record, deal), counts, shown, rp.players, rp.row,
-                              href, w, computer_seats(rp.record))
+            f"/api/v1/{token}/match/{row.table_id}", "JSON"))
+        return pages.page(w, title, f"{root}/", "".join(body))
 
     async def deal_png(self, request: web.Request) -> web.Response:
         guild_id, w, _ = await self.guild(request)
-        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
+        known = await self.replay(guild_id, _id(request.match_info["table"]))
+        rp = known.replay if known is not None else None
         deal = request.match_info["deal"]
         if rp is None or not deal.isdigit() or not 1 <= int(deal) <= len(rp.match.results):
             raise _not_found()
@@ -367,9 +426,10 @@ class Site:
 
     async def api_match(self, request: web.Request) -> web.Response:
         guild_id, _, _ = await self.guild(request)
-        rp = await self.source.records.replay(guild_id, _id(request.match_info["table"]))
-        if rp is None:
+        known = await self.replay(guild_id, _id(request.match_info["table"]))
+        if known is None:
             raise _not_found()
+        rp = known.replay
         row = rp.row
         return web.json_response({
             "table": row.table_id, "variant": row.variant, "ending": row.ending,

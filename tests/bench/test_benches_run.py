@@ -99,5 +99,6 @@ def test_bench_web_serves_the_board_and_the_match_pages() -> None:
               "--deals", "3")
     assert "match page: 3 deals" in out
     for page in ("board page, players, all time", "board page, pairs, this week",
+                 "match page, first view (nothing kept)",
                  "match page (replay at a random step)"):
         assert re.search(rf"{re.escape(page)} +median +[\d.]+ ms +p99 +[\d.]+ ms", out), out

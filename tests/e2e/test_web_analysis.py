@@ -43,6 +43,9 @@ async def test_the_match_page_shows_the_analysis_once_it_is_done(
     w, table_id, root = await analysed_match(fake_discord, database_path)
     status, before, _, _ = await get(w, f"{root}match/{table_id}")
     assert status == 200 and 'class="analysis"' not in before
+    status, again, _, _ = await get(w, f"{root}match/{table_id}")
+    site = w.bot.web_site
+    assert again == before and site is not None and site.pages.hits >= 1  # kept built
     await w.bot.analyses.ask(w.guild.id, table_id)
     await w.bot.analyses.settled()
     status, html, _, _ = await get(w, f"{root}match/{table_id}")
