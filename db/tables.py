@@ -318,6 +318,27 @@ class TableRepo:
         await self.db.write("UPDATE tables SET sweep_at = ? WHERE id = ?",
                               (sweep_at, table_id))
 
+    # ---- when the bot was up (meta rows ``up:<shard count>:<shard>``) ---------------------
+    async def up_until(self, count: int) -> dict[int, float]:
+        """Per shard (of ``count``), when the process running it was last up with Discord
+        reachable (Unix seconds): what a start reads to know how long its tables were down."""
+        rows = await self.db.fetchall("SELECT key, value FROM meta WHERE key LIKE ?",
+                                      (f"up:{int(count)}:%",))
+        out = {}
+        for key, value in rows:
+            try:
+                out[int(str(key).rsplit(":", 1)[1])] = float(value)
+            except ValueError:
+                continue  # not one of ours
+        return out
+
+    async def set_up_until(self, count: int, shards: Sequence[int], at: float) -> None:
+        async with self.db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [(f"up:{int(count)}:{int(s)}", repr(float(at))) for s in shards])
+
     async def set_host(self, table_id: int, host_id: int) -> None:
         await self.db.write("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
 

@@ -31,6 +31,8 @@ class Shards(ShardPart, Protocol):
 
     def owns(self, guild_id: int | None) -> bool: ...
 
+    def shard_of(self, guild_id: int | None) -> int: ...
+
 
 class Restore:
     def __init__(self, tables: Tables, play: Playing, turns: Turns, sweeper: Sweeper) -> None:
@@ -46,6 +48,8 @@ class Restore:
         db = self.tables.db
         restored = []
         shown = await db.tables.shown_deadlines()  # the turn deadlines the players saw
+        count, ids = (1, (0,)) if shards is None else (shards.count, shards.ids)
+        down = await self.sweeper.downtime(count)  # per shard, how long the bot was stopped
         # A few queries, not a few per table.
         every = await db.tables.open_tables_whole(None if shards is None or shards.whole
                                                   else shards)
@@ -67,7 +71,11 @@ class Restore:
             await self._restore_choices(live, every.choices[row.id])
             self.tables.live[row.id] = live
             restored.append(live)
-            # A deadline passed while the bot was down: the sweeper closes it at once.
+            # The idle time a game had left when the bot stopped is what it has now; a
+            # deadline passed all the same (the time down unknown: the version before wrote
+            # none) closes it at once.
+            await self.sweeper.after_downtime(
+                live, down.get(0 if shards is None else shards.shard_of(row.guild_id), 0.0))
             await self.sweeper.give_deadline(live)
             self.sweeper.arm(live)
             if live.playing:
@@ -79,6 +87,7 @@ class Restore:
                 self.turns.schedule_computer(live)
                 self.turns.schedule_forced(live)  # a beat the stop cut short starts again
                 self.turns.arm_after_restart(live, shown.get(row.id))
+        await self.sweeper.start_beat(count, ids)
         log.info("restored %d open table(s)", len(restored))
         return restored
 

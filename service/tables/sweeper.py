@@ -15,6 +15,11 @@ moved, it is armed again. While Discord is down nobody can play, so no game is s
 idle time stops with the turn timers (``hold``) and each game's deadline moves on by the
 outage's length when Discord is back (``release``), so nobody becomes the leaver of a game they
 could not see.
+While the bot is stopped nobody can play either: a running service says every ``UP_BEAT``
+seconds (and as it stops) until when it was up with Discord reachable (``up_until``, per shard),
+and a start moves each game's idle deadline on by the time since (``after_downtime``), so the
+players come back to a live game with the idle time it had left. Without that record (the first
+start after the version that wrote none) nothing moves.
 """
 
 from __future__ import annotations
@@ -27,12 +32,17 @@ from db.tables import LEFT
 from game.tally import tally
 from i18n import words
 
+from .clock import Handle
 from .core import ABANDONED, LOBBY_EXPIRED, Tables
 from .play import Playing
 from .stakes import abandoned_credits
 from .state import LiveTable
 
 log = logging.getLogger(__name__)
+
+# How often a running service writes until when it was up: a crash's time is known to within
+# this (its games get up to this much more idle time after the restart, never less).
+UP_BEAT = 30.0
 
 
 class Sweeper:
@@ -42,6 +52,12 @@ class Sweeper:
         self._tasks: set[asyncio.Task[None]] = set()
         # When Discord went down (the tables' clock), while it is down.
         self._held_since: float | None = None
+        # The shards (count, ids) whose tables this service runs, once restored: until when
+        # they were up is written for them (``_beat``), and the last time written.
+        self._up: tuple[int, tuple[int, ...]] | None = None
+        self._up_written: float | None = None
+        self._beat: Handle | None = None
+        self._beat_task: asyncio.Task[None] | None = None
 
     def lobby_deadline(self, minutes: int) -> float:
         return self.tables.clock.now() + 60.0 * minutes
@@ -65,6 +81,53 @@ class Sweeper:
             else self.lobby_deadline(live.lobby_minutes)
         await self.tables.db.tables.set_sweep_at(live.id, at)
         live.row.sweep_at = live.sweep_saved = at
+
+    # ---- the bot's own downtime ------------------------------------------------------------
+    async def downtime(self, count: int) -> dict[int, float]:
+        """Per shard (of ``count``), how long its tables were down before this start."""
+        now = self.tables.clock.now()
+        up = await self.tables.db.tables.up_until(count)
+        return {shard: max(0.0, now - at) for shard, at in up.items()}
+
+    async def after_downtime(self, live: LiveTable, away: float) -> None:
+        """A restored game's idle deadline moves on by the time the bot was down (``away``),
+        saved; a lobby's does not (closing one loses nobody anything)."""
+        if away <= 0 or live.row.status != TableStatus.PLAYING or live.row.sweep_at is None:
+            return
+        at = live.row.sweep_at + away
+        await self.tables.db.tables.set_sweep_at(live.id, at)
+        live.row.sweep_at = live.sweep_saved = at
+        log.info("table %s: the bot was down %.0f s; its idle deadline moves on as much",
+                 live.id, away)
+
+    async def start_beat(self, count: int, ids: tuple[int, ...]) -> None:
+        """The tables of these shards are running: say so now, then every ``UP_BEAT``."""
+        self._up = (count, ids)
+        await self._write_up()
+        self._arm_beat()
+
+    def _arm_beat(self) -> None:
+        self._beat = self.tables.clock.call_at(self.tables.clock.now() + UP_BEAT, self._beaten)
+
+    def _beaten(self) -> None:
+        self._arm_beat()
+        if self._beat_task is None or self._beat_task.done():  # one write on its way at most
+            self._beat_task = asyncio.create_task(self._write_up(), name="belote-up-beat")
+            self._tasks.add(self._beat_task)
+            self._beat_task.add_done_callback(self._tasks.discard)
+
+    async def _write_up(self) -> None:
+        """Write until when the tables were up: now, or when Discord went down if it is."""
+        if self._up is None:
+            return
+        at = self._held_since if self._held_since is not None else self.tables.clock.now()
+        if at == self._up_written:
+            return
+        try:
+            await self.tables.db.tables.set_up_until(*self._up, at)
+            self._up_written = at
+        except Exception as e:  # the next beat tries again
+            log.warning("could not write until when the tables were up: %s", e)
 
     def _due(self, live: LiveTable) -> None:
         live.sweep = None
@@ -174,8 +237,14 @@ class Sweeper:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def close(self) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
         for live in self.tables.live.values():
             live.stop_sweep()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        # The stop's time: the next start moves the games' idle deadlines on from here.
+        await self._write_up()
+        self._up = None

@@ -3,8 +3,8 @@ server's lobby_minutes closes itself, a game without any person's action for idl
 ended and recorded as abandoned (the leaver marked, and at a table of four people they alone
 lose it on the ratings); the thread says so, the
 table message shows it closed, its buttons say the table is closed, the audit log records it and
-the log channel shows it. The deadlines survive a restart, and one that passed while the bot was
-down is handled as soon as it is back."""
+the log channel shows it. The deadlines survive a restart, and the time the bot was stopped is
+not idle time: a game comes back with the idle time it had left (issue 48)."""
 
 from __future__ import annotations
 
@@ -193,22 +193,33 @@ async def test_the_idle_player_of_an_abandoned_game_of_four_loses_it_alone_on_th
         await db.close()
 
 
-async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_at_once(
+async def test_deadlines_survive_a_restart_and_the_time_the_bot_was_down_is_not_idle_time(
         world: World, database_path: Path, table_clock: FakeClock) -> None:
     w = world
     await configure(w, lobby_minutes=10, idle_minutes=30)
     lobby_id, _ = await open_table(w, w.members[4], variant="classic")
-    game_id, _ = await start_table(w, "classic")
+    game_id, lobby = await start_table(w, "classic")
     await restart(w, database_path)
     assert {lobby_id, game_id} <= set(w.bot.service.live)
     # The lobby's 10 minutes run on across the restart.
     await advance(w, table_clock, 10 * MINUTE)
     assert lobby_id not in w.bot.service.live and game_id in w.bot.service.live
-    # The bot is down when the game's 30 minutes run out: it ends the game as it starts.
+    # The bot is down for 40 minutes, longer than the game's 30 (20 of them were left):
+    # nobody could play meanwhile, so the game is still open when it is back...
     await w.fake.disconnect(w.bot)
-    table_clock.advance(25 * MINUTE)
+    table_clock.advance(40 * MINUTE)
     w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
     await w.fake.settle()
+    assert game_id in w.bot.service.live
+    assert await w.bot.service.db.results.match(w.guild.id, game_id) is None
+    for member in w.members[:4]:
+        assert await w.bot.service.db.results.skill(w.guild.id, "classic", member.id) is None
+    assert "Table closed" not in w.fake.message(lobby).content
+    # ...with the 20 minutes it had left (a minute more: what was saved is a step ahead).
+    await advance(w, table_clock, 20 * MINUTE)
+    assert game_id in w.bot.service.live
+    # A genuine idle after the restart still ends it as abandoned.
+    await advance(w, table_clock, 1 * MINUTE + 1)
     assert game_id not in w.bot.service.live
     match = await w.bot.service.db.results.match(w.guild.id, game_id)
     # Nobody acted at it: all four are its idle players, each losing it alone.
@@ -217,6 +228,35 @@ async def test_deadlines_survive_a_restart_and_one_passed_meanwhile_is_handled_a
     entries = await w.bot.db.audit.recent(w.guild.id)
     assert [(e.action, e.table_id) for e in entries[:2]] == \
         [("closed", game_id), ("closed", lobby_id)]
+
+
+async def test_a_game_restored_in_play_goes_on_after_the_bot_was_down_longer_than_its_idle_time(
+        world: World, database_path: Path, table_clock: FakeClock) -> None:
+    """What the players notice: back after a long stop, the game takes their cards, and their
+    ratings have not moved; the idle time counts from their last action, the stop left out."""
+    w = world
+    await configure(w, idle_minutes=10)
+    table_id, _ = await start_table(w, "classic")
+    rng = RandomPlayer(8)
+    r = await play_turn(w, table_id, rng)
+    assert r.callback_type == 7, r.text
+    await advance(w, table_clock, 8 * MINUTE)
+    await w.fake.disconnect(w.bot)
+    table_clock.advance(3 * 60 * MINUTE)  # three hours down
+    w.bot = await w.fake.start_bot(create_bot, database_path, computer_delay=0)
+    await w.fake.settle()
+    assert table_id in w.bot.service.live
+    r = await play_turn(w, table_id, rng)  # the game takes the next card
+    assert r.callback_type == 7, r.text
+    for member in w.members[:4]:
+        assert await w.bot.service.db.results.skill(w.guild.id, "classic", member.id) is None
+    # From that action, its 10 minutes; then it is abandoned.
+    await advance(w, table_clock, 10 * MINUTE - 1)
+    assert table_id in w.bot.service.live
+    await advance(w, table_clock, 2 * MINUTE)
+    assert table_id not in w.bot.service.live
+    match = await w.bot.service.db.results.match(w.guild.id, table_id)
+    assert match is not None and match.ending == "abandoned"
 
 
 async def test_a_restart_never_ends_a_game_before_its_idle_time(
