@@ -152,8 +152,8 @@ async def board_page(bot: Host, guild_id: int, user_id: int, board: Board, w: Wo
         return w("stats.board.pair", first=one(r.user_id), second=one(r.partner_id))
 
     lines = [f"**{title}**"] + [
-        w("stats.board.line", rank=r.rank, who=who(r, True),
-          rating=_signed(r.rating, board.period), wins=Number(r.wins), games=Number(r.matches))
+        w.plural("stats.board.line", r.wins, rank=r.rank, who=who(r, True),
+                 rating=_signed(r.rating, board.period), games=Number(r.matches))
         for r in rows]
     if pages > 1:
         lines.append(w("stats.board.page", page=board.page + 1, pages=pages))

@@ -72,8 +72,8 @@ def who_of(p: PodiumRow | PairPodiumRow, w: Words) -> str:
 
 def podium_places(places: list[Row], w: Words) -> str:
     return ", ".join(
-        w("seasons.post.place", medal=MEDALS[p.place], who=who_of(p, w),
-          gain=Number(p.gain, signed=True), wins=Number(p.wins), matches=Number(p.matches))
+        w.plural("seasons.post.place", p.wins, medal=MEDALS[p.place], who=who_of(p, w),
+                 gain=Number(p.gain, signed=True), matches=Number(p.matches))
         for p in places)
 
 

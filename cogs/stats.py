@@ -154,8 +154,8 @@ class Stats(BeloteSubcommands):
         lines.append(w("stats.stats.unrated") if s.rating is None
                      else w("stats.stats.rating", rating=Number(s.rating)))
         if s.best_partner is not None:
-            lines.append(w("stats.stats.partner", who=f"<@{s.best_partner}>",
-                           wins=s.partner_wins, games=s.partner_matches))
+            lines.append(w.plural("stats.stats.partner", s.partner_wins,
+                                  who=f"<@{s.best_partner}>", games=s.partner_matches))
         if s.left:
             lines.append(w("stats.stats.left", left=s.left))
         analysed = await bot.analyses.member_stats(interaction.guild_id, user.id, v)

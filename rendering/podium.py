@@ -81,8 +81,8 @@ def draw_podium(variants: Sequence[PodiumVariant], title: str,
             lay.add(f"gain:{i}:{place}", draw_text(
                 d, (cx, step_top - 44), lab("podium.gain", gain=words_signed(style, p.gain)),
                 16, TEXT, anchor="mm", width=STEP_W + 16))  # the gap between steps too
-            draw_text(d, (cx, step_top - 20), lab("podium.won", wins=style.number(p.wins),
-                                                  matches=style.number(p.matches)),
+            draw_text(d, (cx, step_top - 20), lab.plural("podium.won", p.wins,
+                                                         matches=style.number(p.matches)),
                       16, TEXT_DIM, anchor="mm", width=STEP_W)
     return img, lay
 

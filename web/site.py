@@ -289,9 +289,9 @@ class Site:
                  w("stats.stats.unrated") if stats.rating is None
                  else w("stats.stats.rating", rating=Number(stats.rating))]
         if stats.best_partner is not None:
-            facts.append(w("stats.stats.partner",
-                           who=names.get(stats.best_partner, str(stats.best_partner)),
-                           wins=stats.partner_wins, games=stats.partner_matches))
+            facts.append(w.plural("stats.stats.partner", stats.partner_wins,
+                                  who=names.get(stats.best_partner, str(stats.best_partner)),
+                                  games=stats.partner_matches))
         body = [pages.choices(pages.link(f"{root}/player/{user_id}?variant={v.value}",
                                          w(f"image.variant.{v.value}"), on=v.value == variant)
                               for v in Variant),

@@ -37,6 +37,8 @@ def test_plural_forms_for_one_and_two() -> None:
     assert bg.plural("admin.show.minutes", 2) == "2 минути"
     assert bg.plural("admin.tables.title", 1) == "**1 отворена маса**"
     assert bg.plural("admin.tables.title", 2) == "**2 отворени маси**"
+    assert bg.plural("image.podium.won", 1, matches="3") == "1 спечелена от 3"
+    assert bg.plural("image.podium.won", 2, matches="3") == "2 спечелени от 3"
 
 
 def test_numbers_are_grouped_as_babel_writes_bulgarian() -> None:

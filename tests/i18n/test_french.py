@@ -51,6 +51,24 @@ def test_plural_forms_follow_the_french_rule() -> None:
     assert fr.plural("admin.show.minutes", 0) == "0 minute"
 
 
+def test_one_win_reads_gagnee_in_the_singular() -> None:
+    """"1 gagnées" was a plural after one: every "won of" line follows the count of wins."""
+    from cogs.seasons import podium_places
+    from db.seasons import PodiumRow
+
+    fr = words("fr")
+    place = PodiumRow(variant="classic", place=1, user_id=7, gain=12.0, matches=3, wins=1)
+    assert podium_places([place], fr).endswith("(1 gagnée sur 3)")
+    assert fr.plural("image.podium.won", 1, matches="3") == "1 gagnée sur 3"
+    assert fr.plural("image.podium.won", 2, matches="3") == "2 gagnées sur 3"
+    assert fr.plural("stats.board.line", 1, rank=1, who="Ana", rating="25", games="4") == \
+        "1. Ana — 25 (1 gagnée sur 4)"
+    assert fr.plural("stats.stats.partner", 1, who="Ana", games="4") == \
+        f"Meilleur partenaire{NBSP}: Ana (1 gagnée sur 4)"
+    assert fr.plural("stats.stats.partner", 0, who="Ana", games="4").endswith("(0 gagnée sur 4)")
+    assert fr.plural("stats.stats.partner", 5, who="Ana", games="6").endswith("(5 gagnées sur 6)")
+
+
 def test_numbers_are_grouped_with_a_narrow_no_break_space() -> None:
     assert words("fr").number(12345) == "12\u202f345"
 
