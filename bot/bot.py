@@ -359,6 +359,8 @@ class BeloteBot(Host):
         if self.routes is not None:
             await self.routes.close()
         if self.db is not None:
+            if getattr(self, "service", None) is not None:
+                await self.service.stopped()  # last: nothing runs at a table after it
             await self.db.close()
             self.db = None
 

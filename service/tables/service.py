@@ -182,6 +182,11 @@ class TableService:
         await self.sweeper.close()
         await self.turns.close()
 
+    async def stopped(self) -> None:
+        """The tables stop running here: until when they ran is written, for the next start
+        (issue 48: the time the bot is down is not idle time). After ``close``."""
+        await self.sweeper.stopped()
+
     async def settle(self) -> None:
         """Wait until no computer has a turn pending and no timeout or sweep is being handled
         (tests and benchmarks)."""

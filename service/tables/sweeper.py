@@ -245,6 +245,9 @@ class Sweeper:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        # The stop's time: the next start moves the games' idle deadlines on from here.
+
+    async def stopped(self) -> None:
+        """The stop's time, written last (after the sends stopped, before the database
+        closes): the next start moves the games' idle deadlines on from here."""
         await self._write_up()
         self._up = None

@@ -62,6 +62,7 @@ async def test_a_stop_during_a_discord_outage_counts_the_outage_as_downtime(
     await first.settle()
     assert table_id in first.live
     await first.close()  # stopped while Discord is still down
+    await first.stopped()
     clock.advance(30 * MINUTE)
     again = await running(db, clock)
     assert table_id in again.live and not await abandoned(db, table_id)
