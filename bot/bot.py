@@ -41,6 +41,7 @@ from .answers import ANSWERS, PRIVATE, PUBLIC, SlowAnswer
 from .budget import meter
 from .click_router import ClickRouter
 from .controls import CONTROLS
+from .controls.analysis import resume_watches
 from .delivery import THREAD_WAIT, Delivery
 from .errors import answer_error, tell
 from .health import Health
@@ -258,7 +259,9 @@ class BeloteBot(Host):
         await self.service.restore(self.sharding)
         # After the tables: it looks at which are still open.
         await self.tournaments.resume(owns=self.sharding.owns)
-        # The analyses a stop cut short, from their stored deals (this process's servers').
+        # The analyses a stop cut short, from their stored deals (this process's servers'),
+        # each message that showed one's progress following it again first.
+        await resume_watches(self)
         await self.analyses.resume(owns=self.sharding.owns)
         # Each seated player's hand in their own language, as before the restart.
         await self.readers.load(s.user_id for live in self.service.live.values()

@@ -160,3 +160,25 @@ class AnalysisRepo:
             (guild_id, user_id, variant))
         assert row is not None
         return AnalysedStats(*(int(x) for x in row))
+
+    # ---- the messages that show an analysis's progress -------------------------------------
+    # A replay message showing an analysis's progress (bot/controls/analysis.py) is written
+    # down in ``meta`` (key ``analysis.watch.<message id>``, JSON), so that the next start,
+    # which resumes the analysis, also takes up that message's edits.
+    WATCH_KEY = "analysis.watch."
+
+    async def keep_watch(self, message_id: int, spot: dict[str, Any]) -> None:
+        await self.db.write(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (f"{self.WATCH_KEY}{message_id}", json.dumps(spot, sort_keys=True)))
+
+    async def watches(self) -> list[dict[str, Any]]:
+        """The messages written down by :meth:`keep_watch` and not dropped since."""
+        rows = await self.db.fetchall(
+            "SELECT value FROM meta WHERE key LIKE ? ORDER BY key", (f"{self.WATCH_KEY}%",))
+        return [json.loads(r[0]) for r in rows]
+
+    async def drop_watch(self, message_id: int) -> None:
+        await self.db.write("DELETE FROM meta WHERE key = ?",
+                            (f"{self.WATCH_KEY}{message_id}",))

@@ -4,7 +4,8 @@ Beside a replay's deal pages (``rk:rp:``, cogs/stats.py), it turns the message i
 Analysis page (service/analysis_page.py), with its own page buttons and one back to the deal
 sheet. A match analysed already opens at once from storage; one that is not is asked for
 (service/analysis.py), and the message shows how far it has got ("deal 3 of 9") through the
-click's token, then the page. Anyone may press it; a match of another server, or one no
+click's token, then the page. The message is written down while it follows the analysis, so
+that after a restart (which resumes the analysis) it follows it again, as ordinary edits. Anyone may press it; a match of another server, or one no
 longer stored, is refused privately, as a replay's page button is.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Self
 
@@ -27,9 +29,10 @@ from service.records import Replay
 from .. import messages
 from ..answers import SlowAnswer
 from ..errors import tell
+from ..host import Host
 from ..languages import member_language
 from ..tokens import TOKEN_LIFETIME
-from ..undelivered import answering
+from ..undelivered import answering, sending
 from .base import ID, TABLE, Control, bot_of, number, public_words, table_number
 
 log = logging.getLogger(__name__)
@@ -82,7 +85,7 @@ class AnalysisButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
         w = await public_words(interaction, guild_id)
         progress = await bot.analyses.progress(self.table_id)
         if progress is None or progress.state != DONE:
-            watch = Watch(interaction, rp, self.deal, w)
+            watch = Watch.of(interaction, rp, self.deal, w)
             watch.start()
             progress = await bot.analyses.ask(guild_id, self.table_id)
             if progress is None:  # cannot be: the replay was found (a race with a purge)
@@ -91,15 +94,15 @@ class AnalysisButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             if progress.state != DONE:
                 await watch.show_first(progress)
+                await watch.keep()
                 return
             watch.stop()
-        await edit(interaction, *await page(interaction, rp, self.deal, w))
+        await edit(interaction, *await page(bot, rp, self.deal, w))
 
 
-async def page(interaction: discord.Interaction[Any], rp: Replay, deal: int, w: Words
-               ) -> tuple[str, discord.ui.View]:
+async def page(bot: Host, rp: Replay, deal: int, w: Words) -> tuple[str, discord.ui.View]:
     """The Analysis page of ``deal`` with its buttons."""
-    analysed, players = await bot_of(interaction).analyses.stored(rp.row.table_id)
+    analysed, players = await bot.analyses.stored(rp.row.table_id)
     table = rp.row.table_id
     view = discord.ui.View(timeout=None)
     if not analysed:
@@ -145,26 +148,67 @@ async def edit(interaction: discord.Interaction[Any], content: str,
 _WATCHES: dict[int, Watch] = {}
 
 
-class Watch:
-    """A message that shows an analysis's progress: each step told by the runner edits it
-    through the click's token, in order, never going back; the last one shows the page."""
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """The message a watch edits, as written down for the next start (db.analyses.keep_watch):
+    the match, the replay's server, channel and message, the deal asked for, the words'
+    language."""
 
-    def __init__(self, interaction: discord.Interaction[Any], rp: Replay, deal: int,
-                 w: Words) -> None:
-        self.interaction, self.rp, self.deal, self.w = interaction, rp, deal, w
-        self.table = rp.row.table_id
-        self.message = interaction.message.id if interaction.message is not None else 0
+    table: int
+    guild: int
+    channel: int
+    message: int
+    deal: int
+    language: str
+
+    def json(self) -> dict[str, Any]:
+        return {"table": self.table, "guild": self.guild, "channel": self.channel,
+                "message": self.message, "deal": self.deal, "language": self.language}
+
+    @staticmethod
+    def read(stored: dict[str, Any]) -> Spot:
+        return Spot(int(stored["table"]), int(stored["guild"]), int(stored["channel"]),
+                    int(stored["message"]), int(stored["deal"]), str(stored["language"]))
+
+
+class Watch:
+    """A message that shows an analysis's progress: each step told by the runner edits it, in
+    order, never going back; the last one shows the page. The click's token edits it while it
+    lasts (outside the global limit); after that, and after a restart (which forgets every
+    token: the watch is written down and taken up again by :func:`resume_watches`), an
+    ordinary edit of the message does."""
+
+    def __init__(self, bot: Host, spot: Spot, rp: Replay, w: Words,
+                 interaction: discord.Interaction[Any] | None = None) -> None:
+        self.bot, self.spot, self.rp, self.w = bot, spot, rp, w
+        self.interaction = interaction
+        self.table, self.deal, self.message = spot.table, spot.deal, spot.message
         self.shown = asyncio.Event()  # the click's answer went: edits may follow
+        if interaction is None:
+            self.shown.set()  # taken up after a restart: nothing to wait for
         self.lock = asyncio.Lock()
         self.last: tuple[int, int] = (-1, -1)
         self._stop: Any = None
+
+    @staticmethod
+    def of(interaction: discord.Interaction[Any], rp: Replay, deal: int, w: Words) -> Watch:
+        assert interaction.guild_id is not None  # a replay is a server's
+        spot = Spot(rp.row.table_id, interaction.guild_id, interaction.channel_id or 0,
+                    interaction.message.id if interaction.message is not None else 0,
+                    deal, w.language)
+        return Watch(bot_of(interaction), spot, rp, w, interaction)
 
     def start(self) -> None:
         old = _WATCHES.pop(self.message, None)
         if old is not None:
             old.stop()
         _WATCHES[self.message] = self
-        self._stop = bot_of(self.interaction).analyses.listen(self.table, self.heard)
+        self._stop = self.bot.analyses.listen(self.table, self.heard)
+
+    async def keep(self) -> None:
+        """Written down, so that the next start takes this message's edits up again."""
+        if self.message and self.spot.channel:
+            await self.bot.analyses.repo.keep_watch(self.message, self.spot.json())
 
     def stop(self) -> None:
         if self._stop is not None:
@@ -179,6 +223,7 @@ class Watch:
 
     async def show_first(self, progress: Progress) -> None:
         """The click's answer: where the analysis stands now."""
+        assert self.interaction is not None
         async with self.lock:
             self.last = self.order(progress)
             try:
@@ -193,21 +238,59 @@ class Watch:
             if self.order(progress) <= self.last:
                 return
             self.last = self.order(progress)
-            if progress.state in (DONE, FAILED):
+            over = progress.state in (DONE, FAILED)
+            ours = _WATCHES.get(self.message) is self  # not replaced by a newer click
+            if over:
                 self.stop()
-            age = (datetime.now(UTC) - self.interaction.created_at).total_seconds()
-            if age > TOKEN_LIFETIME:  # its token ran out: the Analysis button still shows it
-                self.stop()
-                return
             if progress.state == DONE:
-                content, view = await page(self.interaction, self.rp, self.deal, self.w)
+                content, view = await page(self.bot, self.rp, self.deal, self.w)
             else:
                 content = progress_text(self.table, progress, self.w)
                 view = progress_view(self.table, self.deal, self.w)
-            with answering(self.interaction, "the analysis's progress", "analysis button"):
-                await self.interaction.edit_original_response(
+            await self.show(content, view)
+            if over and ours:
+                await self.bot.analyses.repo.drop_watch(self.message)
+
+    async def show(self, content: str, view: discord.ui.View) -> None:
+        """One edit of the message: through the click's token while it lasts, else as an
+        ordinary edit of the message (against the global limit: a few edits a match)."""
+        interaction = self.interaction
+        if interaction is not None and \
+                (datetime.now(UTC) - interaction.created_at).total_seconds() < TOKEN_LIFETIME:
+            with answering(interaction, "the analysis's progress", "analysis button"):
+                await interaction.edit_original_response(
                     content=content, attachments=[], view=view,
                     allowed_mentions=messages.NO_MENTIONS)
+            return
+        message = self.bot.get_partial_messageable(
+            self.spot.channel, guild_id=self.spot.guild).get_partial_message(self.message)
+        with sending(self.bot, f"match {self.table}'s analysis progress"):
+            await message.edit(content=content, attachments=[], view=view,
+                               allowed_mentions=messages.NO_MENTIONS)
+
+
+async def resume_watches(bot: Host) -> None:
+    """At a start, before the analyses resume: each message that showed an analysis's
+    progress when the bot stopped follows it again (edited as a message: the click's token is
+    gone), and one whose analysis ended before its last edit went gets that edit now."""
+    repo = bot.analyses.repo
+    for stored in await repo.watches():
+        try:
+            spot = Spot.read(stored)
+        except (KeyError, TypeError, ValueError):
+            log.warning("an analysis watch written down does not read: %r", stored)
+            continue
+        progress = await bot.analyses.progress(spot.table)
+        rp = None if progress is None else await bot.records.replay(spot.guild, spot.table)
+        if progress is None or rp is None or not bot.sharding.owns(spot.guild):
+            if progress is None or rp is None:
+                await repo.drop_watch(spot.message)
+            continue
+        watch = Watch(bot, spot, rp, words(spot.language))
+        if progress.state in (DONE, FAILED):
+            await watch.heard(progress)  # its end was not shown before the stop
+        else:
+            watch.start()
 
 
 ANALYSIS_CONTROLS = (AnalysisButton,)

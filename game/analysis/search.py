@@ -45,6 +45,8 @@ class Search:
     their transposition tables: reuse one for every position of a deal."""
 
     __slots__ = (
+        "_bat",
+        "_bats",
         "_bracketed",
         "_ex2",
         "_gtt",
@@ -59,6 +61,8 @@ class Search:
         "_suit_points",
         "_sure",
         "_total",
+        "_trump_order",
+        "_trump",
         "_tshift",
         "above",
         "beaters",
@@ -85,6 +89,9 @@ class Search:
         self._stt: dict[int, bool] = {}  # takes_all: key | team << 130 -> answer
         self._gtt: dict[tuple[int, int, int, int], tuple[int, int]] = {}
         self._gtts: dict[object, dict[tuple[int, int, int, int], tuple[int, int]]] = {}
+        # _bracket_at's answers under the current leaf, and under each context.
+        self._bat: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self._bats: dict[object, dict[tuple[int, int, int, int], tuple[int, int]]] = {}
         self._reps: dict[int, int] = {}
         self._orders: dict[int, tuple[int, ...]] = {}
         self._hs = [0, 0, 0, 0]
@@ -95,7 +102,12 @@ class Search:
         # each team holds (team 0's pattern | team 1's << 8): a team's trumps above every trump
         # of the other team win whatever trick they fall in (its highest trump takes it).
         self._tshift = int(trump) * 8 if trump.is_suit else 0
-        self._sure: tuple[int, ...] = _sure_table(trump) if trump.is_suit else ()
+        self._trump = trump
+        # The trump suit's cards, strongest first (none outside suit contracts).
+        self._trump_order = tuple(sorted((c for c in range(32) if self.tsm >> c & 1),
+                                         key=lambda c: -self.strength[c]))
+        self._sure: dict[int, int] | None = _SURE.setdefault(trump, {}) if trump.is_suit \
+            else None
         self._lead = -1
         self._pend = 0
         self._total = 0
@@ -128,12 +140,27 @@ class Search:
     def representatives(self, hand: CardSet, others: CardSet) -> CardSet:
         """One card of each set of equivalent cards of ``hand`` (``others``: every card still
         in play outside it, the trick's included)."""
-        out = 0
         reps = self._reps
+        top = hand.bit_length() - 1 & ~7
+        if not hand & ~(0xFF << top):
+            # One suit (a follower's legal cards, mostly): one look-up.
+            mine = hand >> top
+            if not mine & (mine - 1):
+                return hand
+            theirs = others >> top & 0xFF
+            key = mine | theirs << 8 | top << 13
+            r = reps.get(key)
+            if r is None:
+                r = reps[key] = self._suit_reps(top >> 3, mine, theirs)
+            return r << top
+        out = 0
         for s in range(4):
             shift = s * 8
             mine = hand >> shift & 0xFF
             if mine:
+                if not mine & (mine - 1):
+                    out |= mine << shift  # one card of the suit: itself
+                    continue
                 key = mine | (others >> shift & 0xFF) << 8 | s << 16
                 r = reps.get(key)
                 if r is None:
@@ -184,11 +211,29 @@ class Search:
         if k == 0:
             legal = hand
         else:
-            legal = self.legal(hand, led, win, (wseat ^ seat) == 2)
+            # self.legal, written out: this is the search's busiest line.
+            legal = hand & SUIT_MASKS[led >> 3]
+            if legal:
+                if self.trump_cards >> led & 1 and (win ^ led) < 8:
+                    higher = legal & self.above[win]
+                    if higher:
+                        legal = higher
+            elif (wseat ^ seat) == 2 or not hand & self.tsm:
+                legal = hand
+            else:
+                trumps = hand & self.tsm
+                if self.tsm >> win & 1:
+                    higher = trumps & self.above[win]
+                    legal = higher if higher else trumps if self.undertrump else hand
+                else:
+                    legal = trumps
         if legal & (legal - 1) == 0:
             return (legal.bit_length() - 1,)
         others = (hs[0] | hs[1] | hs[2] | hs[3]) ^ hand | trick_cards
-        cand = legal & self.representatives(hand, others)
+        # The legal cards' representatives: of the hand's cards outside them, none is
+        # stronger than a legal card of its suit (legal_play keeps the higher ones), so they
+        # split no run of equivalent legal cards.
+        cand = self.representatives(legal, others)
         if k == 0:
             return self._ordered(cand, _POINTS_DOWN)
         if (wseat ^ seat) == 2:
@@ -205,9 +250,10 @@ class Search:
 
     # ---- card points ----------------------------------------------------------------------
     def points_value(self, hands: tuple[int, int, int, int], leader: int,
-                     trick: tuple[int, ...], guess: int | None = None) -> int:
+                     trick: tuple[int, ...], guess: int | None = None, low: int = 0,
+                     high: int = _INF) -> int:
         """Team 0's card points from here (the trick on the table included) under best play
-        for card points."""
+        for card points, known to lie in [``low``, ``high``] when they are given."""
         hs = self._hs
         hs[:] = hands
         k = len(trick)
@@ -215,7 +261,7 @@ class Search:
         everything = hs[0] | hs[1] | hs[2] | hs[3]
         top = tp + sum(self.points[c] for c in range(32) if everything >> c & 1) + \
             LAST_TRICK_BONUS
-        lo, hi = 0, top
+        lo, hi = max(0, low), min(top, high)
         g = (lo + hi) // 2 if guess is None else max(lo, min(hi, guess))
         steps = 0
         while lo < hi:
@@ -310,9 +356,12 @@ class Search:
                 sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
             lo, first = 0, -1
             sure = self._sure
-            if sure:
+            if sure is not None:
                 sh = self._tshift
-                got = sure[((h0 | h2) >> sh & 0xFF) | ((h1 | h3) >> sh & 0xFF) << 8]
+                pair = ((h0 | h2) >> sh & 0xFF) | ((h1 | h3) >> sh & 0xFF) << 8
+                got = sure.get(pair)
+                if got is None:
+                    got = sure[pair] = _sure_entry(self._trump, pair)
                 lo = got & 0xFFFF
                 hi -= got >> 16
             if hi <= alpha:
@@ -423,10 +472,7 @@ class Search:
         if k == 3 and len(moves) > 1:
             # Enhanced transposition cutoff: a child trick already bounded may settle this.
             tt = self.tt
-            rest = 0
-            for i in range(4):
-                if i != seat:
-                    rest |= hs[i] << (32 * i)
+            rest = (hs[0] | hs[1] << 32 | hs[2] << 64 | hs[3] << 96) ^ hand << (32 * seat)
             for c in moves:
                 nws = seat if beaters[win] >> c & 1 else wseat
                 e = tt.get(rest | (hand ^ (1 << c)) << (32 * seat) | nws << 128)
@@ -494,11 +540,34 @@ class Search:
         h0, h1, h2, h3 = hs
         if not h0:
             return True
-        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | team << 130
+        pkey = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
+        key = pkey | team << 130
         got = self._stt.get(key)
         if got is None:
-            got = self._stt[key] = self._all(leader, 0, 0, 0, 0, 0, team)
+            got = self._stt[key] = not self._cannot_take_all(pkey, team) and \
+                self._all(leader, 0, 0, 0, 0, 0, team)
         return got
+
+    def _cannot_take_all(self, key: int, team: int) -> bool:
+        """Whether what is known already shows that ``team`` cannot take every trick from
+        this trick's start (``key``): the other team holds the highest trump left (it wins the
+        trick it falls in), or the card points' bounds show the other team taking a point."""
+        hs = self._hs
+        every = hs[0] | hs[1] | hs[2] | hs[3]
+        for c in self._trump_order:
+            if every >> c & 1:
+                if (hs[1] | hs[3] if team == 0 else hs[0] | hs[2]) >> c & 1:
+                    return True
+                break
+        e = self.tt.get(key)
+        if e is None:
+            return False
+        if team == 1:
+            return e[0] > 0  # team 0 takes a point, so a trick
+        sp = self._suit_points
+        rest = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
+            sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
+        return e[1] < rest  # team 0 cannot take all the points
 
     def _all(self, leader: int, k: int, led: int, win: int, wseat: int, tm: int,
              team: int) -> bool:
@@ -549,8 +618,10 @@ class Search:
         self._leaf = leaf
         if context is None:
             self._gtt = {}
+            self._bat = {}
         else:
             self._gtt = self._gtts.setdefault(context, {})
+            self._bat = self._bats.setdefault(context, {})
         k = len(trick)
         led, win, wseat, tp, tm = self._trick_state(leader, trick)
         lo, hi = low, high
@@ -669,16 +740,27 @@ class Search:
         """The least and the most score of an end where team 0 has ``p`` card points, over the
         belots still open in these hands (each one's holder's team may still win it, or not)
         and a sweep where ``p`` allows one."""
-        extras = [0]
         pend = self._pend
         hands = (h0, h1, h2, h3)
+        # The belots still open, by the team of the hand holding each (what the answer
+        # depends on besides p, won and bel).
+        holders = 0
         for suit in range(4):
             kq = _KQ << (suit * 8)
             if pend & kq:
                 for seat in range(4):
                     if hands[seat] & kq == kq:
-                        gain = 20 << (10 * (seat & 1))
-                        extras = extras + [e + gain for e in extras]
+                        holders |= (1 + (seat & 1)) << (2 * suit)
+        key = (p, won, bel, holders)
+        got = self._bat.get(key)
+        if got is not None:
+            return got
+        extras = [0]
+        for suit in range(4):
+            h = holders >> (2 * suit) & 3
+            if h:
+                gain = 20 << (10 * (h - 1))
+                extras = extras + [e + gain for e in extras]
         ends = [3]
         if p == self._total and not won & 2:
             ends.append(1)
@@ -686,7 +768,8 @@ class Search:
             ends.append(2)
         leaf = self._leaf
         values = [leaf(p, w | won if w != 3 else 3, bel + e) for e in extras for w in ends]
-        return min(values), max(values)
+        got = self._bat[key] = (min(values), max(values))
+        return got
 
     def _gnode(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
                p0: int, won: int, bel: int, alpha: int, beta: int) -> int:
@@ -741,32 +824,24 @@ class Search:
         return best
 
 
-_SURE: dict[Trump, tuple[int, ...]] = {}
+# The sure points of high trumps, by trump suit (see _sure_entry), shared by every search.
+_SURE: dict[Trump, dict[int, int]] = {}
 
 
-def _sure_table(trump: Trump) -> tuple[int, ...]:
-    """For each pair of trump patterns (team 0's | team 1's << 8, disjoint): the points of team
-    0's trumps above all of team 1's | those of team 1's trumps above all of team 0's << 16."""
-    got = _SURE.get(trump)
-    if got is not None:
-        return got
+def _sure_entry(trump: Trump, key: int) -> int:
+    """For a pair of trump patterns (``key``: team 0's | team 1's << 8, disjoint): the points
+    of team 0's trumps above all of team 1's | those of team 1's trumps above all of team
+    0's << 16. Computed as asked and kept in the search's table: a deal meets a few hundred of
+    the 65,536 pairs, and building them all took a tenth of a second a suit in plain Python."""
     strength, points, _above = play_tables(trump)
     shift = int(trump) * 8
-    out = []
-    for key in range(1 << 16):
-        mine, theirs = key & 0xFF, key >> 8
-        if mine & theirs:
-            out.append(0)
-            continue
-        top0 = max((strength[shift + r] for r in range(8) if mine >> r & 1), default=-1)
-        top1 = max((strength[shift + r] for r in range(8) if theirs >> r & 1), default=-1)
-        s0 = sum(points[shift + r] for r in range(8) if mine >> r & 1 and
-                 strength[shift + r] > top1)
-        s1 = sum(points[shift + r] for r in range(8) if theirs >> r & 1 and
-                 strength[shift + r] > top0)
-        out.append(s0 | s1 << 16)
-    got = _SURE[trump] = tuple(out)
-    return got
+    mine, theirs = key & 0xFF, key >> 8
+    top0 = max((strength[shift + r] for r in range(8) if mine >> r & 1), default=-1)
+    top1 = max((strength[shift + r] for r in range(8) if theirs >> r & 1), default=-1)
+    s0 = sum(points[shift + r] for r in range(8) if mine >> r & 1 and strength[shift + r] > top1)
+    s1 = sum(points[shift + r] for r in range(8) if theirs >> r & 1 and
+             strength[shift + r] > top0)
+    return s0 | s1 << 16
 
 
 def _no_leaf(points0: int, won: int, belote: int) -> int:

@@ -65,15 +65,17 @@ class Solver:
         return sit.legal()
 
     # ---- card points --------------------------------------------------------------------
-    def future_points(self, sit: Situation, guess: int | None = None) -> int:
-        """Team 0's card points from here on (the trick on the table included)."""
+    def future_points(self, sit: Situation, guess: int | None = None, low: int = 0,
+                      high: int = 1 << 30) -> int:
+        """Team 0's card points from here on (the trick on the table included), known to lie
+        in [``low``, ``high``] when they are given."""
         if sit.is_over:
             return 0
         key = (sit.contract.trump, sit.undertrump, sit.hands, sit.leader, sit.trick)
         got = self._future.get(key)
         if got is None:
             got = self._future[key] = self.search_for(sit).points_value(
-                sit.hands, sit.leader, sit.trick, guess)
+                sit.hands, sit.leader, sit.trick, guess, low, high)
         return got
 
     def card_points(self, sit: Situation, team: int, guess: int | None = None) -> int:
@@ -224,19 +226,24 @@ class Solver:
             return v
 
         total = sit.card_total()
-        extra = 20 * len(sit.pending)
-        ends = [score_of(sit, p, sw, (base[0] + b0, base[1] + b1))
-                for p in range(total + 1) for sw in (None, 0, 1)
-                for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20)]
+        context = (sit.variant, sit.contract, sit.announced, sit.belote, sit.pending,
+                   sit.hanging)
+        got = _EXTENT.get(context)
+        if got is None:
+            extra = 20 * len(sit.pending)
+            ends = [score_of(sit, p, sw, (base[0] + b0, base[1] + b1))
+                    for p in range(total + 1) for sw in (None, 0, 1)
+                    for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20)]
+            monotone = all(_monotone(replace(sit, belote=(base[0] + b0, base[1] + b1)))
+                           for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20))
+            got = _EXTENT[context] = (min(ends), max(ends), monotone)
+        least, most, monotone = got
         won = (1 if sit.tricks[0] else 0) | (2 if sit.tricks[1] else 0)
-        monotone = all(_monotone(replace(sit, belote=(base[0] + b0, base[1] + b1)))
-                       for b0 in range(0, extra + 1, 20) for b1 in range(0, extra + 1, 20))
         if low is None or high is None:
-            low, high = min(ends), max(ends) + 1
+            low, high = least, most + 1
         return self.search_for(sit).score_value(
             sit.hands, sit.leader, sit.trick, sit.points[0], won, 0, pending, leaf,
-            low, high, total, monotone,
-            (sit.variant, sit.contract, sit.announced, sit.belote, sit.pending, sit.hanging))
+            low, high, total, monotone, context)
 
     # ---- every legal card ---------------------------------------------------------------
     def card_values(self, sit: Situation) -> list[CardValue]:
@@ -261,8 +268,14 @@ class Solver:
             got = done.get(rep)
             if got is None:
                 child = sit.after(rep)
+                low, high = 0, 1 << 30
+                if known is not None:
+                    # The position's value is its best child's: no child beats it for the
+                    # seat to act.
+                    bound = sit.points[0] + known - child.points[0]
+                    low, high = (0, bound) if sit.to_act & 1 == 0 else (bound, 1 << 30)
                 p0 = child.points[0] + self.future_points(
-                    child, None if guess is None else guess - child.points[0])
+                    child, None if guess is None else guess - child.points[0], low, high)
                 if known is None:
                     guess = p0
                 pts = p0 if team == 0 else child.card_total() - p0
@@ -313,6 +326,9 @@ def _belote_fates(sit: Situation) -> list[tuple[int, int]]:
 
 
 _MONOTONE: dict[tuple[object, ...], bool] = {}
+# By the score's context: the least and the most score of any end (belots' fates included),
+# and whether every fate's score never falls as team 0's points rise.
+_EXTENT: dict[tuple[object, ...], tuple[int, int, bool]] = {}
 
 
 def _monotone(sit: Situation) -> bool:

@@ -79,19 +79,23 @@ async def test_analysis_shows_progress_then_the_page_and_resumes_once_after_a_re
     await world.bot.analyses.told()
     assert "Analysing: deal 2 of 2…" in fake.message(replay.id).content
 
-    # The bot stops in the middle; the next start resumes the analysis from its stored deal.
+    # The bot stops in the middle; the next start resumes the analysis from its stored deal,
+    # and the message follows it again: its click's token is gone with the process, so the
+    # page comes as an ordinary edit of the message, without anybody clicking.
     monkeypatch.delenv("BELOTE_TEST_ANALYSIS_HANG")
     await fake.disconnect(world.bot)
+    mark = fake.mark()
     world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
     await world.bot.analyses.settled()
+    await world.bot.analyses.told()
     assert world.bot.analyses.ran == [(table_id, 1)]  # deal 1 was not analysed again
-    # The message still says where it was; its Analysis button now opens the page at once.
-    mark = fake.mark()
-    opened = await fake.click(world.bot, world.members[0], replay, label="Analysis")
-    assert opened.callback_type == 7 and len(fake.requests_to(since=mark)) == 1
+    edits = fake.edits_of(replay.id, since=mark)
+    assert edits and all(r.status == 200 and "/channels/" in r.path for r in edits), edits
     page = fake.message(replay.id).content
     assert page.startswith(f"**Match #{table_id} · analysis** · deal 1 of 2"), page
     assert "Par: " in page and "card points" in page
+    assert [b["label"] for b in fake.message(replay.id).walk_components()
+            if b.get("type") == 2] == ["Previous", "Next", "Deal sheet"]
     costs = costs_listed(page)
     assert costs and costs == sorted(costs, reverse=True) and 0 not in costs, page
     deals = await world.bot.analyses.repo.stored_deals(table_id)
@@ -99,6 +103,13 @@ async def test_analysis_shows_progress_then_the_page_and_resumes_once_after_a_re
         accuracy, cards = expected_accuracy(deals, seat)
         assert f"{member.name}: accuracy {accuracy}% of {cards} cards · " in page, page
     assert world.bot.analyses.ran == [(table_id, 1)]
+    # Once shown, the message is no longer followed: another restart leaves it alone.
+    assert await world.bot.analyses.repo.watches() == []
+    await fake.disconnect(world.bot)
+    mark = fake.mark()
+    world.bot = await fake.start_bot(create_bot, database_path, computer_delay=0)
+    await world.bot.analyses.settled()
+    assert fake.edits_of(replay.id, since=mark) == [] and fake.message(replay.id).content == page
 
     assert "Bids that left points on the table:" in page or "No bid left points" in page
 
