@@ -5,8 +5,9 @@ Analysis page (service/analysis_page.py), with its own page buttons and one back
 sheet. A match analysed already opens at once from storage; one that is not is asked for
 (service/analysis.py), and the message shows how far it has got ("deal 3 of 9") through the
 click's token, then the page. The message is written down while it follows the analysis, so
-that after a restart (which resumes the analysis) it follows it again, as ordinary edits. Anyone may press it; a match of another server, or one no
-longer stored, is refused privately, as a replay's page button is.
+that after a restart (which resumes the analysis) it follows it again, as ordinary edits.
+Anyone may press it; a match of another server, or one no longer stored, is refused
+privately, as a replay's page button is.
 """
 
 from __future__ import annotations
