@@ -1,6 +1,7 @@
 """The solver's shortcuts change no value: the tables one solver keeps across a deal (and across
 par's contracts), the sure points of high trumps, two-card endings solved outright, the belots
-in play tested through card points, par's bisection over every contract at once and its floor
+in play tested through card points, the sweep test answered from the card points' tables and
+the highest trump, par's bisection over every contract at once and its floor
 from the contract played."""
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from dataclasses import replace
 import pytest
 
 from game.analysis.par import dealt, par
-from game.analysis.situation import situation_of
+from game.analysis.situation import Situation, situation_of
 from game.analysis.solver import Solver
+from game.cards import cards_of
 from game.contract import Contract, contract_of
 from game.deal import Deal
 from game.match import Match
@@ -96,3 +98,31 @@ def test_classic_par_is_the_best_contract_offered_first() -> None:
         assert isinstance(played, Contract)
         found = par(variant, options, 0, deck, played=played)
         assert (found.contract, found.score) == expected
+
+
+def _brute_takes_all(sit: Situation, team: int) -> bool:
+    """Whether ``team`` takes every remaining trick whatever the other team plays: every line."""
+    if sit.tricks[1 - team] > 0:
+        return False
+    if sit.is_over:
+        return True
+    options = [_brute_takes_all(sit.after(c), team) for c in cards_of(sit.legal())]
+    return any(options) if sit.to_act & 1 == team else all(options)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_takes_all_after_the_points_are_known_is_every_lines_answer(variant: Variant) -> None:
+    """With the card points' tables filled first, the sweep test may answer from them (a point
+    the other team surely takes, or the highest trump in its hands): the same answers."""
+    answers = set()
+    for seed in range(12):
+        _match, deal = random_deal(variant, 9300 + seed, 12)
+        sit = situation_of(deal)
+        sit = replace(sit, tricks=(0, 0))  # no trick taken yet in this ending: a sweep is open
+        solver = Solver()
+        solver.future_points(sit)
+        for team in (0, 1):
+            expected = _brute_takes_all(sit, team)
+            assert solver.takes_all(sit, team) == expected
+            answers.add(expected)
+    assert answers == {True, False}
