@@ -193,3 +193,22 @@ async def test_a_table_does_not_start_when_a_player_spent_their_stake_meanwhile(
     assert r.ephemeral and "can no longer cover the stake of 600 credits" in r.text, r.text
     live = w.bot.service.live[table_id]
     assert live.match is None and await balances(w) == [1000, 500, 1000, 1000]
+
+
+async def test_a_rated_table_with_nothing_staked_runs_a_turn_timer_too(
+        world: World, table_clock: FakeClock) -> None:
+    """Issue 48: four people, no stake and no timer chosen: the match moves ratings, so the
+    player to act cannot stall it either."""
+    w = world
+    table_id, lobby = await open_table(w, w.members[0], variant="classic", target=1)
+    await seat_everyone(w, table_id, lobby, w.members[:4])
+    r = await w.fake.click(w.bot, w.members[0], lobby, button_id("start", table_id))
+    assert r.callback_type == 7, r.text
+    live = w.bot.service.live[table_id]
+    await w.fake.settle()
+    assert "time runs out" in w.fake.message(live.row.message_id).content
+    seq = live.seq
+    assert live.deadline == table_clock.now() + 120
+    table_clock.advance(121)
+    await w.fake.settle()
+    assert live.seq > seq  # a computer played that turn for them
