@@ -174,6 +174,20 @@ def _open_where(shards: ShardPart | None) -> tuple[str, tuple[int, ...]]:
     return _of_shards(f"status IN ({_OPEN_SQL})", shards)
 
 
+class LiveMark(NamedTuple):
+    """What a table's live page shows moves only when one of these does (web/live.py's
+    ``Poller``, on a process that does not run the table): its status, the sequence number of
+    its last log entry (each deal and action), and what its table message was last confirmed
+    to show (a lobby's seats, a computer taking over, a turn timer: none of them in the log),
+    with that message's step and turn deadline."""
+
+    status: TableStatus
+    last_seq: int | None  # None: nothing logged yet (a lobby)
+    shown: str | None  # the table message's digest; None: never recorded
+    turn_seq: int | None
+    deadline: float | None
+
+
 class OwedThread(NamedTuple):
     """A table over whose thread is still to be archived and locked (migration 0025)."""
 
@@ -230,6 +244,22 @@ class TableRepo:
     async def get(self, table_id: int) -> TableRow | None:
         row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         return TableRow.from_row(row) if row is not None else None
+
+    async def live_mark(self, table_id: int) -> LiveMark | None:
+        """The table's :class:`LiveMark` (None: no such table), in one query read off the
+        primary keys: it runs about once a second for each table watched from another
+        process."""
+        row = await self.db.fetchone(
+            "SELECT t.status,"
+            " (SELECT MAX(a.seq) FROM actions a WHERE a.table_id = t.id),"
+            " s.digest, s.turn_seq, s.deadline"
+            " FROM tables t LEFT JOIN shown s ON s.table_id = t.id AND s.slot = -1"
+            " WHERE t.id = ?", (table_id,))
+        if row is None:
+            return None
+        return LiveMark(TableStatus(row[0]), None if row[1] is None else int(row[1]), row[2],
+                        None if row[3] is None else int(row[3]),
+                        None if row[4] is None else float(row[4]))
 
     async def open_tables(self, shards: ShardPart | None = None) -> list[TableRow]:
         """The open tables; with ``shards``, only those of the servers those shards hold."""

@@ -1,4 +1,7 @@
 """A restart: every open table comes back from the database, its match replayed from its log.
+
+:func:`stored_table` rebuilds one table the same way for showing only: the live page of a
+process that does not run the table (web/live.py's ``Poller``).
 """
 
 from __future__ import annotations
@@ -6,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from db import ChoiceRow, TableStatus
-from db.tables import ShardPart
+from db import ChoiceRow, Database, TableStatus
+from db.tables import LiveMark, ShardPart
 from game.cards import parse_card
 from game.choices import check_choice, first_card
 from game.errors import IllegalAction
@@ -32,6 +35,27 @@ class Shards(ShardPart, Protocol):
     def owns(self, guild_id: int | None) -> bool: ...
 
     def shard_of(self, guild_id: int | None) -> int: ...
+
+
+async def stored_table(db: Database, table_id: int, mark: LiveMark) -> LiveTable | None:
+    """The table as the database holds it, rebuilt as a restart
+    rebuilds it: its row, its seats, its match replayed from its log, the turn deadline its
+    table message shows (``mark``'s, read just before). For showing only: nothing is armed,
+    dealt nor written, and the table is not one of this process's (``Tables.live``). None: no
+    such table, or one whose log cannot be replayed (a restart leaves it closed)."""
+    row = await db.tables.get(table_id)
+    if row is None:
+        return None
+    live = LiveTable(row, await db.tables.seats(table_id), set())
+    if row.status != TableStatus.LOBBY:
+        try:
+            Playing.replay_match(live, await db.log.entries(table_id))
+        except (ReplayError, ValueError) as e:
+            log.error("table %s cannot be replayed (%s)", table_id, e)
+            return None
+    if mark.deadline is not None and mark.turn_seq == live.seq and live.row.is_open:
+        live.deadline = mark.deadline
+    return live
 
 
 class Restore:
