@@ -18,6 +18,7 @@ from discord.ext import commands
 from db import Database
 from db.postgres import PostgresDatabase
 from db.routing import ClickRoutes
+from db.tables import LiveMark
 from i18n import words
 from service.analysis import AnalysisRunner
 from service.audit import AuditLog
@@ -32,7 +33,7 @@ from service.tables import state as table_state
 from service.tournaments import TournamentRunner
 from service.web_links import WebLinks
 from web import WebServer
-from web.live import Feed
+from web.live import Feed, Poller
 from web.site import Site
 
 from . import images
@@ -174,6 +175,8 @@ class BeloteBot(Host):
         self.web: WebServer | None = None
         self.web_links: WebLinks | None = None
         self.live_feed: Feed[LiveTable] | None = None  # the live tables' viewers (WEB_PORT)
+        # The other processes' tables watched here (sharded, WEB_PORT): bot/web.py.
+        self.live_poller: Poller[LiveTable, LiveMark] | None = None
         self.web_site: Site | None = None  # the servers' pages (WEB_PORT)
 
     def chance(self, what: str) -> random.Random:

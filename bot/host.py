@@ -15,6 +15,7 @@ from discord.ext import commands
 
 if TYPE_CHECKING:
     from db import Database
+    from db.tables import LiveMark
     from service.analysis import AnalysisRunner
     from service.audit import AuditLog
     from service.guild_settings import GuildSettingsStore
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from service.tables import LiveTable, TableService
     from service.tournaments import TournamentRunner
     from service.web_links import WebLinks
-    from web.live import Feed
+    from web.live import Feed, Poller
     from web.site import Site
 
     from .delivery import Delivery
@@ -50,6 +51,8 @@ class Host(commands.Bot):
     analyses: AnalysisRunner
     web_links: WebLinks | None  # the servers' web tokens, when pages are served
     live_feed: Feed[LiveTable] | None  # the live tables' viewers (WEB_PORT)
+    # The other processes' tables watched here, read from the database (sharded, WEB_PORT).
+    live_poller: Poller[LiveTable, LiveMark] | None
     web_site: Site | None  # the servers' pages (WEB_PORT): what they keep built
 
     def chance(self, what: str) -> random.Random:

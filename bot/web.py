@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 from prometheus_client import CollectorRegistry
 
 from db.analyses import DONE
+from db.tables import OPEN_STATUSES, LiveMark
+from service.tables import clock as clocks
+from service.tables.restore import stored_table
 from service.web_links import WebLinks
 from web import WebServer
 from web.guard import RateLimit, guard
-from web.live import Feed, add_live_routes
+from web.live import Feed, Poller, add_live_routes
 from web.ops import add_ops_routes
 from web.site import add_site_routes
 from web.tournament import add_tournament_routes
@@ -63,6 +66,25 @@ class BotSource:
         """The table if it is open in this server (and this process runs it)."""
         service = getattr(self.bot, "service", None)  # none until the database is open
         live = service.live.get(table_id) if service is not None else None
+        return live if live is not None and live.row.guild_id == guild_id else None
+
+    # ---- the tables another process runs (web/live.py's StoredTables) ----------------------
+    def elsewhere(self, guild_id: int) -> bool:
+        return self.bot.db is not None and not self.bot.sharding.owns(guild_id)
+
+    async def mark(self, table_id: int) -> LiveMark | None:
+        return None if self.bot.db is None else await self.bot.db.tables.live_mark(table_id)
+
+    @staticmethod
+    def is_open(mark: LiveMark) -> bool:
+        return mark.status in OPEN_STATUSES
+
+    async def load(self, guild_id: int, table_id: int, mark: LiveMark) -> LiveTable | None:
+        """The table rebuilt from the database as a restart rebuilds it (its process writes
+        every action there), if it is this server's."""
+        if self.bot.db is None:
+            return None
+        live = await stored_table(self.bot.db, table_id, mark)
         return live if live is not None and live.row.guild_id == guild_id else None
 
     async def tournament(self, guild_id: int, tournament_id: int,
@@ -120,7 +142,11 @@ async def start_web(bot: Host, health: Health, metrics: BotMetrics | None
     bot.web_site = add_site_routes(server, source)
     # The live tables' viewers: the table service tells it each change (bot/live_watch.py).
     bot.live_feed = Feed(public_state)
-    add_live_routes(server, source, bot.live_feed)
+    # With several processes, the tables the others run are read from the database and
+    # polled while somebody watches them (web/live.py's Poller), on the tables' clock.
+    bot.live_poller = None if bot.sharding.whole else \
+        Poller(bot.live_feed, source, clocks.system_clock())
+    add_live_routes(server, source, bot.live_feed, bot.live_poller)
     add_tournament_routes(server, source)
     try:
         await server.start()

@@ -6,7 +6,8 @@
   change of the table, an ``end`` event when it is won or closed (then the stream ends);
 - ``/api/v1/{token}/table/{id}``: the same state as JSON (docs/web.md).
 
-A table that is not open in this server (closed, unknown, another server's) answers 404.
+A table that is not open in this server (closed, unknown, another server's) answers 404, on
+every process of a sharded bot (a table another process runs is read from the database).
 
 How a change reaches the viewers (:class:`Feed`): the table service tells ``changed`` under
 the table's lock; that is a dict lookup and, when somebody watches, one callback scheduled for
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from html import escape
 from importlib.resources import files
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+M = TypeVar("M", bound=Hashable)
 State = dict[str, Any]
 
 # Viewers at most, of one table and of the whole process (each holds a connection open).
@@ -51,6 +53,8 @@ RETRY_MS: Final = 3000
 NO_STORE: Final = {"Cache-Control": "no-store"}
 SCRIPT: Final = "/static/js/live.js?v=1"
 ENDED: Final = ("over", "closed")
+# How often a table another process runs is looked at while somebody watches it (seconds).
+POLL: Final = 1.0
 
 
 class Full(Exception):
@@ -103,6 +107,8 @@ class Feed(Generic[T]):
         self._tables: dict[int, _Watched[T]] = {}
         self.viewers = 0
         self.published = 0  # states made (for the benchmark and the tests)
+        # Told a table's id once nobody watches it any more (the Poller stops then).
+        self.idle: Callable[[int], None] | None = None
 
     # ---- what the table service tells (under the table's lock: no work here) --------------
     def changed(self, table_id: int, table: T) -> None:
@@ -114,6 +120,15 @@ class Feed(Generic[T]):
         if not watched.scheduled:
             watched.scheduled = True
             asyncio.get_running_loop().call_soon(self._publish, table_id)
+
+    def gone(self, table_id: int) -> None:
+        """The table is no more (not in the database): its viewers are told it closed."""
+        watched = self._tables.get(table_id)
+        if watched is None:
+            return
+        for viewer in list(watched.viewers):
+            viewer.give(self.render({"status": "closed"}, viewer.language), end=True)
+        self._forget(table_id)
 
     def _publish(self, table_id: int) -> None:
         watched = self._tables.get(table_id)
@@ -170,6 +185,7 @@ class Feed(Generic[T]):
             self.viewers -= 1
             if not watched.viewers:
                 del self._tables[viewer.table_id]
+                self._idle(viewer.table_id)
 
     def watching(self, table_id: int) -> int:
         watched = self._tables.get(table_id)
@@ -180,6 +196,11 @@ class Feed(Generic[T]):
         if watched is not None:
             self.viewers -= len(watched.viewers)
             watched.viewers.clear()
+            self._idle(table_id)
+
+    def _idle(self, table_id: int) -> None:
+        if self.idle is not None:
+            self.idle(table_id)
 
     def close(self) -> None:
         """Every stream ends (the server stops)."""
@@ -188,6 +209,137 @@ class Feed(Generic[T]):
                 viewer.ended = True
                 viewer.wake.set()
             self._forget(table_id)
+
+
+# ---- the tables another process runs ------------------------------------------------------------
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """What the poller waits with (service/tables/clock.py's clocks): tests move it."""
+
+    def now(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable: ...
+
+
+class StoredTables(Protocol[T_co, M]):
+    """The tables of the servers another process runs, as the database holds them."""
+
+    def elsewhere(self, guild_id: int) -> bool:
+        """Whether this server's tables run in another process (this one shows them from the
+        database)."""
+        ...
+
+    async def mark(self, table_id: int) -> M | None:
+        """What moves whenever the table's public state may have (None: no such table), read
+        cheaply: this is what is polled."""
+        ...
+
+    def is_open(self, mark: M) -> bool: ...
+
+    async def load(self, guild_id: int, table_id: int, mark: M) -> T_co | None:
+        """The table rebuilt from the database, ``mark`` read just before (None: not one of
+        this server's, or it cannot be rebuilt)."""
+        ...
+
+
+@dataclass(eq=False)
+class Polled(Generic[T, M]):
+    """A table read from the database: its server, the mark it was read at, the table."""
+
+    guild_id: int
+    mark: M
+    table: T
+    handle: Cancellable | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class Poller(Generic[T, M]):
+    """The tables another process runs that somebody watches here. Every ``interval`` seconds
+    of ``clock`` each one's mark is read; when it moved, the table is rebuilt and told to the
+    feed (which makes and hands out the event as for a table of this process). The last
+    viewer gone (the feed says so), its polling stops at once."""
+
+    def __init__(self, feed: Feed[T], stored: StoredTables[T, M], clock: Clock,
+                 interval: float = POLL) -> None:
+        self.feed, self.stored, self.clock, self.interval = feed, stored, clock, interval
+        self._polled: dict[int, Polled[T, M]] = {}
+        self.polls = 0  # marks read (for the tests)
+        self.rebuilds = 0  # tables rebuilt after their mark moved
+        feed.idle = self.stop
+
+    def polled(self) -> list[int]:
+        return sorted(self._polled)
+
+    async def find(self, guild_id: int, table_id: int) -> Polled[T, M] | None:
+        """The open table of this server, as polled now or else read from the database; None
+        if it is not one this process shows from the database (or not open)."""
+        p = self._polled.get(table_id)
+        if p is not None:
+            return p if p.guild_id == guild_id else None
+        if not self.stored.elsewhere(guild_id):
+            return None
+        mark = await self.stored.mark(table_id)
+        if mark is None or not self.stored.is_open(mark):
+            return None
+        table = await self.stored.load(guild_id, table_id, mark)
+        return None if table is None else Polled(guild_id, mark, table)
+
+    def watch(self, table_id: int, found: Polled[T, M]) -> None:
+        """A viewer joined the feed for this table: it is polled (once, however many watch)."""
+        if table_id not in self._polled and self.feed.watching(table_id):
+            self._polled[table_id] = found
+            self._arm(table_id, found)
+
+    def stop(self, table_id: int) -> None:
+        p = self._polled.pop(table_id, None)
+        if p is not None and p.handle is not None:
+            p.handle.cancel()
+            p.handle = None
+
+    def close(self) -> None:
+        for table_id in list(self._polled):
+            task = self._polled[table_id].task
+            self.stop(table_id)
+            if task is not None:
+                task.cancel()
+
+    def _arm(self, table_id: int, p: Polled[T, M]) -> None:
+        p.handle = self.clock.call_at(self.clock.now() + self.interval,
+                                      lambda: self._tick(table_id, p))
+
+    def _tick(self, table_id: int, p: Polled[T, M]) -> None:
+        p.handle = None
+        if self._polled.get(table_id) is not p:
+            return
+        if not self.feed.watching(table_id):
+            self.stop(table_id)
+            return
+        p.task = asyncio.get_running_loop().create_task(self._poll(table_id, p),
+                                                        name=f"belote-live-poll-{table_id}")
+
+    async def _poll(self, table_id: int, p: Polled[T, M]) -> None:
+        try:
+            mark = await self.stored.mark(table_id)
+            self.polls += 1
+            if mark is None:
+                self.feed.gone(table_id)
+            elif mark != p.mark:
+                table = await self.stored.load(p.guild_id, table_id, mark)
+                self.rebuilds += 1
+                if table is None:
+                    self.feed.gone(table_id)
+                else:
+                    p.mark, p.table = mark, table
+                    self.feed.changed(table_id, table)
+        except Exception as e:  # the database away a moment: the next tick tries again
+            log.warning("live page: table %s could not be read: %r", table_id, e)
+        finally:
+            p.task = None
+            if self._polled.get(table_id) is p:
+                self._arm(table_id, p)
 
 
 # ---- the page's HTML ---------------------------------------------------------------------------
@@ -292,23 +444,29 @@ def _table_id(text: str) -> int:
 
 
 class LivePages(Generic[T]):
-    def __init__(self, source: LiveSource[T], feed: Feed[T]) -> None:
-        self.source, self.feed = source, feed
+    def __init__(self, source: LiveSource[T], feed: Feed[T],
+                 poller: Poller[T, Any] | None = None) -> None:
+        self.source, self.feed, self.poller = source, feed, poller
 
-    async def table(self, request: web.Request) -> tuple[int, T, str]:
-        """The table the address names (open, in the token's server) and the server's
-        language; 404 otherwise."""
+    async def table(self, request: web.Request) -> tuple[int, T, str, Polled[T, Any] | None]:
+        """The table the address names (open, in the token's server), the server's language,
+        and how it was read from the database when another process runs it (else None); 404
+        otherwise."""
         guild_id = await self.source.guild_of(request.match_info["token"])
         if guild_id is None:
             raise _not_found()
         table_id = _table_id(request.match_info["table"])
         table = self.source.open_table(guild_id, table_id)
+        found = None
+        if table is None and self.poller is not None:
+            found = await self.poller.find(guild_id, table_id)
+            table = None if found is None else found.table
         if table is None:
             raise _not_found()
-        return table_id, table, await self.source.language(guild_id)
+        return table_id, table, await self.source.language(guild_id), found
 
     async def page(self, request: web.Request) -> web.Response:
-        table_id, table, language = await self.table(request)
+        table_id, table, language, _ = await self.table(request)
         w = words(language)
         state = self.feed.state(table, language)
         token = request.match_info["token"]
@@ -327,13 +485,15 @@ class LivePages(Generic[T]):
                             charset="utf-8", headers=NO_STORE)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        table_id, table, language = await self.table(request)
+        table_id, table, language, found = await self.table(request)
         try:
             viewer = self.feed.join(table_id, table, language)
         except Full:
             raise web.HTTPServiceUnavailable(
                 text=words(language)("web.live.full"), headers={"Retry-After": "60", **NO_STORE},
                 content_type="text/plain") from None
+        if found is not None and self.poller is not None:
+            self.poller.watch(table_id, found)  # another process runs it: polled meanwhile
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no",
             **NO_STORE, **SECURITY})
@@ -359,7 +519,7 @@ class LivePages(Generic[T]):
         return response
 
     async def api(self, request: web.Request) -> web.Response:
-        _, table, language = await self.table(request)
+        _, table, language, _ = await self.table(request)
         return web.json_response(self.feed.state(table, language), headers=NO_STORE)
 
     @staticmethod
@@ -369,14 +529,18 @@ class LivePages(Generic[T]):
                             headers={"Cache-Control": "public, max-age=86400"})
 
 
-def add_live_routes(server: WebServer, source: LiveSource[T], feed: Feed[T]) -> LivePages[T]:
-    live = LivePages(source, feed)
+def add_live_routes(server: WebServer, source: LiveSource[T], feed: Feed[T],
+                    poller: Poller[T, Any] | None = None) -> LivePages[T]:
+    """The live pages; with ``poller``, also of the tables another process runs."""
+    live = LivePages(source, feed, poller)
     server.add("GET", "/static/js/live.js", live.script)
     server.add("GET", "/s/{token}/table/{table}", live.page)
     server.add("GET", "/s/{token}/table/{table}/events", live.events)
     server.add("GET", "/api/v1/{token}/table/{table}", live.api)
 
     async def closing(app: web.Application) -> None:
+        if poller is not None:
+            poller.close()
         feed.close()
 
     server.app.on_shutdown.append(closing)

@@ -1,11 +1,13 @@
 """The live table and tournament pages in a real browser (headless Chromium,
 tests/web/browser.py), the tables played through the fake Discord: the live page changes within
 2 s of a move with no reload and never shows a card of a hand; the tournament page follows the
-tournament's rounds; both fit a phone's width.
+tournament's rounds; both fit a phone's width. The live page served by a process that does not
+run the table (two bot processes on PostgreSQL) changes within 2 s of a move at the owner too.
 
 Waits are bounded: a move must show within 2 s; the tournament page's script looks for news
 every second here (its interval shortened), and a result must show within 5 s. The tables run
-on the injected clock, which nothing moves (no turn timer runs out)."""
+on the injected clock, which nothing moves (no turn timer runs out), but for the other process's
+poll: one interval passes after each move."""
 
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser
 
 from .table_helpers import World, make_world, play_out, play_turn, start_table
+from .test_shards import dm_turn
 from .test_web import BASE, HOSTILE, site_of
+from .test_web_live_shards import tick
+from .test_web_live_shards import two as two  # a fixture: the owner and shard 0's process
 from .test_web_tournament import NAMES, settled
 
 MOVE_WAIT_MS = 2000
@@ -105,3 +110,33 @@ async def test_the_tournament_page_follows_the_rounds(
     assert browser.dialogs == []
     assert await browser.horizontal_overflow(page) == 0
     await browser.shot(page, "tournament-phone")
+
+
+async def test_the_live_page_of_another_process_s_table_follows_each_move_within_2_s(
+        two: tuple[World, World], table_clock: FakeClock, browser: Browser) -> None:
+    owner, other = two
+    for w in (owner, other):
+        w.fake.settle_ignores.append(
+            lambda t: getattr(t.get_coro(), "__qualname__", "") == "RequestHandler.start")
+    table_id, _ = await start_table(owner, "classic")
+    live = owner.bot.service.live[table_id]
+    root = await site_of(owner)
+    page = await browser.page(*PHONE)
+    response = await page.goto(url(other, f"{root}table/{table_id}"))  # shard 0's process
+    assert response is not None and response.status == 200
+    shown = page.locator("#live")
+    await page.locator(f"#live[data-seq='{live.seq}']").wait_for(timeout=MOVE_WAIT_MS)
+    assert "Live:" in await page.locator("#live-note").inner_text()
+    rng = RandomPlayer(4)
+    for _ in range(10):
+        assert (await dm_turn(owner, other.bot, table_id, rng)).callback_type == 7
+        await tick(owner, table_clock)  # the other process's next poll
+        await page.locator(f"#live[data-seq='{live.seq}']").wait_for(timeout=MOVE_WAIT_MS)
+        text = await shown.inner_text()
+        for card in in_hands(owner, table_id):
+            assert card not in text, card
+        assert f"{live.names()[live.match.to_act]} to" in text
+    assert HOSTILE in await shown.inner_text()
+    assert table_id not in other.bot.service.live
+    assert browser.dialogs == [] and await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, "live-table-other-process-phone")
