@@ -21,7 +21,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -253,6 +253,27 @@ def report(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+
+def run_jobs(work: Callable[[Any], dict[str, Any]], jobs: list[Any], processes: int,
+             out_path: str | None) -> list[dict[str, Any]]:
+    """Play ``jobs`` on ``processes`` processes, each row appended to ``out_path`` as it comes
+    (a long run stopped half way keeps what it played), with a count on stderr."""
+    rows: list[dict[str, Any]] = []
+    out = open(out_path, "a", encoding="utf-8") if out_path else None  # noqa: SIM115
+    try:
+        with Pool(processes) as pool:
+            for row in pool.imap_unordered(work, jobs):
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                print(f"\r{len(rows)}/{len(jobs)}", end="", file=sys.stderr, flush=True)
+    finally:
+        if out:
+            out.close()
+    print(file=sys.stderr)
+    return rows
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--variant", choices=[v.value for v in Variant])
@@ -285,21 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.variant, args.a, args.b, seed, a_team, args.target)
         for seed in range(args.start, args.start + (n + 1) // 2) for a_team in (0, 1)][:n]
     work = play_single if args.deals else play_match
-    rows = []
-    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
-    try:
-        with Pool(args.jobs) as pool:
-            for row in pool.imap_unordered(work, jobs):
-                rows.append(row)
-                if out:
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                print(f"\r{len(rows)}/{len(jobs)}", end="", file=sys.stderr, flush=True)
-    finally:
-        if out:
-            out.close()
-    print(file=sys.stderr)
-    print(json.dumps(report(rows), indent=1))
+    print(json.dumps(report(run_jobs(work, jobs, args.jobs, args.out)), indent=1))
     return 0
 
 

@@ -22,13 +22,12 @@ import argparse
 import json
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: bench.arena
 
-from bench.arena import contract_level, player, read_rows, report_deals
+from bench.arena import contract_level, player, read_rows, report_deals, run_jobs
 from game.actions import CAPOT, Action, CoincheBid, Contre, Pass, Play, Surcontre
 from game.cards import Card, Suit, cards_of
 from game.deal import Deal
@@ -268,21 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     jobs = [(seed, a_team) for seed in range(args.start, args.start + args.twins)
             for a_team in (0, 1)]
-    rows: list[dict[str, Any]] = []
-    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
-    try:
-        with Pool(args.jobs) as pool:
-            for row in pool.imap_unordered(play_twin_half, jobs):
-                rows.append(row)
-                if out:
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                print(f"\r{len(rows)}/{len(jobs)}", end="", file=sys.stderr, flush=True)
-    finally:
-        if out:
-            out.close()
-    print(file=sys.stderr)
-    print(json.dumps(report(rows), indent=1))
+    print(json.dumps(report(run_jobs(play_twin_half, jobs, args.jobs, args.out)), indent=1))
     return 0
 
 
