@@ -5,6 +5,7 @@ read through :class:`BotSource` what the stats commands read."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry
@@ -92,8 +93,12 @@ class BotSource:
         runner = getattr(self.bot, "tournaments", None)  # none until the database is open
         if runner is None:
             return None
-        return await tournament_state(runner, self.bot.service.live, guild_id, tournament_id,
-                                      language)
+        # The tables in play: this process's, or (another process runs the server) the
+        # database's, whose live pages this process serves too (web/live.py's Poller).
+        db = self.bot.db
+        open_tables: Container[int] = await db.tables.open_ids(guild_id) \
+            if db is not None and self.elsewhere(guild_id) else self.bot.service.live
+        return await tournament_state(runner, open_tables, guild_id, tournament_id, language)
 
     async def analysis(self, table_id: int
                        ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]:

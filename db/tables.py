@@ -261,6 +261,13 @@ class TableRepo:
                         None if row[3] is None else int(row[3]),
                         None if row[4] is None else float(row[4]))
 
+    async def open_ids(self, guild_id: int) -> set[int]:
+        """The ids of a server's open tables (its tournament's page links those in play)."""
+        rows = await self.db.fetchall(
+            f"SELECT id FROM tables WHERE guild_id = ? AND status IN ({_OPEN_SQL})",
+            (guild_id,))
+        return {int(r[0]) for r in rows}
+
     async def open_tables(self, shards: ShardPart | None = None) -> list[TableRow]:
         """The open tables; with ``shards``, only those of the servers those shards hold."""
         where, params = _open_where(shards)

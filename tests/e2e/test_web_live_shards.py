@@ -4,7 +4,7 @@ table of a server in shard 1 lives in shard 1's process; its page asked of shard
 read from the database and follows each move made at the owner, one poll after it (the poll's
 interval on the injected clock, which the test moves), and never shows a card of a hand; a
 lobby's seats follow too; the end of the match ends the stream and the polling; a wrong token
-or table stays 404.
+or table stays 404; a tournament's page there links its tables in play.
 
 Every wait on the stream is bounded (2 s); nothing sleeps for timing."""
 
@@ -27,6 +27,7 @@ from .table_helpers import TABLE_SEED, World, open_table, start_table
 from .test_shards import dm_turn
 from .test_web import BASE, HOSTILE, get, site_of
 from .test_web_live import hidden, stream
+from .test_web_tournament import NAMES, settled
 
 
 async def start_process(fake: FakeDiscord, url: str, shard: int) -> Any:
@@ -142,3 +143,32 @@ async def test_a_lobby_seen_from_the_other_process_follows_its_seats_and_bad_add
                  f"/api/v1/{token}/table/{table_id + 100}"):
         status, text, _, _ = await get(other, path)
         assert status == 404 and text == "404", path
+
+
+async def test_a_tournament_seen_from_the_other_process_links_its_tables_in_play(
+        fake_discord: FakeDiscord, postgres_url: str, table_clock: FakeClock) -> None:
+    guild = fake_discord.add_guild("Cafe", shard=(1, 2))
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member(n) for n in NAMES]
+    members.append(guild.add_member("mod", manage_guild=True))
+    other = World(fake_discord, await start_process(fake_discord, postgres_url, 0), guild,
+                  channel, members)
+    owner = World(fake_discord, await start_process(fake_discord, postgres_url, 1), guild,
+                  channel, members)
+    r = await owner.fake.slash(owner.bot, members[-1], channel, "belote tournament new",
+                               format="quick")
+    assert r.message is not None
+    for member in members[:8]:
+        await owner.fake.click(owner.bot, member, r.message, "tn:join:1")
+    await settled(owner)
+    root = await site_of(owner)
+    token = root.split("/")[2]
+    status, _, _, body = await get(other, f"/api/v1/{token}/tournament/1")
+    assert status == 200
+    first = json.loads(body)["rounds"][0]["tables"]
+    assert len(first) == 2 and all(t["live"] for t in first)  # in play, at the owner
+    status, html, _, _ = await get(other, f"{root}tournament/1")
+    for t in first:  # linked to their live page, which this process serves
+        assert t["table"] not in other.bot.service.live
+        assert f'href="{root}table/{t["table"]}"' in html
+        assert (await get(other, f"{root}table/{t['table']}"))[0] == 200
