@@ -3,9 +3,10 @@
 For a card to play it deals the unseen cards many times, consistently with everything its seat
 has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout with
 the rules of thumb while many cards are left, by exact alpha-beta when few are. The card with
-the best mean deal score wins. The bidding searches too: game/ai/bidsearch.py plays each
-contract worth considering out on deals that fit the bidding, and makes the call with the best
-expected score.
+the best mean deal score wins; two mistakes a player would notice (ruffing the partner's won
+trick, a ten or an ace into a known ruff) are left out first (game/ai/blunders.py). The
+bidding searches too: game/ai/bidsearch.py plays each contract worth considering out on deals
+that fit the bidding, and makes the call with the best expected score.
 
 The budget is counted in work, not time: one unit per card played in a playout or node of the
 exact search, so a decision does the same work, and gives the same answer, on any machine.
@@ -25,6 +26,7 @@ from ..deal import LAST_TRICK_BONUS, held_belote_points, trick_points
 from ..rules import Trump
 from ..view import Stage, TableView
 from .bidsearch import BidBudget, choose_bid_by_search
+from .blunders import candidates
 from .easy import EasyPlayer, play_rules, view_voids
 from .knowledge import Knowledge, read_knowledge
 from .policy import position_card
@@ -87,6 +89,10 @@ class HardPlayer:
             return legal[0]
         rules = play_rules(view)
         k = read_knowledge(view, rules)
+        # Two mistakes a player notices are never searched (game/ai/blunders.py).
+        legal = candidates(view, rules, k)
+        if len(legal) == 1:
+            return legal[0]
         rng = self._rng(view)
         seat = view.viewer
         # With no trick in progress it is this seat's lead.

@@ -6,6 +6,7 @@ figures themselves are for the benchmarks to report, not for a test to time."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -102,3 +103,14 @@ def test_bench_web_serves_the_board_and_the_match_pages() -> None:
                  "match page, first view (nothing kept)",
                  "match page (replay at a random step)"):
         assert re.search(rf"{re.escape(page)} +median +[\d.]+ ms +p99 +[\d.]+ ms", out), out
+
+
+def test_bench_mistakes_judges_another_level() -> None:
+    # Easy plays 60 deals; hard_v1 is asked where it could err, hard where hard_v1 erred.
+    out = json.loads(run("bench/mistakes.py", "--deals", "60", "--variant", "coinche",
+                         "--driver", "easy", "--level", "hard_v1", "--judge", "hard",
+                         "--positions"))
+    assert out["asked"] > 0 and out["ten_ruffed"] == len(
+        [p for p in out["positions"] if p["kind"] == "ten_ruffed"]) > 0
+    assert all("judged" in p and p["actions"] for p in out["positions"])
+    assert out["judge_ten_ruffed"] < out["ten_ruffed"]
