@@ -26,7 +26,7 @@ from .hand import draw_hand
 from .layout import Layout
 from .palette import palette
 from .podium import PodiumPlace, PodiumVariant, draw_podium
-from .sheet import draw_deal_sheet
+from .sheet import CostlyCard, SeatAnalysis, SheetAnalysis, draw_deal_sheet
 from .style import DEFAULT_STYLE, Style
 from .summary import LeaderboardRow, MatchResult, draw_leaderboard, draw_match_result
 from .table import draw_table
@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_STYLE",
     "BracketRound",
     "BracketTable",
+    "CostlyCard",
     "Format",
     "Kind",
     "Layout",
@@ -42,6 +43,8 @@ __all__ = [
     "MatchResult",
     "PodiumPlace",
     "PodiumVariant",
+    "SeatAnalysis",
+    "SheetAnalysis",
     "Style",
     "draw_bracket",
     "draw_deal_sheet",
@@ -86,9 +89,11 @@ def render_hand(view: TableView, style: Style = DEFAULT_STYLE,
 
 def render_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str],
                       deal_number: int, style: Style = DEFAULT_STYLE,
-                      language: str | None = None) -> tuple[bytes, str]:
+                      language: str | None = None,
+                      analysis: SheetAnalysis | None = None) -> tuple[bytes, str]:
+    """A finished deal's sheet; with its ``analysis`` strip once the match is analysed."""
     return encode_for(draw_deal_sheet(result, variant, players, deal_number,
-                                      styled(style, language))[0], Kind.SHEET)
+                                      styled(style, language), analysis)[0], Kind.SHEET)
 
 
 def render_match_result(result: MatchResult, style: Style = DEFAULT_STYLE,

@@ -2,15 +2,24 @@
 
 Its input is the rules core's DealResult: every number on it comes from there, none is computed
 here (the renderer never scores; it only subtracts held points collected to show the rounding).
+
+Once a finished match is analysed (service/analysis.py), its sheets end with a strip of the
+deal's double-dummy analysis (:class:`SheetAnalysis`, made by service/analysis_page.py): the
+par contract and its score, and per player their accuracy over the deal and their costliest
+card (the card played, the best card, the cost in the deal's score). Without one the sheet is
+drawn as before, to the pixel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from PIL import Image, ImageDraw
 
+from game.cards import Card
+from game.contract import Contract
 from game.rules import Variant
 from game.scoring import DealResult, Outcome
 from i18n import Scoped
@@ -40,6 +49,36 @@ ROW: Final = 36
 COL: Final = (560, 700)  # centres of the two team columns
 OUTCOME_COLOUR: Final = {Outcome.MADE: GOOD, Outcome.FAILED: BAD, Outcome.LITIGE: NEUTRAL,
                          Outcome.HANGING: NEUTRAL, Outcome.PASSED: INK_DIM}
+
+
+@dataclass(frozen=True, slots=True)
+class CostlyCard:
+    """A player's costliest chosen card of a deal: the card played, the best card there, and
+    what the one played cost in the deal's score against it."""
+
+    played: Card
+    best: Card
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnalysis:
+    """One player's deal: ``accuracy`` the percentage of their chosen cards that cost nothing
+    (None: they chose no card, every one was forced or played for them), ``costliest`` their
+    costliest chosen card (None: none cost anything)."""
+
+    accuracy: int | None
+    costliest: CostlyCard | None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetAnalysis:
+    """A deal's analysis as its sheet shows it: the par contract (None: passing is par) and its
+    score for its side (that side's deal score minus the other's), and each seat's deal."""
+
+    par: Contract | None
+    par_score: int
+    seats: tuple[SeatAnalysis, SeatAnalysis, SeatAnalysis, SeatAnalysis]
 
 
 class _Row:
@@ -114,12 +153,15 @@ def _rows(r: DealResult, variant: Variant, players: Sequence[str], style: Style)
 
 
 def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str],
-                    deal_number: int, style: Style = DEFAULT_STYLE) -> tuple[Image.Image, Layout]:
-    """The sheet of deal ``deal_number`` (1-based) of a match between ``players``."""
+                    deal_number: int, style: Style = DEFAULT_STYLE,
+                    analysis: SheetAnalysis | None = None) -> tuple[Image.Image, Layout]:
+    """The sheet of deal ``deal_number`` (1-based) of a match between ``players``, with the
+    deal's ``analysis`` at its foot when the match is analysed."""
     lab = style.labels
     rows = _rows(result, variant, players, style)
     head = 150
-    height = head + ROW * len(rows) + 24 + (34 if result.hanging else 0)
+    foot = head + ROW * len(rows) + (34 if result.hanging else 0)
+    height = foot + 24 + (STRIP_HEIGHT if analysis is not None else 0)
     img = Image.new("RGB", (W, height), PAPER)
     d = ImageDraw.Draw(img)
     lay = Layout((W, height))
@@ -157,7 +199,101 @@ def draw_deal_sheet(result: DealResult, variant: Variant, players: Sequence[str]
         box = slots.SHEET_HELD.draw(d, (28, y + 16), lab("held", n=result.hanging), NEUTRAL,
                                     anchor="lm")
         lay.add("hanging", box)
+    if analysis is not None:
+        _strip(d, foot + 8, analysis, variant, players, style, lab, lay)
     return img, lay
+
+
+# The analysis strip: its rows' heights, and its columns' centres (each player's name is left
+# of the first one, cut to the room left).
+STRIP_LINE: Final = 36
+STRIP_HEADINGS: Final = 38
+STRIP_ROW: Final = 32
+STRIP_HEIGHT: Final = 2 * STRIP_LINE + STRIP_HEADINGS + 4 * STRIP_ROW + 16
+ACCURACY_X, PLAYED_X, BEST_X, COST_X = 340, 468, 596, 712
+NAME_WIDTH: Final = ACCURACY_X - slots.STRIP_COLUMN.width // 2 - 12 - 28
+SEATS_SHOWN: Final = (0, 2, 1, 3)  # team by team, as the columns above
+
+
+def _strip(d: ImageDraw.ImageDraw, top: int, a: SheetAnalysis, variant: Variant,
+           players: Sequence[str], style: Style, lab: Scoped, lay: Layout) -> None:
+    """The deal's analysis under the sheet's rows, from ``top``."""
+    d.line((24, top, W - 24, top), fill=PAPER_LINE, width=2)
+    lay.add("analysis", (24, top, W - 24, top + STRIP_HEIGHT))
+    # The title and what the analysis is, on one baseline.
+    base = top + 25
+    title = slots.STRIP_TITLE.draw(d, (28, base), lab("sheet.analysis.title"), INK, anchor="ls")
+    lay.add("analysis:title", title)
+    note = slots.STRIP_NOTE.with_width(W - 24 - title[2] - 14)
+    lay.add("analysis:note", note.draw(d, (title[2] + 14, base), lab("sheet.analysis.note"),
+                                       INK_DIM, anchor="ls"))
+    # The par: its contract and taker, its worth right-aligned.
+    cy = top + STRIP_LINE + STRIP_LINE // 2
+    word = slots.STRIP_PAR.draw(d, (28, cy), lab("sheet.analysis.par"), INK, anchor="lm")
+    c = a.par
+    if c is None:
+        lay.add("analysis:par:pass", slots.STRIP_PAR_PASS.draw(
+            d, (word[2] + 14, cy), lab("sheet.analysis.par_pass"), INK_DIM, anchor="lm"))
+    else:
+        worth = slots.STRIP_WORTH.draw(
+            d, (W - 40, cy), lab("sheet.analysis.worth", score=style.number(a.par_score)), INK,
+            anchor="rm")
+        lay.add("analysis:par:worth", worth)
+        contract = draw_runs(d, (word[2] + 14, cy), contract_runs(c, variant, style, INK, ACCENT),
+                             20, bold=True)
+        lay.add("analysis:par:contract", contract)
+        by = lab("by", name=players[c.seat])
+        room = worth[0] - 20 - contract[2] - 12
+        taker = draw_text(d, (contract[2] + 12, cy), by, 18, TEAM_DARK[c.team], bold=True,
+                          anchor="lm", width=room)
+        lay.add(f"analysis:par:taker:{c.seat}", taker)
+        if is_cut(by, 18, room, bold=True):
+            lay.add("cut:analysis:taker", taker)
+    # The columns' headings, then a row per player.
+    y = top + 2 * STRIP_LINE
+    d.line((24, y, W - 24, y), fill=PAPER_LINE, width=1)
+    for key, x in (("accuracy", ACCURACY_X), ("played", PLAYED_X), ("best", BEST_X),
+                   ("cost", COST_X)):
+        lay.add(f"analysis:heading:{key}", slots.STRIP_COLUMN.draw(
+            d, (x, y + STRIP_HEADINGS // 2), lab(f"sheet.analysis.{key}"), INK_DIM,
+            anchor="mm"))
+    y += STRIP_HEADINGS
+    for seat in SEATS_SHOWN:
+        cy = y + STRIP_ROW // 2
+        name = players[seat]
+        box = draw_text(d, (28, cy), name, 18, TEAM_DARK[seat & 1], bold=True, anchor="lm",
+                        width=NAME_WIDTH)
+        if is_cut(name, 18, NAME_WIDTH, bold=True):
+            lay.add(f"cut:analysis:name:{seat}", box)
+        _seat(d, cy, seat, a.seats[seat], style, lab, lay)
+        lay.add(f"analysis:seat:{seat}", (24, y, W - 24, y + STRIP_ROW))
+        y += STRIP_ROW
+
+
+def _seat(d: ImageDraw.ImageDraw, cy: int, seat: int, s: SeatAnalysis, style: Style,
+          lab: Scoped, lay: Layout) -> None:
+    """One player's accuracy and costliest card, on the row centred at ``cy``."""
+    span = ((PLAYED_X + COST_X) // 2, cy)
+    if s.accuracy is None:
+        draw_text(d, (ACCURACY_X, cy), "–", 18, INK_DIM, bold=True, anchor="mm")
+        lay.add(f"analysis:no_choice:{seat}", slots.STRIP_SPAN.draw(
+            d, span, lab("sheet.analysis.no_choice"), INK_DIM, anchor="mm"))
+        return
+    colour = GOOD if s.accuracy == 100 else INK
+    lay.add(f"analysis:accuracy:{seat}", slots.STRIP_ACCURACY.draw(
+        d, (ACCURACY_X, cy), lab("sheet.analysis.percent", n=s.accuracy), colour, anchor="mm"))
+    c = s.costliest
+    if c is None:
+        lay.add(f"analysis:exact:{seat}", slots.STRIP_SPAN.draw(
+            d, span, lab("sheet.analysis.exact"), GOOD, anchor="mm"))
+        return
+    lay.add(f"analysis:played:{seat}",
+            draw_runs(d, (PLAYED_X, cy), card_runs((c.played,), style), 20, bold=True,
+                      anchor="mm"))
+    lay.add(f"analysis:best:{seat}",
+            draw_runs(d, (BEST_X, cy), card_runs((c.best,), style), 20, bold=True, anchor="mm"))
+    lay.add(f"analysis:cost:{seat}", draw_text(d, (COST_X, cy), style.number(-c.cost), 20, BAD,
+                                               bold=True, anchor="mm"))
 
 
 def _title(d: ImageDraw.ImageDraw, r: DealResult, variant: Variant, players: Sequence[str],

@@ -183,6 +183,27 @@ SHEET_ROW: Final = Slot("sheet.row", 470, 18, 18, bold=True, texts=lambda lab: [
 ] + ["→ " + lab("sheet.rounded") + " ×4"])
 SHEET_HELD: Final = Slot("sheet.held", 740, 18, 14, bold=True,
                          texts=lambda lab: _each(lab, "held", n=LONGEST_POINTS))
+# The analysis strip at the foot of an analysed match's sheet. Its first line: the title, then
+# the note in what the widest title leaves of the line (740 - 130 - a gap of 14).
+STRIP_TITLE: Final = Slot("sheet.analysis.title", 130, 20, 16, bold=True,
+                          texts=lambda lab: _each(lab, "sheet.analysis.title"))
+STRIP_NOTE: Final = Slot("sheet.analysis.note", 596, 14, 11,
+                         texts=lambda lab: _each(lab, "sheet.analysis.note"))
+# The par's line: "Par", the contract (coloured runs), its taker, and right-aligned its worth.
+STRIP_PAR: Final = Slot("sheet.analysis.par", 80, 18, 14,
+                        texts=lambda lab: _each(lab, "sheet.analysis.par"))
+STRIP_PAR_PASS: Final = Slot("sheet.analysis.par_pass", 620, 18, 14,
+                             texts=lambda lab: _each(lab, "sheet.analysis.par_pass"))
+STRIP_WORTH: Final = Slot("sheet.analysis.worth", 200, 18, 14, bold=True, texts=lambda lab: [
+    lab("sheet.analysis.worth", score=f"-{LONGEST_TARGET}")])
+# The players' columns (centred 128 apart): a heading, all of them in one size, on two lines
+# where one is not enough; then per player their accuracy, or one text across the card columns.
+STRIP_COLUMN: Final = Slot("sheet.analysis.column", 120, 13, 13, lines=2, texts=lambda lab: [
+    lab(f"sheet.analysis.{k}") for k in ("accuracy", "played", "best", "cost")])
+STRIP_ACCURACY: Final = Slot("sheet.analysis.accuracy", 120, 18, 14, bold=True,
+                             texts=lambda lab: [lab("sheet.analysis.percent", n=100)])
+STRIP_SPAN: Final = Slot("sheet.analysis.span", 360, 16, 12, texts=lambda lab: [
+    lab("sheet.analysis.exact"), lab("sheet.analysis.no_choice")])
 
 # ---- the match result and the leaderboard --------------------------------------------------------
 RESULT_TITLE: Final = Slot("result.title", 740, 30, 20, bold=True,
@@ -204,6 +225,8 @@ BOARD_EMPTY: Final = Slot("board.empty", 740, 20, 14, texts=lambda lab: _each(la
 
 SLOTS: Final[tuple[Slot, ...]] = (
     PANEL_DEAL, PANEL_BIDDING, PANEL_LABEL, LAST_TRICK, DEALER, TARGET, HELD, YOU, BANNER_TITLE,
-    HAND_PROMPT, SHEET_BADGE, SHEET_TITLE, SHEET_ROW, SHEET_HELD, RESULT_TITLE, RESULT_DRAW,
-    RESULT_SUBTITLE, RESULT_DEALS, BOARD_RANK, BOARD_NAME, BOARD_NUMBER, BOARD_EMPTY)
+    HAND_PROMPT, SHEET_BADGE, SHEET_TITLE, SHEET_ROW, SHEET_HELD, STRIP_TITLE, STRIP_NOTE,
+    STRIP_PAR, STRIP_PAR_PASS, STRIP_WORTH, STRIP_COLUMN, STRIP_ACCURACY, STRIP_SPAN,
+    RESULT_TITLE, RESULT_DRAW, RESULT_SUBTITLE, RESULT_DEALS, BOARD_RANK, BOARD_NAME,
+    BOARD_NUMBER, BOARD_EMPTY)
 
