@@ -65,7 +65,8 @@ class BenchSource:
     async def language(self, guild_id: int) -> str:
         return "en"
 
-    async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
+    async def deal_sheet(self, replay: Replay, deal: int, language: str,
+                         analysed: bool = False) -> bytes:
         raise NotImplementedError  # the match page links its sheets; no image is timed here
 
     async def analysis(self, table_id: int

@@ -172,9 +172,11 @@ async def _early(key: Hashable) -> tuple[bytes, str] | None:
 
 
 async def deal_sheet_image(result: DealResult, variant: Variant, players: Sequence[str],
-                           deal_number: int, language: str = DEFAULT_LANGUAGE) -> discord.File:
+                           deal_number: int, language: str = DEFAULT_LANGUAGE,
+                           analysis: rendering.SheetAnalysis | None = None) -> discord.File:
+    """A deal's sheet; with its ``analysis`` strip once its match is analysed (replays)."""
     data = await OTHERS.run(rendering.render_deal_sheet, result, variant, players, deal_number,
-                            _style(language))
+                            _style(language), None, analysis)
     return _file(data, "deal")
 
 

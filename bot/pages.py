@@ -18,12 +18,15 @@ from game.rules import Variant
 from game.steps import decided
 from i18n import Number, Words
 from rendering import LeaderboardRow
+from service.analysis_page import sheet_analysis_of
 from service.markup import as_text
 from service.records import Replay
 
 from . import images
 
 if TYPE_CHECKING:
+    from service.analysis import AnalysisRunner
+
     from .host import Host
 
 log = logging.getLogger(__name__)
@@ -215,9 +218,11 @@ def decided_line(rp: Replay, deal: int, w: Words) -> str | None:
     return w("stats.replay.decided", what=", ".join(parts)) if parts else None
 
 
-async def replay_page(rp: Replay, deal: int, w: Words) -> tuple[Page, int]:
-    """Deal ``deal`` (from 1, brought within the match's deals) of a replay: its sheet and the
-    record; and the deal shown (0: the match has no deal)."""
+async def replay_page(rp: Replay, deal: int, w: Words,
+                      analyses: AnalysisRunner | None = None) -> tuple[Page, int]:
+    """Deal ``deal`` (from 1, brought within the match's deals) of a replay: its sheet (with
+    its analysis strip once ``analyses`` has the match analysed) and the record; and the deal
+    shown (0: the match has no deal)."""
     results = rp.match.results
     table = rp.row.table_id
     if not results:
@@ -230,6 +235,7 @@ async def replay_page(rp: Replay, deal: int, w: Words) -> tuple[Page, int]:
     line = decided_line(rp, deal - 1, w)
     if line is not None:
         content += "\n" + line
+    analysis = await sheet_analysis_of(analyses, rp, deal) if analyses is not None else None
     sheet = await images.deal_sheet_image(results[deal - 1], rp.match.variant, rp.players, deal,
-                                         w.language)
+                                         w.language, analysis)
     return Page(content, [sheet, record_file(rp)], f"/match/{table}#deal-{deal}"), deal

@@ -12,6 +12,7 @@ from prometheus_client import CollectorRegistry
 
 from db.analyses import DONE
 from db.tables import OPEN_STATUSES, LiveMark
+from service.analysis_page import sheet_analysis_of
 from service.tables import clock as clocks
 from service.tables.restore import stored_table
 from service.web_links import WebLinks
@@ -118,10 +119,14 @@ class BotSource:
         progress = await runner.progress(table_id)
         return progress is not None and progress.state == DONE
 
-    async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes:
+    async def deal_sheet(self, replay: Replay, deal: int, language: str,
+                         analysed: bool = False) -> bytes:
+        runner: AnalysisRunner | None = getattr(self.bot, "analyses", None)  # once the db is open
+        analysis = await sheet_analysis_of(runner, replay, deal) \
+            if analysed and runner is not None else None
         file = await images.deal_sheet_image(replay.match.results[deal - 1],
                                              replay.match.variant, replay.players, deal,
-                                             language)
+                                             language, analysis)
         data: bytes = file.fp.read()
         return data
 

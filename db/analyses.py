@@ -112,6 +112,13 @@ class AnalysisRepo:
             (table_id,))
         return {int(r[0]): json.loads(r[1]) for r in rows}
 
+    async def stored_deal(self, table_id: int, deal: int) -> dict[str, Any] | None:
+        """Deal ``deal``'s analysis (its index in the match), None until it is stored."""
+        row = await self.db.fetchone(
+            "SELECT analysis FROM deal_analyses WHERE table_id = ? AND deal = ?",
+            (table_id, deal))
+        return json.loads(row[0]) if row is not None else None
+
     async def store_deal(self, table_id: int, deal: int, analysis: dict[str, Any]) -> int:
         """One deal's analysis stored, with the count of deals done; returns that count."""
         async with self.db.transaction() as tx:

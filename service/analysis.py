@@ -150,6 +150,14 @@ class AnalysisRunner:
         each player's cards cost over the match (empty until it is done)."""
         return await self.repo.stored_deals(table_id), await self.repo.players(table_id)
 
+    async def done_deal(self, table_id: int, index: int) -> dict[str, Any] | None:
+        """Deal ``index``'s analysis (from 0) once the whole match's is done (what its deal
+        sheet shows); None before that, and for a deal not analysed (one nobody played)."""
+        row = await self.repo.get(table_id)
+        if row is None or row.state != DONE:
+            return None
+        return await self.repo.stored_deal(table_id, index)
+
     async def member_stats(self, guild_id: int, user_id: int, variant: str) -> AnalysedStats:
         """A member's chosen cards over their analysed matches of a variant here."""
         return await self.repo.member_stats(guild_id, user_id, variant)

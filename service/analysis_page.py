@@ -4,6 +4,9 @@ match is analysed, how far it has got. The replay's Analysis page in Discord
 (bot/controls/analysis.py) and the match's web page (web/site.py) say the same: the lines are
 made here from plain names (each caller escapes them for where they go: markdown, HTML).
 
+The deal sheet's analysis strip (rendering/sheet.py) is made here too (:func:`sheet_analysis`):
+the par, and per player their accuracy over the deal and their costliest card.
+
 Everything comes from what service/analysis.py stored: each deal's analysis as `belote
 analyse` prints it (docs/game-record.md) and what each player's cards cost over the match.
 Costs are in the deal's score (what the variant's scoring gives the side, against the best
@@ -16,6 +19,7 @@ a card played for them (a timer's, a claim's). The average cost is per counted c
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +33,13 @@ from game.rules import Variant, parse_trump
 from i18n import Number, Words
 from i18n.values import bid_text, contract_text
 from i18n.values import card_label as values_card_label
+from rendering.sheet import CostlyCard, SeatAnalysis, SheetAnalysis
 
-from .analysis import Progress, counted
+from .analysis import AnalysisRunner, Progress, counted
 from .markup import as_text
+from .records import Replay
+
+log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # Discord's, for a message's content
 
@@ -140,6 +148,64 @@ def player_lines(players: Sequence[PlayerCost], names: Sequence[str], w: Words) 
                        cost=w.number(_average(p.cost, p.cards)),
                        points=w.number(_average(p.cost_points, p.cards))))
     return lines
+
+
+def sheet_analysis(deal: dict[str, Any], actions: Sequence[dict[str, Any]]) -> SheetAnalysis:
+    """What the deal sheet shows of a deal's stored analysis (``deal``, deal_json's shape;
+    ``actions`` the record's actions of that deal, for who played each card): the par, and
+    each seat's accuracy over its chosen cards of the deal and its costliest chosen card
+    (the biggest cost in the deal's score, then in card points; the earlier on a tie)."""
+    cards: list[list[int]] = [[0, 0] for _ in range(4)]  # chosen, exact
+    costliest: list[tuple[dict[str, Any], dict[str, Any]] | None] = [None] * 4
+    for d in deal["decisions"]:
+        options = d["options"]
+        if "card" not in options[0]:
+            continue
+        by = actions[d["action"]].get("by") if d["action"] < len(actions) else None
+        if not counted(options, by):
+            continue
+        seat = d["seat"]
+        chosen = next(o for o in options if o["card"] == d["played"])
+        cards[seat][0] += 1
+        cards[seat][1] += chosen["cost"] == 0
+        top = costliest[seat]
+        if chosen["cost"] > 0 and (top is None or (chosen["cost"], chosen["cost_points"]) >
+                                   (top[1]["cost"], top[1]["cost_points"])):
+            costliest[seat] = (d, chosen)
+    seats: list[SeatAnalysis] = []
+    for seat in range(4):
+        chosen_cards, exact = cards[seat]
+        top = costliest[seat]
+        worst = None
+        if top is not None:
+            d, chosen = top
+            best = min(d["options"], key=lambda o: (o["cost"], o["cost_points"]))
+            worst = CostlyCard(parse_card(d["played"]), parse_card(best["card"]),
+                               int(chosen["cost"]))
+        seats.append(SeatAnalysis(round(100 * exact / chosen_cards) if chosen_cards else None,
+                                  worst))
+    par = deal["par"]
+    contract = contract_of(par)
+    return SheetAnalysis(contract, int(par["score"]) if contract is not None else 0,
+                         (seats[0], seats[1], seats[2], seats[3]))
+
+
+async def sheet_analysis_of(runner: AnalysisRunner, rp: Replay, deal: int
+                            ) -> SheetAnalysis | None:
+    """The analysis strip of deal ``deal``'s sheet (from 1), once the match's analysis is done;
+    None before (the sheet is drawn without it), or if what is stored does not read."""
+    index = deal - 1
+    data = await runner.done_deal(rp.row.table_id, index)
+    if data is None:
+        return None
+    deals = rp.record.get("deals") or []
+    actions = deals[index].get("actions", []) if index < len(deals) else []
+    try:
+        return sheet_analysis(data, actions)
+    except (KeyError, ValueError, TypeError, StopIteration):
+        log.exception("match %s: deal %s's stored analysis does not read; sheet without it",
+                      rp.row.table_id, deal)
+        return None
 
 
 @dataclass(frozen=True, slots=True)

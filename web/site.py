@@ -2,7 +2,9 @@
 
 - ``/s/{token}/``: the boards (``?variant=&period=&pairs=1&page=``), in /belote leaderboard's
   order; ``/s/{token}/player/{id}`` (``?variant=``): /belote stats, the rating chart, the last
-  matches; ``/s/{token}/match/{id}``: the result and every deal's sheet (``/deal/{n}.png``);
+  matches; ``/s/{token}/match/{id}``: the result and every deal's sheet (``/deal/{n}.png``;
+  once the match is analysed, ``/deal/{n}.png?analysis=1``, the sheet with its analysis strip:
+  another address, so that a browser never shows a sheet it kept from before the analysis);
 - ``/api/v1/{token}/boards``, ``/player/{id}``, ``/match/{id}`` (with its game record).
 
 A wrong token, id or option answers 404 and nothing else (web/guard.py). The data comes from
@@ -79,7 +81,10 @@ class Source(Protocol):
 
     async def language(self, guild_id: int) -> str: ...
 
-    async def deal_sheet(self, replay: Replay, deal: int, language: str) -> bytes: ...
+    async def deal_sheet(self, replay: Replay, deal: int, language: str,
+                         analysed: bool = False) -> bytes:
+        """Deal ``deal``'s sheet (from 1); with its analysis strip when ``analysed``."""
+        ...
 
     async def analysis(self, table_id: int
                        ) -> tuple[dict[int, dict[str, Any]], list[PlayerCost]]: ...
@@ -366,10 +371,11 @@ class Site:
         # sheet, the players' over the match after the deals, as the Discord page says it.
         analysed_deals, players = await self.source.analysis(row.table_id) if analysed \
             else ({}, [])
+        sheet = "?analysis=1" if analysed else ""  # the sheets with their analysis strip
         for n in range(1, len(rp.match.results) + 1):
             label = w("web.match.deal", deal=n)
             body.append(f'<section class="deal" id="deal-{n}"><h2>{escape(label)}</h2>'
-                        f'<img src="{root}/match/{row.table_id}/deal/{n}.png"'
+                        f'<img src="{root}/match/{row.table_id}/deal/{n}.png{sheet}"'
                         f' alt="{escape(label)}" width="800">'
                         f"{analysis_html(rp, analysed_deals, players, n, w)}</section>")
         if analysed_deals and players:
@@ -390,7 +396,12 @@ class Site:
         deal = request.match_info["deal"]
         if rp is None or not deal.isdigit() or not 1 <= int(deal) <= len(rp.match.results):
             raise _not_found()
-        data = await self.source.deal_sheet(rp, int(deal), w.language)
+        # The address says which sheet it is (a browser keeps each for a day): with the
+        # analysis strip (the match page links it once the analysis is done), or without.
+        analysed = request.query.get("analysis") == "1"
+        if analysed and not await self.source.analysed(rp.row.table_id):
+            raise _not_found()
+        data = await self.source.deal_sheet(rp, int(deal), w.language, analysed)
         # A finished match's sheet never changes (but the token can be renewed: private).
         return web.Response(body=data, content_type="image/png",
                             headers={"Cache-Control": "private, max-age=86400"})

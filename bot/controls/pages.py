@@ -163,7 +163,7 @@ async def replay_message(rp: Replay, deal: int, w: Words, bot: Host | None = Non
                          ) -> tuple[str, list[discord.File], discord.ui.View | None]:
     """Deal ``deal`` (from 1) of a replay, its sheet, the record and the page buttons (and,
     given the ``bot``, a link to the match's web page)."""
-    page, shown = await replay_page(rp, deal, w)
+    page, shown = await replay_page(rp, deal, w, getattr(bot, "analyses", None))
     if not shown:
         return page.content, page.files, None
     deals = len(rp.match.results)

@@ -2,7 +2,8 @@
 a match not analysed yet, the message shows the progress deal by deal, then the page (par,
 the bids that left points, the costly cards biggest first, each player's accuracy); a stop in
 the middle is resumed once by the next start and the page then opens at once from storage;
-page buttons, the way back to the deal sheet, French and Bulgarian words, forged buttons.
+page buttons, the way back to the deal sheet, French and Bulgarian words, forged buttons; the
+replay's deal sheets drawn with their analysis strip once the analysis is done.
 
 The worker runs tests/e2e/analysis_stub.py (made-up values at once; the real solver is
 tested in tests/game/analysis, and once end to end in tests/e2e/test_analysis.py)."""
@@ -10,16 +11,21 @@ tested in tests/game/analysis, and once end to end in tests/e2e/test_analysis.py
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from PIL import Image, ImageChops
 
+import rendering
 from bot import create_bot
 from bot.controls import UNKNOWN_CONTROL
+from rendering.sheet import STRIP_HEIGHT
 from service import analysis
+from service.analysis_page import sheet_analysis
 from tests.fakediscord import FakeDiscord
 
 from . import analysis_stub
@@ -197,3 +203,66 @@ async def test_forged_and_stale_analysis_buttons_change_nothing(world: World) ->
     stranger = other.add_member("eve")
     r = await fake.slash(bot, stranger, channel, "belote replay", match=table_id)
     assert r.ephemeral and f"No finished match #{table_id}" in r.text
+
+
+def sheet_of(message: Any) -> Any:
+    """The deal sheet attached to a replay page."""
+    sheets = [a for a in message.attachments if a.filename.startswith("deal")]
+    assert len(sheets) == 1, message.attachments
+    return sheets[0]
+
+
+async def test_the_replay_s_deal_sheet_shows_the_analysis_strip_once_it_is_done(
+        world: World) -> None:
+    """Before the analysis, the replay's sheet is the sheet posted after the deal; once the
+    analysis is done, the replay's pages draw it with its strip (par, each player's accuracy
+    and costliest card of the deal), in the table's language, from what is stored."""
+    fake, bot = world.fake, world.bot
+    table_id = await two_deals(world)
+    replay = (await fake.slash(bot, world.members[1], world.channel, "belote replay",
+                               match=table_id)).answer
+    before = sheet_of(fake.message(replay.id))
+    rp = await bot.records.replay(world.guild.id, table_id)
+    assert rp is not None
+    plain, _ = rendering.render_deal_sheet(rp.match.results[0], rp.match.variant, rp.players, 1)
+    assert before.data == plain  # no strip before the analysis
+
+    await fake.click(bot, world.members[1], replay, label="Analysis")
+    await bot.analyses.settled()
+    await bot.analyses.told()
+    back = await fake.click(bot, world.members[1], replay, label="Deal sheet")
+    assert back.callback_type == 7
+    after = sheet_of(fake.message(replay.id))
+    assert after.width == before.width and after.height == before.height + STRIP_HEIGHT
+    # Drawn from the stored analysis of deal 1, with the record saying who played each card.
+    stored = await bot.analyses.repo.stored_deal(table_id, 0)
+    assert stored is not None
+    strip = sheet_analysis(stored, rp.record["deals"][0]["actions"])
+    assert strip.par is not None and any(s.costliest for s in strip.seats)
+    drawn, _ = rendering.render_deal_sheet(rp.match.results[0], rp.match.variant, rp.players, 1,
+                                           analysis=strip)
+    assert after.data == drawn
+    # The sheet above the strip is the sheet as it was (each sheet has its own 256 colours:
+    # within a few levels), the strip is drawn on.
+    old = Image.open(io.BytesIO(before.data)).convert("RGB")
+    new = Image.open(io.BytesIO(after.data)).convert("RGB")
+    top = old.height - 24
+    above = ImageChops.difference(old.crop((0, 0, 800, top)), new.crop((0, 0, 800, top)))
+    assert max(above.tobytes()) <= 8
+    assert len(new.crop((0, top, 800, new.height)).getcolors(1 << 16) or []) > 10
+    # Deal 2's page has deal 2's strip.
+    await fake.click(bot, world.members[1], replay, label="Next")
+    strip2 = sheet_analysis(await bot.analyses.repo.stored_deal(table_id, 1) or {},
+                            rp.record["deals"][1]["actions"])
+    drawn2, _ = rendering.render_deal_sheet(rp.match.results[1], rp.match.variant, rp.players,
+                                            2, analysis=strip2)
+    assert sheet_of(fake.message(replay.id)).data == drawn2
+
+    # A new /belote replay opens with it at once, in the table's language.
+    for language in ("fr", "bg"):
+        await bot.guild_settings.change(world.guild.id, {"language": language}, [])
+        shown = (await fake.slash(bot, world.members[0], world.channel, "belote replay",
+                                  match=table_id)).answer
+        drawn, _ = rendering.render_deal_sheet(rp.match.results[0], rp.match.variant,
+                                               rp.players, 1, language=language, analysis=strip)
+        assert sheet_of(fake.message(shown.id)).data == drawn, language

@@ -1,18 +1,22 @@
 """The match's web page shows its stored analysis (issues 42, 43): under each deal's sheet its
 par, the bids that left points and the costly cards, and each player's accuracy after the
-deals, the same lines as the replay's Analysis page in Discord; nothing before the analysis is
-done; a hostile name stays text; in a real browser (headless Chromium) it fits a phone.
+deals, the same lines as the replay's Analysis page in Discord, and each sheet drawn with its
+analysis strip at an address of its own; nothing before the analysis is done; a hostile name
+stays text; in a real browser (headless Chromium) it fits a phone.
 
 The worker runs tests/e2e/analysis_stub.py (made-up values at once)."""
 
 from __future__ import annotations
 
+import io
 import re
 from html import unescape
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
+from rendering.sheet import STRIP_HEIGHT
 from service import analysis
 from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser
@@ -64,6 +68,31 @@ async def test_the_match_page_shows_the_analysis_once_it_is_done(
     assert sum(": accuracy " in line for line in players.splitlines()) == 4
     assert f"{HOSTILE}: accuracy " in players  # the name as typed, as text
     assert "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+async def test_the_match_page_s_sheets_show_the_analysis_strip_at_their_own_address(
+        fake_discord: FakeDiscord, database_path: Path) -> None:
+    """The deal sheets a browser keeps for a day: once the analysis is done, the page links
+    each at another address, drawn with its strip; the old address still gives the sheet as
+    it was, and the strip's address is no page before the analysis."""
+    w, table_id, root = await analysed_match(fake_discord, database_path)
+    sheet = f"{root}match/{table_id}/deal/1.png"
+    _, before, _, _ = await get(w, f"{root}match/{table_id}")
+    assert re.findall(rf"/match/{table_id}/deal/\d+\.png[^\"]*", before) == [
+        f"/match/{table_id}/deal/1.png", f"/match/{table_id}/deal/2.png"]
+    status, _, headers, plain = await get(w, sheet)
+    assert status == 200 and headers["Cache-Control"] == "private, max-age=86400"
+    assert (await get(w, f"{sheet}?analysis=1"))[:2] == (404, "404")
+    await w.bot.analyses.ask(w.guild.id, table_id)
+    await w.bot.analyses.settled()
+    _, html, _, _ = await get(w, f"{root}match/{table_id}")
+    assert re.findall(rf"/match/{table_id}/deal/\d+\.png[^\"]*", html) == [
+        f"/match/{table_id}/deal/1.png?analysis=1", f"/match/{table_id}/deal/2.png?analysis=1"]
+    status, _, headers, with_strip = await get(w, f"{sheet}?analysis=1")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert (await get(w, sheet))[3] == plain  # the old address: the sheet as it was
+    old, new = (Image.open(io.BytesIO(data)) for data in (plain, with_strip))
+    assert new.width == old.width and new.height == old.height + STRIP_HEIGHT
 
 
 async def test_the_analysis_in_a_browser_is_text_and_fits_a_phone(
