@@ -52,9 +52,10 @@ def ruffs_partner(rules: PlayRules, k: Knowledge, trick: list[Card], win_card: C
 
 
 def tens_into_ruff(rules: PlayRules, k: Knowledge, trick: list[Card], win_card: Card,
-                   legal: CardSet) -> CardSet:
+                   win_index: int, legal: CardSet) -> CardSet:
     """The plain tens and aces among ``legal`` that an opponent still to play could ruff: it
-    holds none of the suit led and may hold a trump that beats the trick's best card."""
+    holds none of the suit led and may hold a trump (one above the partner's, when the
+    partner's trump holds the trick)."""
     tm = rules.trump_suit_mask
     big = legal & BIG_CARDS & ~tm
     if not tm or not big:
@@ -68,8 +69,9 @@ def tens_into_ruff(rules: PlayRules, k: Knowledge, trick: list[Card], win_card: 
         led = SUIT_MASKS[led_card >> 3]
         if tm & led:
             continue  # a discard on a trump lead: nobody ruffs a trump trick
-        # The trumps that would take the trick: any, unless a trump already leads it.
-        if trick and tm >> win_card & 1:
+        # The trumps that would take the trick: any, unless the partner's trump holds it
+        # (an opponent's trump holding it already, the ten is theirs whatever comes after).
+        if trick and tm >> win_card & 1 and not (len(trick) - win_index) & 1:
             takes = rules.above[win_card]
         else:
             takes = tm
@@ -83,7 +85,7 @@ def blunders(view: TableView, rules: PlayRules, k: Knowledge) -> CardSet:
     legal = to_set(view.legal_cards)
     trick, win_card, win_index = trick_state(rules, view)
     return (ruffs_partner(rules, k, trick, win_card, win_index, legal)
-            | tens_into_ruff(rules, k, trick, win_card, legal))
+            | tens_into_ruff(rules, k, trick, win_card, win_index, legal))
 
 
 def candidates(view: TableView, rules: PlayRules, k: Knowledge) -> list[Card]:

@@ -101,6 +101,12 @@ TENS = [
     (Variant.COINCHE, 62, "TD KD JD QS JS 9S", "TD",
      "pass bid.90.H bid.100.S bid.110.C pass pass pass play.7H play.AH play.TH play.JH play.AD "
      "play.7D play.QD play.8D play.9D"),
+    # Classic, hearts trumps taken by North: East led 9D, South ruffed with 9H; West, holding
+    # KD, would give TD to South's trump, and North, still to play, may hold hearts but no
+    # diamond.
+    (Variant.CLASSIC, 5341, "TD KD QH KS", "TD",
+     "take play.AC play.KC play.JC play.7C play.8C play.7H play.9C play.TC play.JD play.JH "
+     "play.7D play.8D play.7S play.AS play.8S play.TS play.9D play.9H"),
 ]
 
 
