@@ -47,7 +47,7 @@ from .delivery import THREAD_WAIT, Delivery
 from .errors import answer_error, tell
 from .health import Health
 from .host import Host
-from .languages import Readers, member_language
+from .languages import Readers, ServerLocales, member_language
 from .live_watch import Watched
 from .logjson import tag_interactions
 from .metrics import BotMetrics
@@ -154,6 +154,8 @@ class BeloteBot(Host):
         self.settings = settings
         self.sharding = shards
         self.readers = Readers()  # each member's language, for what they alone read
+        # Each server's language by its preferred locale, recorded for the other processes.
+        self.locales = ServerLocales()
         self.delivery = Delivery(self)
         # Every REST call takes its turn in the global budget (interaction answers excepted);
         # the budget is the bot's, so each process of a sharded bot takes its shards' part.
@@ -217,6 +219,7 @@ class BeloteBot(Host):
             self.routes = self.router.routes = routes
         self.guild_settings = GuildSettingsStore(self.db)
         self.readers.attach(self.db.languages)
+        self.locales.attach(self.db.guilds)
         self.audit = AuditLog(self.db)
         self.records = Records(self.db)
         # Finished matches' double-dummy analysis, in a worker process (bot/analysis.py).
@@ -336,6 +339,22 @@ class BeloteBot(Host):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+        # The language each server's locale gives, for the pages other processes serve.
+        await self.locales.learn(self.guilds)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server back after an outage (those of the start are on_ready's, all at once)."""
+        if self.is_ready():
+            await self.locales.learn([guild])
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.is_ready():
+            await self.locales.learn([guild])
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        """Its preferred locale may have changed (Server Settings > Community): recorded if
+        so (a name changed is no write)."""
+        self.locales.note(after)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any],
                                         command: app_commands.Command[Any, ..., Any] |
@@ -362,6 +381,7 @@ class BeloteBot(Host):
         await super().close()
         images.shutdown()  # no render worker outlives the bot
         await self.readers.flush()
+        await self.locales.flush()
         if self.routes is not None:
             await self.routes.close()
         if self.db is not None:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from web.site import Site
 
     from .delivery import Delivery
-    from .languages import Readers
+    from .languages import Readers, ServerLocales
     from .ratelimit import MemberLimits
     from .settings import Settings
     from .sharding import Shards
@@ -38,6 +38,8 @@ class Host(commands.Bot):
     settings: Settings
     sharding: Shards
     readers: Readers  # each member's language, for what they alone read
+    # Each server's language by its locale, recorded for the processes without its guild.
+    locales: ServerLocales
     limits: MemberLimits
     delivery: Delivery
     db: Database | None  # None until setup_hook opens it

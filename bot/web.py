@@ -13,6 +13,7 @@ from prometheus_client import CollectorRegistry
 from db.analyses import DONE
 from db.tables import OPEN_STATUSES, LiveMark
 from service.analysis_page import sheet_analysis_of
+from service.guild_settings import AUTO_LANGUAGE
 from service.tables import clock as clocks
 from service.tables.restore import stored_table
 from service.web_links import WebLinks
@@ -60,9 +61,15 @@ class BotSource:
         return None if links is None else await links.guild_of(token)
 
     async def language(self, guild_id: int) -> str:
-        """The server's language, as its public messages speak it (bot/languages.py)."""
+        """The server's language, as its public messages speak it (bot/languages.py); a
+        server this process has no guild for (another process runs it) by what that process
+        recorded of its locale."""
         settings = await self.bot.guild_settings.get(guild_id)
-        return server_language(settings, self.bot.get_guild(guild_id))
+        guild = self.bot.get_guild(guild_id)
+        recorded = None
+        if guild is None and settings.language == AUTO_LANGUAGE:
+            recorded = await self.bot.locales.recorded(guild_id)
+        return server_language(settings, guild, recorded)
 
     def open_table(self, guild_id: int, table_id: int) -> LiveTable | None:
         """The table if it is open in this server (and this process runs it)."""
