@@ -4,7 +4,9 @@ table of a server in shard 1 lives in shard 1's process; its page asked of shard
 read from the database and follows each move made at the owner, one poll after it (the poll's
 interval on the injected clock, which the test moves), and never shows a card of a hand; a
 lobby's seats follow too; the end of the match ends the stream and the polling; a wrong token
-or table stays 404; a tournament's page there links its tables in play.
+or table stays 404; a tournament's page there links its tables in play; a French "auto"
+server's pages there are in French (the owner recorded its locale's language), and in
+Bulgarian once its preferred locale is changed.
 
 Every wait on the stream is bounded (2 s); nothing sleeps for timing."""
 
@@ -14,6 +16,7 @@ import asyncio
 import json
 from typing import Any
 
+import discord
 import pytest
 
 from bot import create_bot
@@ -172,3 +175,34 @@ async def test_a_tournament_seen_from_the_other_process_links_its_tables_in_play
         assert t["table"] not in other.bot.service.live
         assert f'href="{root}table/{t["table"]}"' in html
         assert (await get(other, f"{root}table/{t['table']}"))[0] == 200
+
+
+async def test_an_auto_server_is_served_in_its_locale_language_by_the_other_process(
+        fake_discord: FakeDiscord, postgres_url: str) -> None:
+    guild = fake_discord.add_guild("Cafe", shard=(1, 2))
+    guild.locale = "fr"  # its language setting stays "auto"
+    channel = guild.add_text_channel("belote")
+    members = [guild.add_member("mod", manage_guild=True)]
+    other = World(fake_discord, await start_process(fake_discord, postgres_url, 0), guild,
+                  channel, members)
+    owner = World(fake_discord, await start_process(fake_discord, postgres_url, 1), guild,
+                  channel, members)
+    assert other.bot.get_guild(guild.id) is None  # no guild there: only what was recorded
+    root = await site_of(owner)
+    for w in (owner, other):
+        status, html, _, _ = await get(w, root)
+        assert status == 200 and '<html lang="fr">' in html and "Classements" in html
+        assert "Belote classique" in html
+    # Server Settings > Community: Bulgarian. The owner hears of it and records it.
+    guild.set_locale("bg")
+    await fake_discord.settle()
+    assert owner.bot.get_guild(guild.id).preferred_locale is discord.Locale.bulgarian
+    for w in (owner, other):
+        status, html, _, _ = await get(w, root)
+        assert status == 200 and '<html lang="bg">' in html and "Класации" in html
+        assert "Classements" not in html
+    # A locale the bot does not speak: English, there too.
+    guild.set_locale("de")
+    await fake_discord.settle()
+    status, html, _, _ = await get(other, root)
+    assert status == 200 and '<html lang="en">' in html and "Leaderboards" in html

@@ -504,6 +504,18 @@ class FakeGuild:
         self.fake._gateway("CHANNEL_CREATE", channel.payload())
         return channel
 
+    def set_locale(self, locale: str) -> None:
+        """A moderator changes the server's preferred locale; connected bots get GUILD_UPDATE."""
+        with self.fake.lock:
+            self.locale = locale
+            payload = self.payload(all_members=False)
+        # Discord's GUILD_UPDATE: the guild without what only GUILD_CREATE carries.
+        for key in ("joined_at", "large", "member_count", "voice_states", "members", "channels",
+                    "threads", "presences", "stage_instances", "guild_scheduled_events",
+                    "soundboard_sounds", "unavailable"):
+            payload.pop(key, None)
+        self.fake._gateway("GUILD_UPDATE", payload)
+
     def set_bot_permissions(
         self, channel: FakeChannel, permissions: discord.Permissions | int | None
     ) -> None:

@@ -544,7 +544,8 @@ class FakeDiscord(Driver):
         """Send a gateway event to every connected bot of the event's shard, on its loop; a
         message's event (MESSAGE_*) only to the bots whose intents ask for it, as Discord
         does: guild_messages for a server's, dm_messages for a DM's."""
-        guild = payload.get("id") if event == "GUILD_CREATE" else payload.get("guild_id")
+        guild = payload.get("id") if event in ("GUILD_CREATE", "GUILD_UPDATE") \
+            else payload.get("guild_id")
         for bot in list(self._bots):
             if not receives(bot, None if guild is None else int(guild)):
                 continue
