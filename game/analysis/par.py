@@ -140,6 +140,110 @@ def _top_score(sit: Situation, team: int) -> int:
     return max(ends) if team == 0 else -min(ends)
 
 
+def _coinche_best(solver: Solver, variant: Variant, options: Options, dealer: int,
+                  deck: Sequence[Card], hanging: int, order: list[int],
+                  played: Contract | None) -> _Played | None:
+    """Coinche's par: the highest bid made (for one seat of each side, the first to speak: in
+    coinche the hands and the lead do not depend on the bidder), the side speaking first on
+    equal bids, the suit of its that scores most.
+
+    The played contract's suit is valued first (the analysis values it anyway), which settles
+    both sides' levels in it; the other suits are tested together, each test at a level above
+    the best known dropping the pairs that fail it (a test far from a pair's card points is
+    cheap)."""
+    levels = (*COINCHE_VALUES, CAPOT_VALUE)
+    pairs: list[tuple[int, int, Trump, Situation]] = []  # (speaking turn, seat, suit, sit)
+    for trump in (Trump.CLUBS, Trump.DIAMONDS, Trump.HEARTS, Trump.SPADES):
+        sit = situation_of(dealt(variant, options, dealer, deck, order[0], trump),
+                           hanging=hanging)
+        for turn, seat in enumerate(order[:2]):
+            pairs.append((turn, seat, trump, sit))
+
+    def makes(pair: tuple[int, int, Trump, Situation], level: int) -> bool:
+        _turn, seat, trump, sit = pair
+        return solver.makes(replace(sit, contract=contract_of(seat, trump, levels[level])),
+                            seat & 1)
+
+    made: list[tuple[int, tuple[int, int, Trump, Situation]]] = []  # (level, pair)
+    rest = pairs
+    if played is not None and played.trump.is_suit:
+        mine = [p for p in pairs if p[2] == played.trump]
+        rest = [p for p in pairs if p[2] != played.trump]
+        solver.future_points(mine[0][3])  # its card points: every level's test is known
+        for pair in mine:
+            # The highest level made (made at a level, made at every level below).
+            lo, hi = -1, len(levels) - 1
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if makes(pair, mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            if lo >= 0:
+                made.append((lo, pair))
+    floor = max((m[0] for m in made), default=-1)
+    # The other pairs that make a level above the floor, and the highest they make.
+    alive = [p for p in rest if floor + 1 < len(levels) and makes(p, floor + 1)]
+    lo, hi = floor + 1, len(levels) - 1
+    while alive and lo < hi:
+        mid = (lo + hi + 1) // 2
+        up = [p for p in alive if makes(p, mid)]
+        if up:
+            alive, lo = up, mid
+        else:
+            hi = mid - 1
+    if alive:
+        made = [(lo, p) for p in alive]
+    elif floor >= 0:
+        made += [(floor, p) for p in rest if makes(p, floor)]  # equal to the floor
+    if not made:
+        return None
+    top = max(m[0] for m in made)
+    side = min(m[1][0] for m in made if m[0] == top)
+    return max((_play(solver, p[3], contract_of(p[1], p[2], levels[top]))
+                for level, p in made if level == top and p[0] == side),
+               key=lambda q: q.score)
+
+
+def _bulgarian_best(solver: Solver, variant: Variant, options: Options, dealer: int,
+                    deck: Sequence[Card], hanging: int, order: list[int],
+                    played: Contract | None) -> _Played | None:
+    """Bulgarian's par: the side holding the highest-ranked contract made plays (on equal
+    ranks, the first to speak), and of its own made contracts that rank above every contract
+    the other side makes, the one that scores most (one seat of each side, the first to speak:
+    the hands and the lead do not depend on the bidder).
+
+    Contracts are tested from the highest rank down, and only as far as the answer needs:
+    nothing below the other side's best made contract is tested. The played contract's card
+    points are valued first (the analysis values them anyway)."""
+    sits = {trump: situation_of(dealt(variant, options, dealer, deck, order[0], trump),
+                                hanging=hanging) for trump in Trump}
+    if played is not None:
+        solver.future_points(sits[played.trump])
+    known: dict[tuple[Trump, int], bool] = {}
+
+    def made(trump: Trump, seat: int) -> bool:
+        got = known.get((trump, seat))
+        if got is None:
+            c = contract_of(seat, trump)
+            got = known[(trump, seat)] = solver.makes(replace(sits[trump], contract=c),
+                                                      seat & 1)
+        return got
+
+    ranks = sorted(Trump, reverse=True)
+    top = next(((t, seat) for t in ranks for seat in order[:2] if made(t, seat)), None)
+    if top is None:
+        return None
+    mine = top[1]
+    theirs = next(seat for seat in order[:2] if (seat ^ mine) & 1)
+    floor = next((t for t in ranks if t <= top[0] and made(t, theirs)), -1)
+    entries = [(replace(sits[t], contract=contract_of(mine, t)), contract_of(mine, t))
+               for t in Trump if floor < t <= top[0] and made(t, mine)]
+    ours = played is not None and (played.seat ^ mine) & 1 == 0
+    return _best_of(solver, entries, contract_of(mine, played.trump)
+                    if played is not None and ours else None)
+
+
 def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
         hanging: int = 0, solver: Solver | None = None,
         played: Contract | None = None) -> Par:
@@ -151,43 +255,9 @@ def par(variant: Variant, options: Options, dealer: int, deck: Sequence[Card],
     order = [(first + i) & 3 for i in range(4)]
     best: _Played | None = None
     if variant is Variant.COINCHE:
-        levels = (*COINCHE_VALUES, CAPOT_VALUE)
-        tops: list[tuple[int, int, Situation, Contract]] = []  # (level, speaking turn, ...)
-        for trump in (Trump.CLUBS, Trump.DIAMONDS, Trump.HEARTS, Trump.SPADES):
-            sit = situation_of(dealt(variant, options, dealer, deck, first, trump),
-                               hanging=hanging)
-            for turn, seat in enumerate(order[:2]):  # one seat of each side, the first to speak
-                # The highest level made (made at a level, made at every level below).
-                lo, hi = -1, len(levels) - 1
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    c = contract_of(seat, trump, levels[mid])
-                    if solver.makes(replace(sit, contract=c), seat & 1):
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                if lo >= 0:
-                    tops.append((lo, turn, sit, contract_of(seat, trump, levels[lo])))
-        if tops:
-            top = max(t[0] for t in tops)
-            side = min(t[1] for t in tops if t[0] == top)
-            best = max((_play(solver, t[2], t[3]) for t in tops if t[0] == top and t[1] == side),
-                       key=lambda p: p.score)
+        best = _coinche_best(solver, variant, options, dealer, deck, hanging, order, played)
     elif variant is Variant.BULGARIAN:
-        made: list[tuple[Situation, Contract]] = []
-        for trump in Trump:
-            sit = situation_of(dealt(variant, options, dealer, deck, first, trump),
-                               hanging=hanging)
-            for seat in order[:2]:
-                c = contract_of(seat, trump)
-                if solver.makes(replace(sit, contract=c), seat & 1):
-                    made.append((sit, c))
-        if made:
-            side = max(made, key=lambda m: m[1].trump)[1].team
-            other = [c.trump for _s, c in made if c.team != side]
-            floor = max(other) if other else -1
-            best = max((_play(solver, sit, c) for sit, c in made
-                        if c.team == side and c.trump > floor), key=lambda p: p.score)
+        best = _bulgarian_best(solver, variant, options, dealer, deck, hanging, order, played)
     else:
         offered: list[tuple[int, int, Trump]] = []  # (round, seat's turn, trump)
         probe = Deal(variant, options, dealer, deck)
