@@ -699,49 +699,53 @@ class Search:
         e = self.tt.get(key)
         if e is not None:
             flo, fhi = max(flo, e[0]), min(fhi, e[1])
-        lo = self._bracket_at(h0, h1, h2, h3, p0 + flo, won, bel)[0]
-        hi = self._bracket_at(h0, h1, h2, h3, p0 + fhi, won, bel)[1]
+        lo = self._bracket_at(leader, p0 + flo, won, bel, 0)[0]
+        hi = self._bracket_at(leader, p0 + fhi, won, bel, 1)[1]
         if flo == fhi or lo >= beta or hi <= alpha:
             return lo, hi
         # The least points whose least score reaches beta: tested.
         a, b = flo, fhi + 1
         while a < b:
             mid = (a + b) // 2
-            if self._bracket_at(h0, h1, h2, h3, p0 + mid, won, bel)[0] >= beta:
+            if self._bracket_at(leader, p0 + mid, won, bel, 0)[0] >= beta:
                 b = mid
             else:
                 a = mid + 1
         if a <= fhi:
             v = self._start(leader, a - 1, a)
             if v >= a:
-                return self._bracket_at(h0, h1, h2, h3, p0 + v, won, bel)[0], hi
+                return self._bracket_at(leader, p0 + v, won, bel, 0)[0], hi
             fhi = v
-            hi = self._bracket_at(h0, h1, h2, h3, p0 + fhi, won, bel)[1]
+            hi = self._bracket_at(leader, p0 + fhi, won, bel, 1)[1]
             if hi <= alpha:
                 return lo, hi
         # The least points whose most score passes alpha: tested.
         a, b = flo, fhi + 1
         while a < b:
             mid = (a + b) // 2
-            if self._bracket_at(h0, h1, h2, h3, p0 + mid, won, bel)[1] > alpha:
+            if self._bracket_at(leader, p0 + mid, won, bel, 1)[1] > alpha:
                 b = mid
             else:
                 a = mid + 1
         if flo < a <= fhi:
             v = self._start(leader, a - 1, a)
             if v < a:
-                return lo, self._bracket_at(h0, h1, h2, h3, p0 + v, won, bel)[1]
+                return lo, self._bracket_at(leader, p0 + v, won, bel, 1)[1]
             flo = v
-            lo = self._bracket_at(h0, h1, h2, h3, p0 + flo, won, bel)[0]
+            lo = self._bracket_at(leader, p0 + flo, won, bel, 0)[0]
         return lo, hi
 
-    def _bracket_at(self, h0: int, h1: int, h2: int, h3: int, p: int, won: int,
-                    bel: int) -> tuple[int, int]:
+    def _bracket_at(self, leader: int, p: int, won: int, bel: int,
+                    side: int) -> tuple[int, int]:
         """The least and the most score of an end where team 0 has ``p`` card points, over the
         belots still open in these hands (each one's holder's team may still win it, or not)
-        and a sweep where ``p`` allows one."""
+        and a sweep where ``p`` allows one. For a bound of team ``side``'s (0: the least
+        score, where team 0 surely takes all the points; 1: the most, where team 1 surely
+        takes them), whether that team can take every trick from this trick's start (led by
+        ``leader``) is asked: one that can gets a sweep (with some fate of the belots), one
+        that cannot gets none."""
         pend = self._pend
-        hands = (h0, h1, h2, h3)
+        hands = self._hs
         # The belots still open, by the team of the hand holding each (what the answer
         # depends on besides p, won and bel).
         holders = 0
@@ -751,7 +755,12 @@ class Search:
                 for seat in range(4):
                     if hands[seat] & kq == kq:
                         holders |= (1 + (seat & 1)) << (2 * suit)
-        key = (p, won, bel, holders)
+        ends = [3]
+        if p == self._total and not won & 2:
+            ends = ([1] if self._all_start(leader, 0) else [3]) if side == 0 else [3, 1]
+        if p == 0 and not won & 1:
+            ends = ([2] if self._all_start(leader, 1) else [3]) if side == 1 else [3, 2]
+        key = (p, won, bel, holders | (ends[0] + 4 * ends[-1]) << 8)
         got = self._bat.get(key)
         if got is not None:
             return got
@@ -761,11 +770,6 @@ class Search:
             if h:
                 gain = 20 << (10 * (h - 1))
                 extras = extras + [e + gain for e in extras]
-        ends = [3]
-        if p == self._total and not won & 2:
-            ends.append(1)
-        if p == 0 and not won & 1:
-            ends.append(2)
         leaf = self._leaf
         values = [leaf(p, w | won if w != 3 else 3, bel + e) for e in extras for w in ends]
         got = self._bat[key] = (min(values), max(values))

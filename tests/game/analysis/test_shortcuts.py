@@ -13,9 +13,9 @@ import pytest
 from game.analysis.par import dealt, par
 from game.analysis.situation import Situation, situation_of
 from game.analysis.solver import Solver
-from game.cards import cards_of
+from game.cards import cards_of, parse_card, to_set
 from game.contract import Contract, contract_of
-from game.deal import Deal
+from game.deal import LAST_TRICK_BONUS, Deal, play_tables
 from game.match import Match
 from game.rules import Options, Trump, Variant
 from tests.game.analysis.helpers import brute_score, random_deal
@@ -126,3 +126,43 @@ def test_takes_all_after_the_points_are_known_is_every_lines_answer(variant: Var
             assert solver.takes_all(sit, team) == expected
             answers.add(expected)
     assert answers == {True, False}
+
+
+
+def _all_trumps_base() -> Situation:
+    seed = 0
+    while True:
+        seed += 1
+        _match, deal = random_deal(Variant.BULGARIAN, 9000 + seed, 12)
+        if deal.contract is not None and deal.contract.trump is Trump.ALL_TRUMPS:
+            return situation_of(deal)
+
+
+@pytest.mark.parametrize(("hands", "leader", "team"), [
+    (("8C 9C 7S", "8D QH KH", "7C TH AH", "QC 7D 7H"), 1, 0),
+    (("8C TD AD", "JD 7S 9S", "7C QH KH", "7D 8D 8S"), 0, 1),
+])
+def test_the_score_where_a_team_takes_every_point_but_not_every_trick(
+        hands: tuple[str, str, str, str], leader: int, team: int) -> None:
+    """Bulgarian all trumps, the hearts belot still in play, ``team`` has taken every trick
+    so far and can take every point left but not every trick (the other team can take a
+    trick of sevens and eights): the score's search, which asks whether a team that takes
+    every point can sweep, finds every line's answer (were the sweep taken for granted, it
+    would not)."""
+    base = _all_trumps_base()
+    cards = [to_set(parse_card(c) for c in h.split()) for h in hands]
+    # The points already taken: all those of the cards not in the hands.
+    left = base.card_total() - LAST_TRICK_BONUS - sum(
+        play_tables(Trump.ALL_TRUMPS)[1][c] for h in cards for c in cards_of(h))
+    sit = replace(base, hands=(cards[0], cards[1], cards[2], cards[3]), leader=leader,
+                  trick=(), points=(left, 0) if team == 0 else (0, left),
+                  tricks=(5, 0) if team == 0 else (0, 5), announced=(0, 0), belote=(0, 0),
+                  pending=(2,), hanging=0)
+    solver = Solver()
+    assert solver.card_points(sit, team) == sit.card_total()
+    assert not solver.takes_all(sit, team)
+    assert solver.score(sit, 0) == brute_score(sit)
+    sign = 1 if sit.to_act & 1 == 0 else -1
+    assert [v.score for v in Solver().card_values(sit)] == [
+        sign * brute_score(sit.after(c)) for c in cards_of(sit.legal())]
+
