@@ -24,6 +24,7 @@ import json
 import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from hashlib import sha256
 from html import escape
 from importlib.resources import files
 from typing import Any, Final, Generic, Protocol, TypeVar
@@ -51,7 +52,10 @@ KEEPALIVE: Final = 20.0
 # What EventSource waits before it connects again after a drop (milliseconds).
 RETRY_MS: Final = 3000
 NO_STORE: Final = {"Cache-Control": "no-store"}
-SCRIPT: Final = "/static/js/live.js?v=1"
+# Cached for a day: the script's address changes with its content (a browser never runs a
+# copy it kept of an older one against a newer bot's pages).
+SCRIPT: Final = "/static/js/live.js?v=" + sha256(
+    files("web").joinpath("static", "live.js").read_bytes()).hexdigest()[:10]
 ENDED: Final = ("over", "closed")
 # How often a table another process runs is looked at while somebody watches it (seconds).
 POLL: Final = 1.0

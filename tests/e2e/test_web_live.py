@@ -9,7 +9,9 @@ which no test here moves (no turn timer, no forced card runs out)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -101,6 +103,12 @@ async def test_the_stream_follows_each_move_within_2_s_and_never_shows_a_hand(
     assert f"Table #{table_id}" in html and "ana" in html and "South: ana" in html
     assert HOSTILE not in html and "&lt;script&gt;" in html
     assert 'src="/static/js/live.js' in html and "Deal 1" in html
+    # The script is kept a day: its address changes with what it is.
+    script = re.findall(r'<script src="(/static/js/live\.js\?v=[0-9a-f]+)"', html)
+    assert len(script) == 1
+    status, _, headers, code = await get(world, script[0])
+    assert status == 200 and "max-age=86400" in headers["Cache-Control"]
+    assert script[0].endswith("?v=" + hashlib.sha256(code).hexdigest()[:10])
     for card in hidden(world, table_id):
         assert card not in html
     rng = RandomPlayer(5)
