@@ -297,6 +297,8 @@ class Site:
             facts.append(w.plural("stats.stats.partner", stats.partner_wins,
                                   who=names.get(stats.best_partner, str(stats.best_partner)),
                                   games=stats.partner_matches))
+        if stats.left:  # as /belote stats says it
+            facts.append(w("stats.stats.left", left=stats.left))
         body = [pages.choices(pages.link(f"{root}/player/{user_id}?variant={v.value}",
                                          w(f"image.variant.{v.value}"), on=v.value == variant)
                               for v in Variant),
@@ -374,9 +376,12 @@ class Site:
         sheet = "?analysis=1" if analysed else ""  # the sheets with their analysis strip
         for n in range(1, len(rp.match.results) + 1):
             label = w("web.match.deal", deal=n)
+            # The sheet, a link to itself: on a phone, shrunk to the screen's width, its
+            # figures are too small to read; opened alone, it can be zoomed.
+            src = f"{root}/match/{row.table_id}/deal/{n}.png{sheet}"
             body.append(f'<section class="deal" id="deal-{n}"><h2>{escape(label)}</h2>'
-                        f'<img src="{root}/match/{row.table_id}/deal/{n}.png{sheet}"'
-                        f' alt="{escape(label)}" width="800">'
+                        f'<a class="sheet" href="{src}"><img src="{src}"'
+                        f' alt="{escape(label)}" width="800"></a>'
                         f"{analysis_html(rp, analysed_deals, players, n, w)}</section>")
         if analysed_deals and players:
             p = deal_page(rp.match.variant, rp.players, rp.record["deals"], analysed_deals,

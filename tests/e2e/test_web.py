@@ -15,7 +15,7 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 
-from .table_helpers import World, make_world
+from .table_helpers import World, make_world, play_out, start_one_deal_table
 from .test_stats import played
 
 HOSTILE = "<script>alert(1)</script>"
@@ -87,8 +87,12 @@ async def test_the_board_page_shows_the_leaderboard_in_its_order_with_names_as_t
 
     status, html, _, _ = await get(world, f"{root}match/{table_id}")
     assert status == 200 and HOSTILE not in html
-    deals = re.findall(rf'/match/{table_id}/deal/(\d+)\.png', html)
+    deals = re.findall(rf'<img src="[^"]*/match/{table_id}/deal/(\d+)\.png"', html)
     assert deals and deals[0] == "1"
+    # Each sheet opens alone (on a phone its figures are too small to read in the page).
+    for n in deals:
+        sheet = f"{root}match/{table_id}/deal/{n}.png"
+        assert f'<a class="sheet" href="{sheet}"><img src="{sheet}"' in html
     status, _, headers, png = await get(world, f"{root}match/{table_id}/deal/1.png")
     assert status == 200 and png.startswith(b"\x89PNG") and headers["Content-Type"] == "image/png"
     status, _, _, body = await get(world, f"/api/v1/{token}/match/{table_id}")
@@ -194,3 +198,44 @@ async def test_the_player_page_and_its_json_know_the_same_players(world: World) 
     for bad in ("player/12345", f"player/{ana}?variant=chess", "player/0", "player/x"):
         assert (await get(world, root + bad))[:2] == (404, "404"), bad
         assert (await get(world, f"/api/v1/{token}/{bad}"))[:2] == (404, "404"), bad
+
+
+async def test_the_player_page_says_the_matches_they_left_as_belote_stats_does(
+        world: World) -> None:
+    table_id = await start_one_deal_table(world)
+    leaver = world.members[2]
+    assert "computer" in (await world.fake.slash(world.bot, leaver, world.channel,
+                                                 "belote leave")).text
+    await world.fake.settle()
+    assert await play_out(world, table_id) > 0
+    stats = await world.fake.slash(world.bot, leaver, world.channel, "belote stats")
+    assert "Matches left: 1" in stats.text
+    root = await site_of(world)
+    status, html, _, _ = await get(world, f"{root}player/{leaver.id}")
+    assert status == 200 and "Matches left: 1" in html
+    status, html, _, _ = await get(world, f"{root}player/{world.members[0].id}")
+    assert status == 200 and "Matches left" not in html  # who stayed: no such line
+    token = root.split("/")[2]
+    assert json.loads((await get(world, f"/api/v1/{token}/player/{leaver.id}"))[3])["left"] == 1
+
+
+async def test_the_bot_slows_a_flooding_address_on_its_pages_not_on_the_operators_routes(
+        fake_discord: FakeDiscord, database_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limit as the bot wires it (bot/web.py): the pages, their JSON and their static
+    files share an address's bucket; /healthz is never slowed. The limit's clock stands still."""
+    import bot.web
+    from web.guard import RateLimit
+
+    monkeypatch.setattr(bot.web, "RateLimit", lambda: RateLimit(rate=1.0, burst=3,
+                                                                clock=lambda: 0.0))
+    w = await make_world(fake_discord, database_path, web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    root = await site_of(w)
+    token = root.split("/")[2]
+    answers = [await get(w, path) for path in (root, f"/api/v1/{token}/boards",
+                                               "/static/site.css", root)]
+    assert [a[0] for a in answers] == [200, 200, 200, 429]
+    _, text, headers, _ = answers[-1]
+    assert text == "429" and headers["Retry-After"] == "1"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert all([(await get(w, "/healthz"))[0] == 200 for _ in range(5)])

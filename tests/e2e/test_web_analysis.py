@@ -78,7 +78,7 @@ async def test_the_match_page_s_sheets_show_the_analysis_strip_at_their_own_addr
     w, table_id, root = await analysed_match(fake_discord, database_path)
     sheet = f"{root}match/{table_id}/deal/1.png"
     _, before, _, _ = await get(w, f"{root}match/{table_id}")
-    assert re.findall(rf"/match/{table_id}/deal/\d+\.png[^\"]*", before) == [
+    assert re.findall(rf"<img src=\"[^\"]*(/match/{table_id}/deal/\d+\.png[^\"]*)", before) == [
         f"/match/{table_id}/deal/1.png", f"/match/{table_id}/deal/2.png"]
     status, _, headers, plain = await get(w, sheet)
     assert status == 200 and headers["Cache-Control"] == "private, max-age=86400"
@@ -86,7 +86,7 @@ async def test_the_match_page_s_sheets_show_the_analysis_strip_at_their_own_addr
     await w.bot.analyses.ask(w.guild.id, table_id)
     await w.bot.analyses.settled()
     _, html, _, _ = await get(w, f"{root}match/{table_id}")
-    assert re.findall(rf"/match/{table_id}/deal/\d+\.png[^\"]*", html) == [
+    assert re.findall(rf"<img src=\"[^\"]*(/match/{table_id}/deal/\d+\.png[^\"]*)", html) == [
         f"/match/{table_id}/deal/1.png?analysis=1", f"/match/{table_id}/deal/2.png?analysis=1"]
     status, _, headers, with_strip = await get(w, f"{sheet}?analysis=1")
     assert status == 200 and headers["Content-Type"] == "image/png"
