@@ -140,3 +140,43 @@ async def test_the_live_page_of_another_process_s_table_follows_each_move_within
     assert table_id not in other.bot.service.live
     assert browser.dialogs == [] and await browser.horizontal_overflow(page) == 0
     await browser.shot(page, "live-table-other-process-phone")
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("fr", ("Tour 1", "Suivre la table", "Donne 1", "Classements")),
+    ("bg", ("Кръг 1", "Гледай маса", "Раздаване 1", "Класации")),
+])
+async def test_the_tournament_and_live_pages_speak_the_servers_language_and_fit_a_phone(
+        fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock,
+        browser: Browser, locale: str, words: tuple[str, str, str, str]) -> None:
+    rounds, watch, deal, home = words
+    w = await make_world(fake_discord, database_path, names=NAMES, locale=locale, web_port=0,
+                         web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    w.fake.settle_ignores.append(
+        lambda t: getattr(t.get_coro(), "__qualname__", "") == "RequestHandler.start")
+    root = await site_of(w)
+    r = await w.fake.slash(w.bot, w.members[-1], w.channel, "belote tournament new",
+                           format="quick")
+    assert r.message is not None
+    for member in w.members[:8]:
+        await w.fake.click(w.bot, member, r.message, "tn:join:1")
+    await settled(w)
+    page = await browser.page(*PHONE)
+    response = await page.goto(url(w, f"{root}tournament/1"))
+    assert response is not None and response.status == 200
+    assert await page.get_attribute("html", "lang") == locale
+    text = await page.locator("main").inner_text()
+    assert rounds in text and watch in text and home in await page.locator("header").inner_text()
+    assert HOSTILE in text
+    assert await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, f"tournament-{locale}-phone")
+    table = await page.locator("li.match a").first.get_attribute("href")
+    assert table is not None
+    await page.goto(url(w, table))
+    assert await page.get_attribute("html", "lang") == locale
+    await page.locator("#live[data-seq]").wait_for(timeout=MOVE_WAIT_MS)
+    assert deal in await page.locator("#live").inner_text()
+    assert await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, f"live-table-{locale}-phone")
+    assert browser.dialogs == []
