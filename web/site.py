@@ -22,6 +22,7 @@ from aiohttp import web
 
 from db.results import Period
 from db.seasons import SEASON_MIN
+from game.record import GameRecord, parse_record
 from game.rules import Variant
 from game.steps import computer_seats, step_counts, steps
 from i18n import Number, Words, words
@@ -150,6 +151,7 @@ class Known:
     seats a computer played throughout."""
 
     replay: Replay
+    record: GameRecord  # the replay's record parsed once: each deal's steps are read from it
     counts: list[int]
     computers: frozenset[int]
 
@@ -328,7 +330,8 @@ class Site:
             rp = await self.source.records.replay(guild_id, table_id)
             if rp is None:
                 return None
-            known = Known(rp, step_counts(rp.record), computer_seats(rp.record))
+            record = parse_record(rp.record)
+            known = Known(rp, record, step_counts(record), computer_seats(record))
             self.replays.put(key, known, 1)
         return known
 
@@ -366,7 +369,7 @@ class Site:
             w("web.match.when", date=row.finished_at[:16].replace("T", " "),
               deals=row.deals)])]
         if deal is not None:  # the card-by-card replay (web/replay.py)
-            body.append(replay.section(steps(rp.record, deal), known.counts, -1, rp.players,
+            body.append(replay.section(steps(known.record, deal), known.counts, -1, rp.players,
                                        row, f"{root}/match/{row.table_id}", w,
                                        known.computers))
         # The double-dummy analysis, once stored (service/analysis.py): each deal's under its

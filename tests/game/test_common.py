@@ -356,3 +356,22 @@ def _c(text: str) -> int:
     from game.cards import parse_card
 
     return parse_card(text)
+
+
+def test_parse_card_reads_every_spelling_alike() -> None:
+    """The record's spelling ('JH') and the typed ones ('jh', ' 10h', 'TH') name one card;
+    anything else is refused with the same message."""
+    from game.cards import RANK_LETTERS, SUIT_LETTERS, card_str, parse_card
+
+    for suit in range(4):
+        for rank in range(8):
+            card = suit * 8 + rank
+            text = RANK_LETTERS[rank] + SUIT_LETTERS[suit]
+            assert card_str(card) == text
+            assert parse_card(text) == parse_card(text.lower()) == parse_card(f" {text} ") == card
+    assert parse_card("10S") == parse_card("TS")
+    for bad in ("1H", "JX", "", "JHH", "10"):
+        with pytest.raises(ValueError, match="unknown card"):
+            parse_card(bad)
+    with pytest.raises(ValueError, match="must be a string"):
+        parse_card(7)  # type: ignore[arg-type]
