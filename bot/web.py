@@ -63,9 +63,11 @@ class BotSource:
     async def language(self, guild_id: int) -> str:
         """The server's language, as its public messages speak it (bot/languages.py); a
         server this process has no guild for (another process runs it) by what that process
-        recorded of its locale."""
-        settings = await self.bot.guild_settings.get(guild_id)
+        recorded of its locale, and by its settings as stored now (its moderator's changes
+        reach that process, not this one's cache)."""
         guild = self.bot.get_guild(guild_id)
+        store = self.bot.guild_settings
+        settings = await (store.get(guild_id) if guild is not None else store.stored(guild_id))
         recorded = None
         if guild is None and settings.language == AUTO_LANGUAGE:
             recorded = await self.bot.locales.recorded(guild_id)

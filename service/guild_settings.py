@@ -282,7 +282,9 @@ class Change:
 
 
 class GuildSettingsStore:
-    """Each server's settings, read once and then kept (this process is their only writer)."""
+    """Each server's settings, read once and then kept: the process that runs a server is the
+    only one its commands reach, so its only writer. A process that does not run a server
+    (several shards on one database) reads its settings with :meth:`stored` instead."""
 
     def __init__(self, db: Database) -> None:
         self.repo = db.settings
@@ -293,6 +295,11 @@ class GuildSettingsStore:
         if cached is None:
             cached = self._cache[guild_id] = from_stored(await self.repo.load(guild_id))
         return cached
+
+    async def stored(self, guild_id: int) -> GuildSettings:
+        """The settings as stored now, read and not kept: for a server another process runs,
+        whose moderator may have changed them there since."""
+        return from_stored(await self.repo.load(guild_id))
 
     async def change(self, guild_id: int, values: Mapping[str, Any],
                      reset: Iterable[str] = ()) -> tuple[GuildSettings, list[Change]]:

@@ -5,8 +5,8 @@ read from the database and follows each move made at the owner, one poll after i
 interval on the injected clock, which the test moves), and never shows a card of a hand; a
 lobby's seats follow too; the end of the match ends the stream and the polling; a wrong token
 or table stays 404; a tournament's page there links its tables in play; a French "auto"
-server's pages there are in French (the owner recorded its locale's language), and in
-Bulgarian once its preferred locale is changed.
+server's pages there are in French (the owner recorded its locale's language), in
+Bulgarian once its preferred locale is changed, and in the language a moderator then chooses.
 
 Every wait on the stream is bounded (2 s); nothing sleeps for timing."""
 
@@ -206,3 +206,11 @@ async def test_an_auto_server_is_served_in_its_locale_language_by_the_other_proc
     await fake_discord.settle()
     status, html, _, _ = await get(other, root)
     assert status == 200 and '<html lang="en">' in html and "Leaderboards" in html
+    # A moderator chooses French at the owner (/belote config language): the other process,
+    # which had read the settings for its pages before, follows at its next page.
+    mod = members[0]
+    result = await fake_discord.slash(owner.bot, mod, channel, "belote config", language="fr")
+    assert result.responded
+    assert (await owner.bot.guild_settings.get(guild.id)).language == "fr"
+    status, html, _, _ = await get(other, root)
+    assert status == 200 and '<html lang="fr">' in html and "Classements" in html
