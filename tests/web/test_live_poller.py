@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.tables.clock import FakeClock
-from web.live import Feed, Poller
+from web.live import Feed, Poller, Viewer
 
 GUILD = 7
 
@@ -71,6 +71,17 @@ def setup() -> tuple[Feed[Table], Storage, FakeClock, Poller[Table, tuple[str, i
     return feed, storage, clock, Poller(feed, storage, clock, interval=1.0)
 
 
+async def watching(feed: Feed[Table], poller: Poller[Table, tuple[str, int]], table_id: int,
+                   language: str) -> Viewer:
+    """A viewer of a stored table, its polling started and its first state taken."""
+    found = await poller.find(GUILD, table_id)
+    assert found is not None
+    viewer = feed.join(table_id, found.table, language)
+    poller.watch(table_id, found)
+    viewer.take()
+    return viewer
+
+
 async def test_the_table_is_rebuilt_only_when_its_mark_moved() -> None:
     feed, storage, clock, poller = setup()
     found = await poller.find(GUILD, 1)
@@ -114,11 +125,7 @@ async def test_polling_stops_when_the_last_viewer_leaves() -> None:
 
 async def test_an_ended_or_vanished_table_ends_the_streams_and_the_polling() -> None:
     feed, storage, clock, poller = setup()
-    found = await poller.find(GUILD, 1)
-    assert found is not None
-    viewer = feed.join(1, found.table, "fr")
-    poller.watch(1, found)
-    viewer.take()
+    viewer = await watching(feed, poller, 1, "fr")
     storage.tables[1] = Table(40, "over")
     await ticks(clock)
     assert viewer.ended and viewer.take() == b"40:over"
@@ -127,11 +134,7 @@ async def test_an_ended_or_vanished_table_ends_the_streams_and_the_polling() -> 
     assert await poller.find(GUILD, 1) is None
 
     storage.tables[2] = Table(3)
-    found = await poller.find(GUILD, 2)
-    assert found is not None
-    viewer = feed.join(2, found.table, "en")
-    poller.watch(2, found)
-    viewer.take()
+    viewer = await watching(feed, poller, 2, "en")
     del storage.tables[2]
     await ticks(clock)
     assert viewer.ended and viewer.take() == b"None:closed"
@@ -140,11 +143,7 @@ async def test_an_ended_or_vanished_table_ends_the_streams_and_the_polling() -> 
 
 async def test_a_failed_read_is_tried_again_at_the_next_tick() -> None:
     feed, storage, clock, poller = setup()
-    found = await poller.find(GUILD, 1)
-    assert found is not None
-    viewer = feed.join(1, found.table, "en")
-    poller.watch(1, found)
-    viewer.take()
+    viewer = await watching(feed, poller, 1, "en")
     storage.broken = True
     await ticks(clock, 2)
     assert storage.marks == 3 and poller.polled() == [1] and not viewer.ended
