@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_stats import GUILD, START, fill, migrate
 from db import Database
-from db.analyses import DONE, AnalysisRepo, PlayerCost
+from db.analyses import DONE, AnalysedStats, AnalysisRepo, PlayerCost
 from db.log import LogEntry
 from db.tables import SeatRow
 from game.cards import card_str
@@ -79,6 +79,13 @@ class BenchSource:
         """Whether it is done, read as the bot reads it (one row) at each match page."""
         row = await AnalysisRepo(self.db).get(table_id)
         return row is not None and row.state == DONE
+
+    async def member_analysis(self, guild_id: int, user_id: int, variant: str
+                              ) -> AnalysedStats:
+        return await AnalysisRepo(self.db).member_stats(guild_id, user_id, variant)
+
+    async def podiums(self, guild_id: int, variant: str, user_id: int) -> tuple[int, int]:
+        return await self.db.tournaments.podiums(guild_id, variant, user_id)
 
 
 def random_match(seed: int, deals: int) -> tuple[Match, list[LogEntry]]:

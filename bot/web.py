@@ -29,7 +29,7 @@ from .languages import server_language
 from .live_watch import public_state, tournament_state
 
 if TYPE_CHECKING:
-    from db.analyses import PlayerCost
+    from db.analyses import AnalysedStats, PlayerCost
     from service.analysis import AnalysisRunner
     from service.records import Records, Replay
     from service.tables import LiveTable
@@ -127,6 +127,14 @@ class BotSource:
             return False
         progress = await runner.progress(table_id)
         return progress is not None and progress.state == DONE
+
+    async def member_analysis(self, guild_id: int, user_id: int, variant: str
+                              ) -> AnalysedStats:
+        """As /belote stats reads it (the page is asked for once the database is open)."""
+        return await self.bot.analyses.member_stats(guild_id, user_id, variant)
+
+    async def podiums(self, guild_id: int, variant: str, user_id: int) -> tuple[int, int]:
+        return await self.bot.tournaments.repo.podiums(guild_id, variant, user_id)
 
     async def deal_sheet(self, replay: Replay, deal: int, language: str,
                          analysed: bool = False) -> bytes:

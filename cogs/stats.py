@@ -24,9 +24,10 @@ from bot.pages import PAGE, Board, BoardSource, variant_name, with_web_link
 from bot.translator import text
 from db.results import MatchRow, Period
 from game.rules import Variant
-from i18n import Number, Words, languages, words
+from i18n import Words, languages, words
 from service.markup import as_text
 from service.seasons import CURRENT, LAST
+from service.stat_lines import stat_lines
 
 from .common import BeloteSubcommands, bot_of, member_words, option_names
 
@@ -57,10 +58,6 @@ def season_asked(value: str) -> str | None:
 
 
 # ---- the commands --------------------------------------------------------------------------
-def _percent(part: int, whole: int) -> int:
-    return round(100 * part / whole) if whole else 0
-
-
 def history_line(row: MatchRow, user_id: int, names: dict[int, str], w: Words) -> str:
     me = next(p for p in row.players if p.user_id == user_id)
 
@@ -146,28 +143,10 @@ class Stats(BeloteSubcommands):
         results = bot.records
         s = await results.stats(interaction.guild_id, user.id, v)
         w = await public_words(interaction)
-        lines = [w("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v, w)),
-                 w("stats.stats.matches", matches=Number(s.matches), wins=Number(s.wins),
-                   rate=_percent(s.wins, s.matches)),
-                 w("stats.stats.contracts", taken=s.taken, made=s.made),
-                 w("stats.stats.sweeps", sweeps=s.sweeps, belotes=s.belotes)]
-        lines.append(w("stats.stats.unrated") if s.rating is None
-                     else w("stats.stats.rating", rating=Number(s.rating)))
-        if s.best_partner is not None:
-            lines.append(w.plural("stats.stats.partner", s.partner_wins,
-                                  who=f"<@{s.best_partner}>", games=s.partner_matches))
-        if s.left:
-            lines.append(w("stats.stats.left", left=s.left))
         analysed = await bot.analyses.member_stats(interaction.guild_id, user.id, v)
-        if analysed.cards:
-            lines.append(w.plural(
-                "stats.stats.analysed", analysed.matches,
-                accuracy=_percent(analysed.exact, analysed.cards), cards=Number(analysed.cards),
-                cost=w.number(round(analysed.cost / analysed.cards, 1)),
-                points=w.number(round(analysed.cost_points / analysed.cards, 1))))
-        won, second = await bot.tournaments.repo.podiums(interaction.guild_id, v, user.id)
-        if won or second:
-            lines.append(w("stats.stats.tournaments", won=Number(won), second=Number(second)))
+        podiums = await bot.tournaments.repo.podiums(interaction.guild_id, v, user.id)
+        lines = [w("stats.stats.title", who=f"<@{user.id}>", variant=variant_name(v, w)),
+                 *stat_lines(s, analysed, podiums, lambda uid: f"<@{uid}>", w)]
         chart = await results.rating_history(interaction.guild_id, v, user.id)
         files: list[discord.File] = []
         if len(chart) >= 2:

@@ -27,13 +27,14 @@ from game.rules import Variant
 from game.steps import computer_seats, step_counts, steps
 from i18n import Number, Words, words
 from service.analysis_page import deal_page
+from service.stat_lines import stat_lines
 
 from . import pages, replay
 from .page_cache import LRU
 from .server import WebServer
 
 if TYPE_CHECKING:
-    from db.analyses import PlayerCost
+    from db.analyses import AnalysedStats, PlayerCost
     from db.results import MatchRow, PlayerStats, RatingRow
     from service.records import Records, Replay
 
@@ -53,8 +54,21 @@ STATIC: Final = {
 }
 
 
-# A player's stats, rating chart, last matches, and the names they and those matches need.
-PlayerData = tuple["PlayerStats", list[float], list["MatchRow"], dict[int, str]]
+@dataclass(frozen=True, slots=True)
+class PlayerData:
+    """What a player's page and its JSON show: /belote stats' figures (with the analysed
+    cards and the tournament podiums), the rating chart, the last matches, and the names
+    they need."""
+
+    stats: PlayerStats
+    analysed: AnalysedStats
+    podiums: tuple[int, int]
+    chart: list[float]
+    history: list[MatchRow]
+    names: dict[int, str]
+
+    def name(self, user_id: int) -> str:
+        return self.names.get(user_id, str(user_id))
 
 
 def analysis_html(rp: Replay, analysed: dict[int, dict[str, Any]],
@@ -92,6 +106,15 @@ class Source(Protocol):
 
     async def analysed(self, table_id: int) -> bool:
         """Whether the match's analysis is done (then stored for good)."""
+        ...
+
+    async def member_analysis(self, guild_id: int, user_id: int, variant: str
+                              ) -> AnalysedStats:
+        """A member's chosen cards over their analysed matches (/belote stats' line)."""
+        ...
+
+    async def podiums(self, guild_id: int, variant: str, user_id: int) -> tuple[int, int]:
+        """(tournaments won, second places) of a member (/belote stats' line)."""
         ...
 
 
@@ -211,7 +234,9 @@ class Site:
         ids = {user_id} | {p.user_id for r in history for p in r.players if p.user_id}
         if stats.best_partner:
             ids.add(stats.best_partner)
-        return stats, chart, history, await records.names(sorted(ids))
+        return PlayerData(stats, await self.source.member_analysis(guild_id, user_id, variant),
+                          await self.source.podiums(guild_id, variant, user_id), chart,
+                          history, await records.names(sorted(ids)))
 
     # ---- pages -----------------------------------------------------------------------------
     async def boards(self, request: web.Request) -> web.Response:
@@ -278,37 +303,25 @@ class Site:
         except ValueError:
             raise _not_found() from None
         data = await self.player_data(guild_id, user_id, variant)
-        if not data[0].matches and not data[2]:
+        if not data.stats.matches and not data.history:
             raise _not_found()
         return w, root, user_id, variant, data
 
     async def player(self, request: web.Request) -> web.Response:
-        w, root, user_id, variant, (stats, chart, history, names) = \
-            await self.known_player(request)
-        name = names.get(user_id, str(user_id))
+        w, root, user_id, variant, data = await self.known_player(request)
+        name = data.name(user_id)
         vname = w(f"image.variant.{variant}")
         title = w("web.player.title", who=name, variant=vname)
-        facts = [w("stats.stats.matches", matches=Number(stats.matches),
-                   wins=Number(stats.wins),
-                   rate=round(100 * stats.wins / stats.matches) if stats.matches else 0),
-                 w("stats.stats.contracts", taken=stats.taken, made=stats.made),
-                 w("stats.stats.sweeps", sweeps=stats.sweeps, belotes=stats.belotes),
-                 w("stats.stats.unrated") if stats.rating is None
-                 else w("stats.stats.rating", rating=Number(stats.rating))]
-        if stats.best_partner is not None:
-            facts.append(w.plural("stats.stats.partner", stats.partner_wins,
-                                  who=names.get(stats.best_partner, str(stats.best_partner)),
-                                  games=stats.partner_matches))
-        if stats.left:  # as /belote stats says it
-            facts.append(w("stats.stats.left", left=stats.left))
+        # /belote stats' lines (service/stat_lines.py), the names as text (escaped by lines).
+        facts = stat_lines(data.stats, data.analysed, data.podiums, data.name, w)
         body = [pages.choices(pages.link(f"{root}/player/{user_id}?variant={v.value}",
                                          w(f"image.variant.{v.value}"), on=v.value == variant)
                               for v in Variant),
                 pages.lines(facts),
-                pages.chart(chart, w("stats.stats.chart", who=name, variant=vname)),
+                pages.chart(data.chart, w("stats.stats.chart", who=name, variant=vname)),
                 f"<h2>{escape(w('web.player.last'))}</h2>"]
         items = []
-        for r in history:
+        for r in data.history:
             me = next(p for p in r.players if p.user_id == user_id)
             mine, theirs = r.totals[me.seat & 1], r.totals[1 - (me.seat & 1)]
             result = w("stats.result.left") if me.seat in r.left else \
@@ -430,18 +443,22 @@ class Site:
                      for r in rows]}, headers=PAGE_CACHE)
 
     async def api_player(self, request: web.Request) -> web.Response:
-        _, _, user_id, variant, (stats, chart, history, names) = \
-            await self.known_player(request)
+        _, _, user_id, variant, data = await self.known_player(request)
+        stats, analysed = data.stats, data.analysed
         return web.json_response({
-            "user_id": str(user_id), "name": names.get(user_id, str(user_id)),
+            "user_id": str(user_id), "name": data.name(user_id),
             "variant": variant, "matches": stats.matches, "wins": stats.wins,
             "taken": stats.taken, "made": stats.made, "sweeps": stats.sweeps,
             "belotes": stats.belotes, "left": stats.left, "rating": stats.rating,
             "best_partner": str(stats.best_partner) if stats.best_partner else None,
-            "rating_history": chart,
+            "analysed": {"matches": analysed.matches, "cards": analysed.cards,
+                         "exact": analysed.exact, "cost": analysed.cost,
+                         "cost_points": analysed.cost_points},
+            "tournaments": {"won": data.podiums[0], "second": data.podiums[1]},
+            "rating_history": data.chart,
             "last_matches": [{"table": r.table_id, "variant": r.variant,
                               "finished_at": r.finished_at, "totals": list(r.totals),
-                              "ending": r.ending} for r in history]}, headers=PAGE_CACHE)
+                              "ending": r.ending} for r in data.history]}, headers=PAGE_CACHE)
 
     async def api_match(self, request: web.Request) -> web.Response:
         guild_id, _, _ = await self.guild(request)
