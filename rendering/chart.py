@@ -14,6 +14,17 @@ from .style import DEFAULT_STYLE, FELT_DARK, GOLD, PANEL, PANEL_LINE, TEXT, TEXT
 W: Final = 640
 H: Final = 240
 LEFT, RIGHT, TOP, BOTTOM = 72, 24, 52, 28
+FLAT: Final = 20  # the least span of the scale
+
+
+def rating_scale(values: Sequence[float]) -> tuple[float, float]:
+    """The chart's bottom and top: the lowest and the highest rating, at least ``FLAT`` apart
+    (a flat line sits in the middle, not on an edge). The web page's chart (web/pages.py)
+    takes the same, so that it and this image tell the same."""
+    low, high = min(values), max(values)
+    if high - low < FLAT:
+        low, high = (low + high) / 2 - FLAT / 2, (low + high) / 2 + FLAT / 2
+    return low, high
 
 
 def draw_rating_chart(values: Sequence[float], title: str,
@@ -30,9 +41,7 @@ def draw_rating_chart(values: Sequence[float], title: str,
     lay.add("plot", box)
     if len(values) < 2:
         return img, lay
-    low, high = min(values), max(values)
-    if high - low < 20:  # a flat line sits in the middle, not on an edge
-        low, high = (low + high) / 2 - 10, (low + high) / 2 + 10
+    low, high = rating_scale(values)
     x0, y0, x1, y1 = box[0] + 8, box[1] + 8, box[2] - 8, box[3] - 8
 
     def at(i: int, v: float) -> tuple[float, float]:

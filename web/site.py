@@ -318,7 +318,7 @@ class Site:
                                          w(f"image.variant.{v.value}"), on=v.value == variant)
                               for v in Variant),
                 pages.lines(facts),
-                pages.chart(data.chart, w("stats.stats.chart", who=name, variant=vname)),
+                pages.chart(data.chart, w("stats.stats.chart", who=name, variant=vname), w),
                 f"<h2>{escape(w('web.player.last'))}</h2>"]
         items = []
         for r in data.history:

@@ -1,7 +1,8 @@
 """The web pages in a real browser (headless Chromium, tests/web/browser.py), after matches
 played through the fake Discord: the board lists what /belote leaderboard shows, in its order;
-a hostile name is text (and no script of it runs); a wrong token is 404; a French server's pages
-are in French; on a phone-sized window no page scrolls sideways."""
+a hostile name is text (and no script of it runs); a board's later pages are the command's
+later pages, turned by the pager; a wrong token is 404; a French server's pages are in French;
+on a phone-sized window no page scrolls sideways."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from db import MatchPlayer
+from db.tables import SeatRow
+from i18n import words
+from rendering.chart import rating_scale
 from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser
 
@@ -19,7 +24,9 @@ from .test_stats import played
 from .test_web import BASE, board_ids, site_of
 
 if TYPE_CHECKING:
-    from playwright.async_api import Locator
+    from playwright.async_api import Locator, Page
+
+    from tests.fakediscord import FakeMember
 
 HOSTILE = "<script>alert(1)</script>**x**"
 
@@ -106,12 +113,40 @@ async def test_each_page_speaks_the_servers_language_and_fits_a_phone(
                         "th => { const r = document.createRange(); r.selectNodeContents(th);"
                         " return new Set([...r.getClientRects()].map(c => c.top)).size; }")
                     assert lines <= 1, (name, language, await head.inner_text())
+            if name == "player":
+                await chart_scale_shown(w, tab, language)
             await browser.shot(tab, f"{name}-{language}-{size}")
         await tab.goto(url(w, root))
         assert rating in await tab.locator("table thead").inner_text()
         await tab.goto(url(w, pages["match"]))
         assert match in await tab.locator("h1").inner_text()
     assert browser.dialogs == []
+
+
+async def chart_scale_shown(w: World, tab: Page, language: str) -> None:
+    """The player's rating chart has its scale: the bottom and top ratings of the image
+    /belote stats draws (rendering/chart.py), in the page's language, each beside its line
+    of the plot, inside the window; the last rating is marked inside the plot."""
+    user = int(tab.url.split("/player/")[1].split("?")[0])
+    chart = await w.bot.records.rating_history(w.guild.id, "classic", user)
+    low, high = rating_scale(chart)
+    number = words(language).number
+    scale = tab.locator(".chart .scale")
+    assert await scale.locator(".top").inner_text() == number(round(high))
+    assert await scale.locator(".low").inner_text() == number(round(low))
+    if high >= 1000 and language != "en":
+        assert "," not in number(round(high))  # 1 000: the language's own way
+    svg = await tab.locator(".chart svg").bounding_box()
+    assert svg is not None
+    lines = [await line.bounding_box() for line in await tab.locator(".chart svg line").all()]
+    for label, line in zip((".low", ".top"), lines[:2], strict=True):
+        box = await scale.locator(label).bounding_box()
+        assert box is not None and line is not None
+        assert abs(box["y"] + box["height"] / 2 - (line["y"] + line["height"] / 2)) < 3, label
+        assert box["x"] >= 0 and box["x"] + box["width"] <= svg["x"]
+    dot = await tab.locator(".chart svg line.last").bounding_box()
+    assert dot is not None and svg["x"] <= dot["x"] and dot["x"] + dot["width"] <= \
+        svg["x"] + svg["width"]
 
 
 async def test_the_replay_steps_card_by_card_to_the_posted_score(
@@ -172,3 +207,67 @@ async def test_the_replay_steps_card_by_card_to_the_posted_score(
         assert await browser.horizontal_overflow(phone) == 0, step
         await browser.shot(phone, f"replay-en-phone-{step}")
     assert browser.dialogs == []
+
+
+async def recorded(w: World, members: list[FakeMember], winner: int) -> None:
+    """A rated match of these four stored as a table's end stores it, under their names."""
+    db = w.bot.service.db
+    t = await db.tables.create(guild_id=w.guild.id, channel_id=w.channel.id,
+                               host_id=members[0].id, variant="classic", options={},
+                               private=False, seed=1)
+    for seat, m in enumerate(members):
+        await db.tables.put_seat(SeatRow(t.id, seat, m.id, m.name))
+    await db.results.record_match(table_id=t.id, guild_id=w.guild.id, variant="classic",
+                                  winner=winner, totals=(1001, 400), deals=4,
+                                  players=[MatchPlayer(s, m.id, None)
+                                           for s, m in enumerate(members)])
+
+
+async def test_a_boards_second_page_lists_the_leaderboards_second_page(
+        fake_discord: FakeDiscord, database_path: Path, browser: Browser) -> None:
+    """24 rated players: three pages of ten, in /belote leaderboard's order page after page;
+    the pager says where it is and its links turn the pages; no fourth page."""
+    w = await make_world(fake_discord, database_path, tuple(f"p{i:02d}" for i in range(24)),
+                         web_port=0, web_base_url=BASE)
+    w.members.append(w.guild.add_member("mod", manage_guild=True))
+    # Two rounds of six matches, the second with other tables, so that ratings spread.
+    for step, winner in ((1, 0), (5, 1)):
+        for i in range(0, 24, 4):
+            await recorded(w, [w.members[(i + step * k) % 24] for k in range(4)], winner)
+    discord_pages = []
+    board = (await w.fake.slash(w.bot, w.members[0], w.channel, "belote leaderboard")).messages[-1]
+    for _ in range(3):
+        discord_pages.append(board_ids(w.fake.message(board.id).content))
+        if len(discord_pages) < 3:
+            assert (await w.fake.click(w.bot, w.members[0], board, label="Next")).responded
+    assert [len(p) for p in discord_pages] == [10, 10, 4]
+    assert len({u for p in discord_pages for u in p}) == 24
+
+    root = await site_of(w)
+    page = await browser.page(*PHONE)
+
+    async def shown(number: int) -> None:
+        assert f"page={number}" in page.url
+        assert await page.locator(".pager p").inner_text() == f"Page {number} of 3"
+        ranks = await page.locator("table tbody td.r").all_inner_texts()
+        assert ranks == [str(r) for r in range(10 * number - 9, 10 * number - 9 + len(ranks))]
+        hrefs = [await a.get_attribute("href") or ""
+                 for a in await page.locator("table tbody a").all()]
+        assert [int(h.split("/player/")[1].split("?")[0]) for h in hrefs] == \
+            discord_pages[number - 1]
+        assert await browser.horizontal_overflow(page) == 0
+
+    await page.goto(url(w, f"{root}?variant=classic&period=all&pairs=0&page=1"))
+    assert await page.locator(".pager a", has_text="Previous").count() == 0
+    await page.locator(".pager a", has_text="Next").click()
+    await shown(2)
+    await browser.shot(page, "board-page2-en-phone")
+    await page.locator(".pager a", has_text="Previous").click()
+    await shown(1)
+    await page.locator(".pager a", has_text="Next").click()
+    await page.locator(".pager a", has_text="Next").click()
+    await shown(3)
+    assert await page.locator(".pager a", has_text="Next").count() == 0
+    response = await page.goto(url(w, f"{root}?variant=classic&period=all&pairs=0&page=4"))
+    assert response is not None and response.status == 404
+    assert (await page.locator("body").inner_text()).strip() == "404"
