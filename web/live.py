@@ -374,8 +374,12 @@ def fragment(state: State, w: Words) -> str:
     for s in seats:
         turn = " turn" if s["seat"] == to_act else ""
         who = w("web.live.seat", seat=s["position"], who=s["name"])
-        boxes.append(f'<div class="seat s{s["seat"]}{turn}"><span class="who">{escape(who)}'
-                     f'</span>{_card_html(played.get(s["seat"]))}</div>')
+        # A seat keeps a card's room while the cards are played (the felt does not jump from
+        # one card to the next); an empty seat, and every seat before the first deal, none.
+        card = "" if s["empty"] or status == "lobby" else _card_html(played.get(s["seat"]))
+        empty = " empty" if s["empty"] else ""
+        boxes.append(f'<div class="seat s{s["seat"]}{turn}{empty}"><span class="who">'
+                     f'{escape(who)}</span>{card}</div>')
     middle = _card_html(state["turned"]) if state["turned"] else ""
     boxes.append(f'<div class="middle">{middle}</div>')
     lines = []
@@ -475,8 +479,9 @@ class LivePages(Generic[T]):
         state = self.feed.state(table, language)
         token = request.match_info["token"]
         root = f"/s/{token}"
-        title = w("web.live.title", table=table_id, variant=state["variant_name"],
-                  target=state["target"])
+        # As the table message's header says it (bot/messages.py): "to 151 points".
+        title = w.plural("web.live.title", state["target"], table=table_id,
+                         variant=state["variant_name"], target=state["target"])
         attrs = {"data-events": f"{root}/table/{table_id}/events",
                  "data-api": f"/api/v1/{token}/table/{table_id}",
                  "data-live": w("web.live.live"), "data-offline": w("web.live.offline"),

@@ -71,10 +71,13 @@ def bracket(state: State, root: str, w: Words) -> str:
             elif t["live"]:
                 status = pages.link(f"{root}/table/{t['table']}",
                                     w("web.tournament.watch", table=t["table"]))
+            elif state["stage"] == "cancelled":  # its tournament ended before it did
+                status = escape(w("web.tournament.not_played"))
             else:
                 status = escape(w("web.tournament.playing"))
-            boxes.append(f'<li class="match">{pairs[0]}<span class="vs">–</span>{pairs[1]}'
-                         f'<span class="status">{status}</span></li>')
+            against = escape(w("web.tournament.against"))
+            boxes.append(f'<li class="match">{pairs[0]}<span class="vs">{against}</span>'
+                         f'{pairs[1]}<span class="status">{status}</span></li>')
         title = escape(w("web.tournament.round", round=number))
         columns.append(f'<section class="round"><h2>{title}</h2><ol>{"".join(boxes)}</ol>'
                        "</section>")

@@ -130,7 +130,7 @@ async def test_a_french_server_has_its_pages_in_french(fake_discord: FakeDiscord
     assert status == 200 and '<html lang="fr">' in html and "Classements" in html
     assert "Belote classique" in html and "Cote" in html
     status, html, _, _ = await get(w, f"{root}match/{table_id}")
-    assert status == 200 and f"Partie n°{table_id}" in html and "Donne 1" in html
+    assert status == 200 and f"Partie n°\u00a0{table_id}" in html and "Donne 1" in html
 
 
 async def test_config_says_so_when_the_bot_serves_no_pages(world: World,

@@ -220,7 +220,7 @@ async def test_a_french_server_has_its_live_page_in_french(fake_discord: FakeDis
     root = await site_of(w)
     status, html, _, _ = await get(w, f"{root}table/{table_id}")
     assert status == 200 and '<html lang="fr">' in html
-    assert f"Table n°{table_id}" in html and "Donne 1" in html and "Sud\u00a0: ana" in html
+    assert f"Table n°\u00a0{table_id}" in html and "Donne 1" in html and "Sud\u00a0: ana" in html
     assert "Belote classique" in html
 
 

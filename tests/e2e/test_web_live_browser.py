@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import web.tournament
+from bot.controls import button_id
 from game.cards import cards_of
 from game.players import RandomPlayer
 from i18n import card_label
@@ -23,7 +24,15 @@ from service.tables.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 from tests.web.browser import PHONE, Browser
 
-from .table_helpers import World, make_world, play_out, play_turn, start_table
+from .table_helpers import (
+    World,
+    make_world,
+    open_table,
+    play_out,
+    play_turn,
+    seat_everyone,
+    start_table,
+)
 from .test_shards import dm_turn
 from .test_web import BASE, HOSTILE, site_of
 from .test_web_live_shards import tick
@@ -180,3 +189,34 @@ async def test_the_tournament_and_live_pages_speak_the_servers_language_and_fit_
     assert await browser.horizontal_overflow(page) == 0
     await browser.shot(page, f"live-table-{locale}-phone")
     assert browser.dialogs == []
+
+
+async def test_a_tables_empty_seats_take_no_cards_room(
+        fake_discord: FakeDiscord, database_path: Path, table_clock: FakeClock,
+        browser: Browser) -> None:
+    """Before its first deal a table shows its seats, taken or not, with no room kept for a
+    card (nothing is played yet); once it plays every seat keeps a card's room."""
+    w, root = await served(fake_discord, database_path)
+    table_id, lobby = await open_table(w, w.members[0])
+    await seat_everyone(w, table_id, lobby, w.members[:2])
+    page = await browser.page(*PHONE)
+    await page.goto(url(w, f"{root}table/{table_id}"))
+    await page.locator("#live[data-seq]").wait_for(timeout=MOVE_WAIT_MS)
+    seats = page.locator(".felt .seat")
+    assert await seats.count() == 4 and await page.locator(".felt .seat.empty").count() == 2
+    assert await page.locator(".felt .seat .card").count() == 0
+    for seat in await seats.all():
+        box, who = await seat.bounding_box(), await seat.locator(".who").bounding_box()
+        assert box is not None and who is not None
+        assert box["height"] - who["height"] < 12  # its name, and no empty card below it
+    assert await browser.horizontal_overflow(page) == 0
+    await browser.shot(page, "live-table-lobby-phone")
+    for place in (2, 3):
+        sat = await w.fake.click(w.bot, w.members[place], lobby,
+                                 button_id("sit", table_id, place))
+        assert sat.callback_type == 7, sat.text
+    assert (await w.fake.click(w.bot, w.members[0], lobby, f"bt:start:{table_id}")).responded
+    await page.locator(".felt .seat:nth-child(4) .card").wait_for(state="attached",
+                                                                  timeout=MOVE_WAIT_MS)
+    assert await page.locator(".felt .seat .card").count() == 4
+    assert await page.locator(".felt .seat.empty").count() == 0
