@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from copy import copy
 from operator import is_
 from typing import Any, Final
 
@@ -91,6 +92,26 @@ class Match:
         deal._attach(self._apply, self._close_deal)
         deals.append(deal)
         return deal
+
+    def at_deal(self, index: int) -> Match:
+        """A new match as this one stood when its deal ``index`` (from 0) was about to be
+        dealt: the deals before it and their results, the totals and held points after them.
+        Dealt that deal's deck and played its actions, it gives that deal's state and result
+        as this match did, without replaying the deals before it (game/steps.py: a replay
+        page shows one deal of a finished match). Its deals are copies, so that ending the
+        new match (which detaches its deals) leaves this one's as they are. IndexError if
+        this match has no deal ``index``."""
+        if not 0 <= index < len(self.deals):
+            raise IndexError(f"no deal {index}: the match has {len(self.deals)}")
+        start = Match(self.variant, self.options, first_dealer=self.first_dealer,
+                      players=self.players)
+        start.deals = [copy(d) for d in self.deals[:index]]
+        start.results = self.results[:index]
+        if index:  # a deal was dealt only while the match was not over: no winner yet
+            last = self.results[index - 1]
+            start.totals = [last.totals[0], last.totals[1]]
+            start.hanging = last.hanging
+        return start
 
     def new_deck(self, seed: int) -> list[Card]:
         """The deck of the next deal under the table's shuffle option."""

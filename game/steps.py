@@ -85,17 +85,30 @@ def step_counts(record: GameRecord | Any) -> list[int]:
     return [1 + len(d.actions) for d in rec.deals]
 
 
-def steps(record: GameRecord | Any, deal: int | None = None) -> list[Step]:
+def steps(record: GameRecord | Any, deal: int | None = None, *,
+          start: Match | None = None) -> list[Step]:
     """Every step of a record's match, in order; with ``deal``, only that deal's (the deals
-    before it replayed without a step kept: a page shows one deal). Raises ReplayError as
-    ``replay`` does."""
+    before it replayed without a step kept: a page shows one deal). ``start``: the match as it
+    stood when ``deal`` was about to be dealt (``Match.at_deal`` of the record's replayed
+    match, played on: a new one for each call): that deal is played from there, the deals
+    before it not replayed again; the steps are the same. Raises ReplayError as ``replay``
+    does."""
     rec = record if isinstance(record, GameRecord) else parse_record(record)
-    first_dealer = rec.deals[0].dealer if rec.deals else 0
-    match = Match(rec.variant, rec.options, first_dealer=first_dealer, players=rec.players)
+    if start is not None:
+        if deal is None or len(start.deals) != deal or not 0 <= deal < len(rec.deals):
+            raise ValueError(f"a start state is the match before deal {deal}: it has "
+                             f"{len(start.deals)} deals, the record {len(rec.deals)}")
+        match, first = start, deal
+    else:
+        first_dealer = rec.deals[0].dealer if rec.deals else 0
+        match = Match(rec.variant, rec.options, first_dealer=first_dealer,
+                      players=rec.players)
+        first = 0
     out: list[Step] = []
-    for i, d in enumerate(rec.deals):
+    for i in range(first, len(rec.deals)):
         if deal is not None and i > deal:
             break
+        d = rec.deals[i]
         played = match.start_deal(d.deck)
         kept = deal is None or i == deal
         if kept:

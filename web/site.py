@@ -382,7 +382,10 @@ class Site:
             w("web.match.when", date=row.finished_at[:16].replace("T", " "),
               deals=row.deals)])]
         if deal is not None:  # the card-by-card replay (web/replay.py)
-            body.append(replay.section(steps(known.record, deal), known.counts, -1, rp.players,
+            # The deal played from the match as it stood before it (the replay kept it): the
+            # deals before it are not replayed a second time.
+            shown = steps(known.record, deal, start=rp.match.at_deal(deal))
+            body.append(replay.section(shown, known.counts, -1, rp.players,
                                        row, f"{root}/match/{row.table_id}", w,
                                        known.computers))
         # The double-dummy analysis, once stored (service/analysis.py): each deal's under its

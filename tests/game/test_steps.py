@@ -5,14 +5,17 @@ the last step shows the match's final totals."""
 
 from __future__ import annotations
 
+import json
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game.actions import Play
-from game.record import parse_record, replay, to_record
+from game.record import parse_record, replay, replay_summary, to_record
 from game.rules import Variant
+from game.scoring import Outcome
 from game.steps import computer_seats, decided, is_card, step_counts, steps
 
 from .test_properties import play_random
@@ -66,6 +69,78 @@ def test_the_steps_of_a_match_follow_its_record(variant: Variant, seed: int) -> 
             assert step.totals == replayed.results[step.deal].totals
         else:
             assert step.totals == before.totals
+
+
+RECORDS = Path(__file__).parent / "records"
+
+
+# Seeds of random matches of eight deals (a cut deck for the odd ones) with what changes the
+# state a deal starts from: classic's litige (3) and a passed deal (188), bulgarian's hanging
+# points (9) and a passed deal (154); coinche's random bids are only ever failed.
+SEEDS = {Variant.CLASSIC: (3, 188), Variant.COINCHE: (1, 2), Variant.BULGARIAN: (9, 154)}
+
+
+def _records() -> list[tuple[str, dict[str, Any]]]:
+    """The shipped game records, random matches of every variant (see SEEDS), and a match
+    stopped before its end (a finished row need not be a won match: abandoned)."""
+    out = [(p.name, json.loads(p.read_text())) for p in sorted(RECORDS.glob("*.json"))]
+    for variant, seeds in SEEDS.items():
+        for seed in seeds:
+            options: dict[str, Any] = {"shuffle": "cut" if seed & 1 else "random",
+                                       "announcements": True, "target": 100_000,
+                                       "deal_cap": 8}
+            match = play_random(variant, options, seed & 3, seed, max_deals=40, check=False)
+            assert match.is_over
+            out.append((f"{variant.value}-{seed}", to_record(match)))
+        stopped = play_random(variant, {"target": 100_000}, 2, 9, max_deals=3, check=False)
+        assert not stopped.is_over and stopped.needs_deal
+        out.append((f"{variant.value}-stopped", to_record(stopped)))
+    return out
+
+
+RECORDS_TESTED = _records()
+
+
+def test_the_records_start_deals_from_every_kind_of_state() -> None:
+    outcomes = {r.outcome for _, record in RECORDS_TESTED for r in replay(record).results}
+    assert {Outcome.LITIGE, Outcome.HANGING, Outcome.PASSED} <= outcomes
+    assert {Variant(record["variant"]) for _, record in RECORDS_TESTED} == set(Variant)
+
+
+@pytest.mark.parametrize(("name", "record"), RECORDS_TESTED,
+                         ids=[name for name, _ in RECORDS_TESTED])
+def test_a_deal_played_from_the_match_before_it_steps_as_from_the_first_deal(
+        name: str, record: dict[str, Any]) -> None:
+    """What the match page does (web/site.py): each deal played from the replayed match as it
+    stood before it (Match.at_deal) gives the very steps replaying from the first deal gives,
+    and leaves the replayed match as it was."""
+    rec = parse_record(record)
+    replayed = replay(rec)
+    before = replay_summary(replayed)
+    owners = [(d._owner, d._on_over) for d in replayed.deals]
+    assert len(rec.deals) == len(replayed.deals) > 1
+    assert any(r.totals != (0, 0) for r in replayed.results[:-1])  # later deals start scored
+    for deal in range(len(rec.deals)):
+        start = replayed.at_deal(deal)
+        assert len(start.deals) == deal and start.winner is None and start.needs_deal
+        assert steps(rec, deal, start=start) == steps(rec, deal), (name, deal)
+        assert start.results == replayed.results[:deal + 1]
+        assert tuple(start.totals) == replayed.results[deal].totals
+        assert start.hanging == replayed.results[deal].hanging
+        assert start.winner == (replayed.winner if deal == len(rec.deals) - 1 else None)
+    assert replay_summary(replayed) == before
+    assert [(d._owner, d._on_over) for d in replayed.deals] == owners
+
+
+def test_a_start_state_is_the_match_just_before_its_deal() -> None:
+    record = RECORDS_TESTED[0][1]
+    replayed = replay(record)
+    with pytest.raises(ValueError):  # the state before deal 1 is not deal 2's
+        steps(record, 2, start=replayed.at_deal(1))
+    with pytest.raises(ValueError):  # a state is one deal's start
+        steps(record, start=replayed.at_deal(0))
+    with pytest.raises(IndexError):
+        replayed.at_deal(len(replayed.deals))
 
 
 def test_a_deal_shows_its_first_cards_then_the_rest_once_the_contract_is_known() -> None:
