@@ -89,7 +89,8 @@ class ActionLog:
         rows = await self.db.fetchall(
             "SELECT seq, kind, payload, user_id FROM actions WHERE table_id = ? ORDER BY seq",
             (table_id,))
-        return [LogEntry(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+        return [LogEntry(r[0], r[1], p, r[3]) for r, p in zip(rows, _payloads(rows),
+                                                             strict=True)]
 
     async def actors(self, table_id: int) -> set[int]:
         """The people who acted at this table (a bid, a card) at least once."""
@@ -97,6 +98,20 @@ class ActionLog:
             "SELECT DISTINCT user_id FROM actions WHERE table_id = ? AND user_id IS NOT NULL",
             (table_id,))
         return {int(r[0]) for r in rows}
+
+
+def _payloads(rows: list[Any]) -> list[Any]:
+    """The rows' payloads (their third column) parsed: in one go, as one JSON array (a
+    match's record is hundreds of rows, and parsing each alone cost most of the match page's
+    read), or one by one when that array does not parse into as many values (a row that is
+    not one JSON value then fails as alone)."""
+    try:
+        payloads = json.loads("[" + ",".join([r[2] for r in rows]) + "]")
+    except (ValueError, TypeError):  # TypeError: a payload not text
+        payloads = None
+    if not isinstance(payloads, list) or len(payloads) != len(rows):
+        payloads = [json.loads(r[2]) for r in rows]
+    return payloads
 
 
 def _first_rows(waiting: list[_Append]) -> tuple[list[_Append], list[_Append]]:
