@@ -12,6 +12,7 @@ from typing import Any
 
 from .actions import (
     CAPOT,
+    PLAYS,
     Action,
     CoincheBid,
     ContractBid,
@@ -70,6 +71,8 @@ def action_from_json(variant: Variant, obj: Any) -> Action:
     if not isinstance(obj, Mapping):
         raise ValueError("an action must be an object")
     name = _key(obj, "action")
+    if name == "play":  # first: most of a record's actions are cards ("play" is every variant's)
+        return _play_from_json(obj)
     if name not in _BID_NAMES[variant]:
         raise ValueError(f"unknown action {name!r} in {variant.value}")
     if name == "pass":
@@ -93,11 +96,17 @@ def action_from_json(variant: Variant, obj: Any) -> Action:
         return Double()
     if name == "redouble":
         return Redouble()
+    raise AssertionError(name)  # every name of _BID_NAMES but "play" is handled above
+
+
+def _play_from_json(obj: Mapping[str, Any]) -> Play:
     card = parse_card(_key(obj, "card"))
     belote = obj.get("belote", True)
+    declare = obj.get("declare")
+    if belote is True and declare is None:  # a plain card: the shared one (a replay's most)
+        return PLAYS[card]
     if not isinstance(belote, bool):
         raise ValueError("belote must be true or false")
-    declare = obj.get("declare")
     groups: tuple[tuple[Card, ...], ...] | None = None
     if declare is not None:
         if not isinstance(declare, list) or not all(isinstance(g, list) for g in declare):
