@@ -57,6 +57,26 @@ def _hand(cards: Sequence[Card], w: Words) -> str:
     return '<span class="hand">' + "".join(card(c, w) for c in cards) + "</span>"
 
 
+class _Said(Words):
+    """A language's words for one deal's replay, each message (with its parameters) worded
+    once: its steps say the same labels, scores and totals over and over, and wording them
+    again was most of drawing the page. Only the replay of one deal keeps it: what it holds
+    is bounded by that deal's steps."""
+
+    __slots__ = ("_said",)
+
+    def __init__(self, w: Words) -> None:
+        super().__init__(w.language)
+        self._said: dict[tuple[object, ...], str] = {}
+
+    def __call__(self, message_id: str, **params: object) -> str:
+        key = (message_id, *params.items())
+        text = self._said.get(key)
+        if text is None:
+            text = self._said[key] = super().__call__(message_id, **params)
+        return text
+
+
 # Who decided an action when not its person's click (the record's "by"), as the replay marks it:
 # each has its words (web.replay.by.*) and its look (site.css ``.by-<kind>``: a badge after the
 # action's sentence, the card's dashed border in the trick); a newer bot's other words are
@@ -122,10 +142,10 @@ def _what(step: Step, before: Step | None, players: Sequence[str], w: Words,
 
 
 def _table(step: Step, players: Sequence[str], w: Words,
-           trick_by: dict[int, str] | None = None) -> str:
+           trick_by: dict[int, str], hands: dict[tuple[Card, ...], str]) -> str:
     """The four hands round the table, the trick on it in the middle; ``trick_by``: the seats
-    whose card in the trick was not their click, and who decided it (``by_kind``)."""
-    trick_by = trick_by or {}
+    whose card in the trick was not their click, and who decided it (``by_kind``); ``hands``:
+    the hands drawn so far (a step changes one hand: the others are drawn once)."""
     played = dict(step.trick)
     seats, slots = [], []
     for seat in range(4):
@@ -137,7 +157,7 @@ def _table(step: Step, players: Sequence[str], w: Words,
             if step.dealer == seat else ""
         seats.append(f'<div class="seat {place} t{seat & 1}{mark}">'
                      f'<b class="who">{escape(players[seat])}{dealer}</b>'
-                     f"{_hand(step.hands[seat], w)}</div>")
+                     f"{_drawn_hand(step.hands[seat], w, hands)}</div>")
         took = " took" if step.trick_winner == seat else ""
         slot = card(played[seat], w) if seat in played else ""
         kind = trick_by.get(seat) if seat in played else None
@@ -147,6 +167,13 @@ def _table(step: Step, players: Sequence[str], w: Words,
         slots.append(f'<span class="slot turned">{card(step.turned, w)}</span>')
     return ('<div class="felt">' + "".join(seats)
             + '<div class="trick">' + "".join(slots) + "</div></div>")
+
+
+def _drawn_hand(cards: tuple[Card, ...], w: Words, drawn: dict[tuple[Card, ...], str]) -> str:
+    html = drawn.get(cards)
+    if html is None:
+        html = drawn[cards] = _hand(cards, w)
+    return html
 
 
 def _facts(step: Step, players: Sequence[str], w: Words, final: str | None,
@@ -197,6 +224,8 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
     ``counts``: how many steps each deal of the match has; ``href``: the match page's address
     (without its query); ``computers``: the seats a computer played throughout (their moves
     are not marked as a computer's one by one: game/steps.computer_seats)."""
+    w = _Said(w)
+    hands: dict[tuple[Card, ...], str] = {}
     total = sum(counts)
     starts = [sum(counts[:d]) for d in range(len(counts))]
     current = deal[0].deal
@@ -230,7 +259,7 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
         parts.append(f'<article class="step" id="step-{i}" data-step="{i}"{hidden}>'
                      f"{_nav(i, total, href, w)}"
                      f'<div class="what" aria-live="polite">{what}</div>'
-                     f"{_table(step, players, w, trick_by)}"
+                     f"{_table(step, players, w, trick_by, hands)}"
                      f"{_facts(step, players, w, final, auction if bid else ())}</article>")
     parts.append(f'<script src="{SCRIPT}" defer></script></section>')
     return "".join(parts)
