@@ -17,7 +17,7 @@ from typing import Any
 
 from .actions import Action, Play
 from .announcements import Announcement
-from .cards import Card, cards_of, shown_order
+from .cards import Card, CardSet, cards_of, shown_order
 from .contract import Contract
 from .deal import BeloteCall, Deal
 from .match import Match
@@ -48,15 +48,28 @@ class Step:
     by: str | None = None
 
 
+# Hands already put in showing order, by (cards, trump suit, trump cards): a step changes
+# one hand, so a deal's steps order each of the others once (one dict for a call of steps).
+_Shown = dict[tuple[CardSet, int | None, CardSet], tuple[Card, ...]]
+
+
+def _shown(hand: CardSet, suit: int | None, trumps: CardSet, shown: _Shown) -> tuple[Card, ...]:
+    key = (hand, suit, trumps)
+    order = shown.get(key)
+    if order is None:
+        order = shown[key] = shown_order(cards_of(hand), suit, trumps)
+    return order
+
+
 def _snapshot(match: Match, deal: Deal, index: int, seat: int | None, action: Action | None,
-              before: tuple[int, int, int], by: str | None = None) -> Step:
+              before: tuple[int, int, int], by: str | None, shown: _Shown) -> Step:
     """The table after ``action``; ``before``: how many tricks, announcements and belote
     calls the deal had before it."""
     tricks, announced, calls = before
     trumps = deal.contract.trump_cards if deal.contract is not None else 0
     c = deal.contract
     suit = int(c.trump) if c is not None and c.trump.is_suit else None
-    hands = tuple(shown_order(cards_of(h), suit, trumps) for h in deal.hands)
+    hands = tuple(_shown(h, suit, trumps, shown) for h in deal.hands)
     winner: int | None = None
     if len(deal.tricks) > tricks:  # this card ended a trick: it stays shown, with its winner
         done = deal.tricks[-1]
@@ -105,6 +118,7 @@ def steps(record: GameRecord | Any, deal: int | None = None, *,
                       players=rec.players)
         first = 0
     out: list[Step] = []
+    shown: _Shown = {}
     for i in range(first, len(rec.deals)):
         if deal is not None and i > deal:
             break
@@ -112,7 +126,7 @@ def steps(record: GameRecord | Any, deal: int | None = None, *,
         played = match.start_deal(d.deck)
         kept = deal is None or i == deal
         if kept:
-            out.append(_snapshot(match, played, i, None, None, (0, 0, 0)))
+            out.append(_snapshot(match, played, i, None, None, (0, 0, 0), None, shown))
         for j, raw in enumerate(d.actions):
             before = (len(played.tricks), len(played.announcements),
                       len(played.belote_calls))
@@ -120,13 +134,15 @@ def steps(record: GameRecord | Any, deal: int | None = None, *,
             apply_json(match, played, raw, deal_index=i, action_index=j)
             if kept:
                 action = action_from_json(match.variant, raw)  # applied: it parses
-                out.append(_snapshot(match, played, i, seat, action, before, decided_by(raw)))
+                out.append(_snapshot(match, played, i, seat, action, before, decided_by(raw),
+                                     shown))
     return out
 
 
 def decided_by(raw: Any) -> str | None:
     """A logged action's "by" (who decided it when not its person's click), if it says."""
-    by = raw.get("by") if isinstance(raw, Mapping) else None
+    # A dict told at once: the Mapping test (the ABC's hook) would cost more than the rest.
+    by = raw.get("by") if type(raw) is dict or isinstance(raw, Mapping) else None
     return by if isinstance(by, str) and by else None
 
 
@@ -138,9 +154,9 @@ def computer_seats(record: GameRecord | Any) -> frozenset[int]:
     seen: dict[int, bool] = {}
     for d in rec.deals:
         for raw in d.actions:
-            seat = raw.get("seat") if isinstance(raw, Mapping) else None
-            if isinstance(seat, int) and decided_by(raw) != "claim":
-                seen[seat] = seen.get(seat, True) and decided_by(raw) == "computer"
+            seat = raw.get("seat") if type(raw) is dict or isinstance(raw, Mapping) else None
+            if isinstance(seat, int) and (by := decided_by(raw)) != "claim":
+                seen[seat] = seen.get(seat, True) and by == "computer"
     return frozenset(seat for seat, computer in seen.items() if computer)
 
 
