@@ -142,22 +142,27 @@ def _what(step: Step, before: Step | None, players: Sequence[str], w: Words,
 
 
 def _table(step: Step, players: Sequence[str], w: Words,
-           trick_by: dict[int, str], hands: dict[tuple[Card, ...], str]) -> str:
+           trick_by: dict[int, str], drawn: dict[tuple[object, ...], str]) -> str:
     """The four hands round the table, the trick on it in the middle; ``trick_by``: the seats
-    whose card in the trick was not their click, and who decided it (``by_kind``); ``hands``:
-    the hands drawn so far (a step changes one hand: the others are drawn once)."""
+    whose card in the trick was not their click, and who decided it (``by_kind``); ``drawn``:
+    the seats (a name and its hand) drawn so far in this deal: a step changes one hand, the
+    others are drawn once."""
     played = dict(step.trick)
     seats, slots = [], []
     for seat in range(4):
         place = PLACES[seat]
-        mark = " acted" if step.seat == seat else ""
-        # The dealer's label on the name's line: beside the cards it stood tight against
-        # them on a phone.
-        dealer = f' <i class="dealer">{escape(w("web.replay.dealer"))}</i>' \
-            if step.dealer == seat else ""
-        seats.append(f'<div class="seat {place} t{seat & 1}{mark}">'
-                     f'<b class="who">{escape(players[seat])}{dealer}</b>'
-                     f"{_drawn_hand(step.hands[seat], w, hands)}</div>")
+        key = (seat, step.seat == seat, step.dealer == seat, step.hands[seat])
+        html = drawn.get(key)
+        if html is None:
+            mark = " acted" if step.seat == seat else ""
+            # The dealer's label on the name's line: beside the cards it stood tight against
+            # them on a phone.
+            dealer = f' <i class="dealer">{escape(w("web.replay.dealer"))}</i>' \
+                if step.dealer == seat else ""
+            html = drawn[key] = (f'<div class="seat {place} t{seat & 1}{mark}">'
+                                 f'<b class="who">{escape(players[seat])}{dealer}</b>'
+                                 f"{_hand(step.hands[seat], w)}</div>")
+        seats.append(html)
         took = " took" if step.trick_winner == seat else ""
         slot = card(played[seat], w) if seat in played else ""
         kind = trick_by.get(seat) if seat in played else None
@@ -167,13 +172,6 @@ def _table(step: Step, players: Sequence[str], w: Words,
         slots.append(f'<span class="slot turned">{card(step.turned, w)}</span>')
     return ('<div class="felt">' + "".join(seats)
             + '<div class="trick">' + "".join(slots) + "</div></div>")
-
-
-def _drawn_hand(cards: tuple[Card, ...], w: Words, drawn: dict[tuple[Card, ...], str]) -> str:
-    html = drawn.get(cards)
-    if html is None:
-        html = drawn[cards] = _hand(cards, w)
-    return html
 
 
 def _facts(step: Step, players: Sequence[str], w: Words, final: str | None,
@@ -193,20 +191,35 @@ def _facts(step: Step, players: Sequence[str], w: Words, final: str | None,
     return f'<ul class="facts">{items}</ul>'
 
 
-def _nav(index: int, count: int, href: str, w: Words) -> str:
-    def go(to: int, key: str, rel: str, shortcut: str) -> str:
-        label = escape(w(f"web.replay.{key}"))
-        if to == index or not 0 <= to < count:
+class _Stepper:
+    """The stepper of one deal's replay (each step's links to the first, previous, next and
+    last step of the match): its labels and the page's address escaped once for all steps."""
+
+    __slots__ = ("count", "href", "labels", "w")
+
+    def __init__(self, count: int, href: str, w: Words) -> None:
+        self.count, self.href, self.w = count, escape(href), w
+        self.labels = {key: escape(w(f"web.replay.{key}"))
+                       for key in ("first", "previous", "next", "last")}
+
+    def _go(self, index: int, to: int, key: str, rel: str, shortcut: str) -> str:
+        label = self.labels[key]
+        if to == index or not 0 <= to < self.count:
             return f'<span class="off">{label}</span>'
-        return (f'<a href="{escape(href)}?step={to}#replay" data-step="{to}" rel="{rel}"'
+        return (f'<a href="{self.href}?step={to}#replay" data-step="{to}" rel="{rel}"'
                 f' aria-keyshortcuts="{shortcut}">{label}</a>')
 
-    where = escape(w("web.replay.step", step=w.number(index + 1), steps=w.number(count)))
-    return ('<nav class="stepper">'
-            + go(0, "first", "first", "Home") + go(index - 1, "previous", "prev", "ArrowLeft")
-            + f'<span class="at">{where}</span>'
-            + go(index + 1, "next", "next", "ArrowRight") + go(count - 1, "last", "last", "End")
-            + "</nav>")
+    def nav(self, index: int) -> str:
+        w, go = self.w, self._go
+        where = escape(w("web.replay.step", step=w.number(index + 1),
+                         steps=w.number(self.count)))
+        return ('<nav class="stepper">'
+                + go(index, 0, "first", "first", "Home")
+                + go(index, index - 1, "previous", "prev", "ArrowLeft")
+                + f'<span class="at">{where}</span>'
+                + go(index, index + 1, "next", "next", "ArrowRight")
+                + go(index, self.count - 1, "last", "last", "End")
+                + "</nav>")
 
 
 def final_words(row: MatchRow, w: Words) -> str:
@@ -225,8 +238,9 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
     (without its query); ``computers``: the seats a computer played throughout (their moves
     are not marked as a computer's one by one: game/steps.computer_seats)."""
     w = _Said(w)
-    hands: dict[tuple[Card, ...], str] = {}
+    drawn: dict[tuple[object, ...], str] = {}  # the seats drawn so far (_table)
     total = sum(counts)
+    stepper = _Stepper(total, href, w)
     starts = [sum(counts[:d]) for d in range(len(counts))]
     current = deal[0].deal
     choices = "".join(
@@ -257,9 +271,9 @@ def section(deal: Sequence[Step], counts: Sequence[int], shown: int, players: Se
         hidden = "" if i == shown else " hidden"
         what = "".join(f"<p>{t}</p>" for t in _what(step, before, players, w, kind))
         parts.append(f'<article class="step" id="step-{i}" data-step="{i}"{hidden}>'
-                     f"{_nav(i, total, href, w)}"
+                     f"{stepper.nav(i)}"
                      f'<div class="what" aria-live="polite">{what}</div>'
-                     f"{_table(step, players, w, trick_by, hands)}"
+                     f"{_table(step, players, w, trick_by, drawn)}"
                      f"{_facts(step, players, w, final, auction if bid else ())}</article>")
     parts.append(f'<script src="{SCRIPT}" defer></script></section>')
     return "".join(parts)
