@@ -6,6 +6,7 @@ by the table service when it ends, in the same transaction as its closing).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -87,13 +88,18 @@ class Records:
     async def replay(self, guild_id: int, table_id: int) -> Replay | None:
         """A finished match of this server, or None (not one, or its record does not replay)."""
         row = await self._db.results.match(guild_id, table_id)
-        table = await self._db.tables.get(table_id)
-        if row is None or table is None:
+        if row is None:
             return None
-        seats = {s.seat: s for s in await self._db.tables.seats(table_id)}
+        # The rest asked at once (a match of this server only): the database answers them one
+        # after the other without waiting for each to be read back here.
+        table, seat_rows, entries = await asyncio.gather(
+            self._db.tables.get(table_id), self._db.tables.seats(table_id),
+            self._db.log.entries(table_id))
+        if table is None:
+            return None
+        seats = {s.seat: s for s in seat_rows}
         players = [seats[i].name if i in seats else str(i) for i in range(4)]
-        record = to_record(row.variant, table.options, players,
-                           await self._db.log.entries(table_id))
+        record = to_record(row.variant, table.options, players, entries)
         try:
             match = replay(record)
         except ReplayError:
