@@ -32,6 +32,7 @@ from ..deal import LAST_TRICK_BONUS, beaters_table, follow_plain_table, play_tab
 from ..rules import Trump
 
 _INF: Final = 1 << 30
+_MMOVES_KEPT: Final = 200_000  # the entries of the leads' and discards' table, at most
 _KQ: Final = (1 << 5) | (1 << 6)  # queen and king as a suit pattern
 
 # Move orders (the tuples of cards to try, cached per set of cards and order).
@@ -49,11 +50,13 @@ class Search:
         "_bats",
         "_bracketed",
         "_ex2",
+        "_fmoves",
         "_gtt",
         "_gtts",
         "_hs",
         "_lead",
         "_leaf",
+        "_mmoves",
         "_orders",
         "_pend",
         "_reps",
@@ -94,6 +97,12 @@ class Search:
         self._bats: dict[object, dict[tuple[int, int, int, int], tuple[int, int]]] = {}
         self._reps: dict[int, int] = {}
         self._orders: dict[int, tuple[int, ...]] = {}
+        # A follower's ordered moves, by its legal cards of one suit, the others still in play
+        # of that suit, the trick's best card and how it orders them (see moves).
+        self._fmoves: dict[int, tuple[int, ...]] = {}
+        # Leads and discards (cards of several suits), by the cards, the others in play and
+        # the order (see moves).
+        self._mmoves: dict[int, tuple[int, ...]] = {}
         self._hs = [0, 0, 0, 0]
         # The points of each suit's cards, by suit * 256 + the suit's pattern of cards.
         self._suit_points = tuple(sum(self.points[s * 8 + r] for r in range(8) if p >> r & 1)
@@ -230,23 +239,46 @@ class Search:
         if legal & (legal - 1) == 0:
             return (legal.bit_length() - 1,)
         others = (hs[0] | hs[1] | hs[2] | hs[3]) ^ hand | trick_cards
+        # How a follower's cards are ordered: feeding the partner's trick, taking the trick
+        # on its last card, or taking it before.
+        mode = 0 if k == 0 or (wseat ^ seat) == 2 else 1 if k == 3 else 2
+        top = legal.bit_length() - 1 & ~7
+        if legal & ~(0xFF << top):
+            # Cards of several suits (a lead, or a discard): none of them takes the trick
+            # (a follower who may play any suit has no trump that beats it), so the order
+            # is by points alone, and it depends on these cards and the others in play.
+            mkey = legal | others << 32 | (1 if mode else 0) << 64
+            got = self._mmoves.get(mkey)
+            if got is None:
+                if len(self._mmoves) >= _MMOVES_KEPT:
+                    self._mmoves.clear()  # bounded: a new deal's positions share few
+                got = self._mmoves[mkey] = self._ordered(self.representatives(legal, others),
+                                                         _POINTS_UP if mode else _POINTS_DOWN)
+            return got
+        # One suit (most followers): the answer depends on that suit's cards alone (the
+        # legal ones, the others still in play) and the trick's best card, one look-up.
+        key = legal >> top | (others >> top & 0xFF) << 8 | top << 13 | mode << 18
+        if mode:
+            key |= win << 20
+        got = self._fmoves.get(key)
+        if got is None:
+            got = self._fmoves[key] = self._follow_moves(legal, others, win, mode)
+        return got
+
+    def _follow_moves(self, legal: CardSet, others: CardSet, win: int,
+                      mode: int) -> tuple[int, ...]:
+        """A follower's cards worth searching, best tries first (see ``moves``)."""
         # The legal cards' representatives: of the hand's cards outside them, none is
         # stronger than a legal card of its suit (legal_play keeps the higher ones), so they
         # split no run of equivalent legal cards.
         cand = self.representatives(legal, others)
-        if k == 0:
-            return self._ordered(cand, _POINTS_DOWN)
-        if (wseat ^ seat) == 2:
+        if mode == 0:
             return self._ordered(cand, _POINTS_DOWN)
         beat = cand & self.beaters[win]
         if not beat:
             return self._ordered(cand, _POINTS_UP)
-        key = cand | beat << 32 | (3 if k == 3 else 4) << 64
-        got = self._orders.get(key)
-        if got is None:
-            first = self._ordered(beat, _POINTS_DOWN if k == 3 else _BY_STRENGTH)
-            got = self._orders[key] = first + self._ordered(cand & ~beat, _POINTS_UP)
-        return got
+        return self._ordered(beat, _POINTS_DOWN if mode == 1 else _BY_STRENGTH) + \
+            self._ordered(cand & ~beat, _POINTS_UP)
 
     # ---- card points ----------------------------------------------------------------------
     def points_value(self, hands: tuple[int, int, int, int], leader: int,
@@ -385,72 +417,72 @@ class Search:
         return v
 
     def _two(self, leader: int) -> int:
-        """Team 0's points from a trick's start with two cards a hand, exactly (every line)."""
+        """Team 0's points from a trick's start with two cards a hand, exactly: every line of
+        the first trick (the second is forced), minimax with alpha-beta cuts (exact at the
+        root: nothing cut can change the best line's value)."""
         hs = self._hs
         pts = self.points
         beaters = self.beaters
         legal = self.legal
-        s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
-        a, b, c, d = hs[leader], hs[s1], hs[s2], hs[s3]
+        a, b, c, d = hs[leader], hs[(leader + 1) & 3], hs[(leader + 2) & 3], hs[(leader + 3) & 3]
         every = a | b | c | d
         sp = self._suit_points
         total = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
             sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
-        max0 = not leader & 1  # the leader's team is team 0
-        best0 = -1 if max0 else _INF
+        # Seats are counted from the leader (0) here: the leader's team holds 0 and 2, and
+        # the leader's team maximises its points, the other team minimises them.
+        best0 = -1
         for x in (a & -a, a & (a - 1)):
             cx = x.bit_length() - 1
-            best1 = _INF if max0 else -1
+            la = (a ^ x).bit_length() - 1
+            best1 = _INF
             m1 = legal(b, cx, cx, False)
             for y in (m1 & -m1, m1 & (m1 - 1)) if m1 & (m1 - 1) else (m1,):
                 cy = y.bit_length() - 1
-                w1, ws1 = (cy, s1) if beaters[cx] >> cy & 1 else (cx, leader)
-                best2 = -1 if max0 else _INF
-                m2 = legal(c, cx, w1, ws1 == leader)
+                lb = (b ^ y).bit_length() - 1
+                w1, ws1 = (cy, 1) if beaters[cx] >> cy & 1 else (cx, 0)
+                best2 = -1
+                m2 = legal(c, cx, w1, ws1 == 0)
                 for z in (m2 & -m2, m2 & (m2 - 1)) if m2 & (m2 - 1) else (m2,):
                     cz = z.bit_length() - 1
-                    w2, ws2 = (cz, s2) if beaters[w1] >> cz & 1 else (w1, ws1)
-                    best3 = _INF if max0 else -1
-                    m3 = legal(d, cx, w2, (ws2 ^ s3) == 2)
+                    lc = (c ^ z).bit_length() - 1
+                    w2, ws2 = (cz, 2) if beaters[w1] >> cz & 1 else (w1, ws1)
+                    best3 = _INF
+                    m3 = legal(d, cx, w2, ws2 == 1)
+                    tp = pts[cx] + pts[cy] + pts[cz]
                     for u in (m3 & -m3, m3 & (m3 - 1)) if m3 & (m3 - 1) else (m3,):
                         cu = u.bit_length() - 1
-                        ws3 = s3 if beaters[w2] >> cu & 1 else ws2
-                        # The last trick, every card forced.
-                        r = (a ^ x, b ^ y, c ^ z, d ^ u)
-                        lead2 = (ws3 - leader) & 3
-                        lw = r[lead2].bit_length() - 1
-                        lws = lead2
+                        ws3 = 3 if beaters[w2] >> cu & 1 else ws2
+                        # The last trick, every card forced, led by the first one's winner.
+                        last = (la, lb, lc, (d ^ u).bit_length() - 1)
+                        lw = last[ws3]
+                        lws = ws3
                         for i in (1, 2, 3):
-                            j = (lead2 + i) & 3
-                            cj = r[j].bit_length() - 1
+                            j = (ws3 + i) & 3
+                            cj = last[j]
                             if beaters[lw] >> cj & 1:
                                 lw, lws = cj, j
-                        v = 0
-                        if not ws3 & 1:
-                            v = pts[cx] + pts[cy] + pts[cz] + pts[cu]
-                        if not (leader + lws) & 1:
-                            v = total - (pts[cx] + pts[cy] + pts[cz] + pts[cu]) + v
-                        if max0:
-                            if v < best3:
-                                best3 = v
-                        elif v > best3:
+                        t1 = tp + pts[cu]
+                        v = 0 if ws3 & 1 else t1
+                        if not lws & 1:
+                            v += total - t1
+                        if v < best3:
                             best3 = v
-                    if max0:
-                        if best3 > best2:
-                            best2 = best3
-                    elif best3 < best2:
+                            if v <= best2:
+                                break
+                    if best3 > best2:
                         best2 = best3
-                if max0:
-                    if best2 < best1:
-                        best1 = best2
-                elif best2 > best1:
+                        if best2 >= best1:
+                            break
+                if best2 < best1:
                     best1 = best2
-            if max0:
-                if best1 > best0:
-                    best0 = best1
-            elif best1 < best0:
+                    if best1 <= best0:
+                        break
+            if best1 > best0:
                 best0 = best1
-        return best0
+                if best0 >= total:
+                    break
+        return best0 if not leader & 1 else total - best0
 
     def _node(self, leader: int, k: int, led: int, win: int, wseat: int, tp: int, tm: int,
               alpha: int, beta: int) -> int:
@@ -462,7 +494,7 @@ class Search:
         moves = self.moves(seat, k, led, win, wseat, tm)
         if k == 0:
             first = self._lead
-            if first >= 0 and len(moves) > 1 and first in moves:
+            if first >= 0 and moves[0] != first and first in moves:
                 moves = (first, *[c for c in moves if c != first])
         maxing = not seat & 1
         best = -_INF if maxing else _INF

@@ -18,7 +18,7 @@ from game.contract import Contract, contract_of
 from game.deal import LAST_TRICK_BONUS, Deal, play_tables
 from game.match import Match
 from game.rules import Options, Trump, Variant
-from tests.game.analysis.helpers import brute_score, random_deal
+from tests.game.analysis.helpers import brute_points, brute_score, random_deal
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -166,3 +166,22 @@ def test_the_score_where_a_team_takes_every_point_but_not_every_trick(
     assert [v.score for v in Solver().card_values(sit)] == [
         sign * brute_score(sit.after(c)) for c in cards_of(sit.legal())]
 
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_two_card_endings_solved_outright_are_every_lines_value(variant: Variant) -> None:
+    """The last two tricks valued by their own loop (cut where no line can change the best)
+    give the brute force's points, whoever leads them, under both under-trumping rules."""
+    checked = 0
+    seed = 0
+    while checked < 60:
+        seed += 1
+        rng_opts = {"announcements": False}
+        if variant is not Variant.BULGARIAN:
+            rng_opts["must_undertrump"] = seed % 2 == 0
+        _match, deal = random_deal(variant, 7100 + seed, 8, rng_opts)
+        sit = situation_of(deal)
+        for leader in range(4):
+            other = replace(sit, leader=leader)
+            assert Solver().card_points(other, 0) == brute_points(other), (seed, leader)
+            checked += 1
