@@ -501,8 +501,9 @@ class Search:
         best_card = -1
         pts = self.points
         beaters = self.beaters
-        if k == 3 and len(moves) > 1:
-            # Enhanced transposition cutoff: a child trick already bounded may settle this.
+        if k == 3 and len(moves) > 1 and hand.bit_count() > 3:
+            # Enhanced transposition cutoff: a child trick already bounded may settle this
+            # (not before a two-card ending: those are kept in a table of their own).
             tt = self.tt
             rest = (hs[0] | hs[1] << 32 | hs[2] << 64 | hs[3] << 96) ^ hand << (32 * seat)
             for c in moves:
