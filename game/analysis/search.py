@@ -501,7 +501,8 @@ class Search:
         best_card = -1
         pts = self.points
         beaters = self.beaters
-        if k == 3 and len(moves) > 1 and hand.bit_count() > 3:
+        ex2 = self._ex2 if k == 3 and hand.bit_count() == 3 else None
+        if k == 3 and len(moves) > 1 and ex2 is None:
             # Enhanced transposition cutoff: a child trick already bounded may settle this
             # (not before a two-card ending: those are kept in a table of their own).
             tt = self.tt
@@ -535,7 +536,16 @@ class Search:
                         gain = tp + pts[c]
                         if not (hs[0] | hs[1] | hs[2] | hs[3]):
                             gain += LAST_TRICK_BONUS
-                    v = gain + self._start(nws, alpha - gain, beta - gain)
+                    if ex2 is None:
+                        v = gain + self._start(nws, alpha - gain, beta - gain)
+                    else:
+                        # The next trick starts a two-card ending: _start's look-up, here.
+                        self.nodes += 1
+                        key = hs[0] | hs[1] << 32 | hs[2] << 64 | hs[3] << 96 | nws << 128
+                        got = ex2.get(key)
+                        if got is None:
+                            got = ex2[key] = self._two(nws)
+                        v = gain + got
             hs[seat] = hand
             if maxing:
                 if v > best:
