@@ -1,15 +1,17 @@
 """The hard computer player: determinized search.
 
 For a card to play it deals the unseen cards many times, consistently with everything its seat
-has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout with
-the rules of thumb while many cards are left, by exact alpha-beta when few are. The card with
-the best mean deal score wins; two mistakes a player would notice (ruffing the partner's won
+has seen (game/ai/knowledge.py), and scores each legal card on every such deal: by a playout
+with the rules of thumb while many cards are left, by the analysis's double-dummy search
+(game/analysis/search.py, through game/ai/search.py) once four cards a hand are left. The card
+with the best mean deal score wins; two mistakes a player would notice (ruffing the partner's won
 trick, a ten or an ace into a known ruff) are left out first (game/ai/blunders.py). The
 bidding searches too: game/ai/bidsearch.py plays each contract worth considering out on deals
 that fit the bidding, and makes the call with the best expected score.
 
-The budget is counted in work, not time: one unit per card played in a playout or node of the
-exact search, so a decision does the same work, and gives the same answer, on any machine.
+The budget is counted in work, not time: one unit per card played in a playout, four per node
+of the exact search, so a decision does the same work, and gives the same answer, on any
+machine.
 The random numbers come from the seed and the view, so a seed and a view always give the same
 action.
 """
@@ -34,13 +36,17 @@ from .position import SWEEP_0, SWEEP_1, DealValue, PlayRules, Position, key_valu
 from .sampling import sample_hands
 from .search import Solver
 
+# The work of one node of the exact search (a trick's start, with the cards below it up to the
+# next one): about what four playout cards cost.
+NODE_WORK = 4
+
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     work: int = 30_000  # playout cards plus search nodes, per decision
     max_samples: int = 120
     min_samples: int = 6
-    exact_cards: int = 12  # cards left in all hands at or below which the search is exact
+    exact_cards: int = 16  # cards left in all hands at or below which the search is exact
 
 
 @dataclass(slots=True)
@@ -133,7 +139,7 @@ class HardPlayer:
                 if exact:
                     before = solver.nodes
                     key = solver.value(pos)
-                    stats.work += solver.nodes - before
+                    stats.work += (solver.nodes - before) * NODE_WORK
                     totals[c] += key_value(value, key)
                     p0 = value.total if key == SWEEP_0 else 0 if key == SWEEP_1 else key
                     card_points[c] += p0 if team == 0 else value.total - p0

@@ -73,6 +73,37 @@ def test_alpha_beta_equals_plain_minimax(variant: Variant) -> None:
         assert Solver().value(pos) == _minimax(pos)
 
 
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_exact_search_finds_sweeps_and_card_points_as_minimax_does(variant: Variant) -> None:
+    """Three cards a hand (the double-dummy search's tables at work, not only its two-card
+    endings), some positions with a trick on the table, and positions where one team has
+    taken every trick so far, so that a sweep (either team's) is the key minimax finds."""
+    from game.ai.position import SWEEP_0, SWEEP_1
+    from game.contract import Contract
+    from game.rules import Options, Trump
+
+    rng = random.Random(29)
+    trumps = list(Trump) if variant is Variant.BULGARIAN else list(Trump)[:4]
+    keys: list[int] = []
+    while len(keys) < 40:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[k * 8:k * 8 + 8]) for k in range(4)]
+        contract = Contract(rng.randrange(4), rng.choice(trumps), 80)
+        pos = Position(PlayRules.of(variant, Options.for_variant(variant), contract), hands,
+                       rng.randrange(4), [], (0, 0), (0, 0), 0)
+        swept = len(keys) % 2 == 0  # every other position: one team took every trick so far
+        while pos.n_tricks < 5 or len(pos.trick) < len(keys) % 3:
+            pos.play(rng.choice(list(cards_of(pos.legal()))))
+        if swept and min(pos.tricks_won) > 0:
+            continue
+        key = _minimax(pos)
+        assert Solver().value(pos) == key
+        keys.append(key)
+    assert SWEEP_0 in keys or SWEEP_1 in keys
+    assert any(k not in (SWEEP_0, SWEEP_1) for k in keys)
+
+
 def test_deal_value_reads_the_real_scorer() -> None:
     from game.contract import Contract
     from game.rules import Trump
