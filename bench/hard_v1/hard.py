@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 from bench.hard_v1.auction import choose_bid
 from bench.hard_v1.policy import choose_card, position_card
+from bench.hard_v1.search import Solver
 from game.actions import Action, Play
 from game.ai.easy import play_rules, played_cards, trick_state
 from game.ai.knowledge import Knowledge, read_knowledge
 from game.ai.position import DealValue, PlayRules, Position, key_value
 from game.ai.sampling import sample_hands
-from game.ai.search import Solver
 from game.announcements import best_announcements
 from game.cards import FULL_DECK, Card, CardSet, Rank, card_str, to_set
 from game.rules import Trump

@@ -49,3 +49,29 @@ RECORDED: dict[tuple[Variant, str], tuple[int, str]] = {
 def test_same_seeded_deals_same_moves(variant: Variant, level: str) -> None:
     moves = _moves(variant, level, 4 if level == "easy" else 2)
     assert (len(moves), _digest(moves)) == RECORDED[variant, level]
+
+
+# bench/hard_v1, the frozen first hard level the benchmarks measure the current one against:
+# nothing the current level changes (its search, its budget) may move a decision of it.
+RECORDED_V1: dict[Variant, tuple[int, str]] = {
+    Variant.CLASSIC: (33, "e928eaf959f4a857"),
+    Variant.COINCHE: (36, "d203450458f128cb"),
+    Variant.BULGARIAN: (40, "32f6111364c88e9b"),
+}
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_frozen_hard_v1_plays_as_it_always_has(variant: Variant) -> None:
+    from bench.hard_v1 import level_player
+
+    players = [level_player("hard_v1", 7 + s) for s in range(4)]
+    match = Match(variant, {"target": 10**5})
+    moves = []
+    for seat, view in views_of_deal(match, players, 200):
+        action = players[seat].choose(view)
+        # With the work each decision did: a search that values alike but counts its nodes
+        # otherwise takes other samples, and changes its play elsewhere.
+        stats = getattr(players[seat], "stats", None)
+        moves.append(f"{seat}:{action!r}:{getattr(stats, 'samples', 0)}:"
+                     f"{getattr(stats, 'work', 0)}")
+    assert (len(moves), _digest(moves)) == RECORDED_V1[variant]
