@@ -54,20 +54,25 @@ def _minimax(pos: Position) -> int:
     return max(values) if pos.to_act & 1 == 0 else min(values)
 
 
-@pytest.mark.parametrize("variant", list(Variant))
-def test_alpha_beta_equals_plain_minimax(variant: Variant) -> None:
+def _dealt(variant: Variant, rng: random.Random) -> Position:
+    """A random deal's play about to start: a random contract of the variant's, any leader."""
     from game.contract import Contract
     from game.rules import Options, Trump
 
-    rng = random.Random(11)
     trumps = list(Trump) if variant is Variant.BULGARIAN else list(Trump)[:4]
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[k * 8:k * 8 + 8]) for k in range(4)]
+    contract = Contract(rng.randrange(4), rng.choice(trumps), 80)
+    return Position(PlayRules.of(variant, Options.for_variant(variant), contract), hands,
+                    rng.randrange(4), [], (0, 0), (0, 0), 0)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_alpha_beta_equals_plain_minimax(variant: Variant) -> None:
+    rng = random.Random(11)
     for _ in range(25):
-        deck = list(range(32))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[k * 8:k * 8 + 8]) for k in range(4)]
-        contract = Contract(rng.randrange(4), rng.choice(trumps), 80)
-        pos = Position(PlayRules.of(variant, Options.for_variant(variant), contract), hands,
-                       rng.randrange(4), [], (0, 0), (0, 0), 0)
+        pos = _dealt(variant, rng)
         while pos.n_tricks < 6 or len(pos.trick) < rng.randrange(4):
             pos.play(rng.choice(list(cards_of(pos.legal()))))
         assert Solver().value(pos) == _minimax(pos)
@@ -79,19 +84,11 @@ def test_the_exact_search_finds_sweeps_and_card_points_as_minimax_does(variant: 
     endings), some positions with a trick on the table, and positions where one team has
     taken every trick so far, so that a sweep (either team's) is the key minimax finds."""
     from game.ai.position import SWEEP_0, SWEEP_1
-    from game.contract import Contract
-    from game.rules import Options, Trump
 
     rng = random.Random(29)
-    trumps = list(Trump) if variant is Variant.BULGARIAN else list(Trump)[:4]
     keys: list[int] = []
     while len(keys) < 40:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[k * 8:k * 8 + 8]) for k in range(4)]
-        contract = Contract(rng.randrange(4), rng.choice(trumps), 80)
-        pos = Position(PlayRules.of(variant, Options.for_variant(variant), contract), hands,
-                       rng.randrange(4), [], (0, 0), (0, 0), 0)
+        pos = _dealt(variant, rng)
         swept = len(keys) % 2 == 0  # every other position: one team took every trick so far
         while pos.n_tricks < 5 or len(pos.trick) < len(keys) % 3:
             pos.play(rng.choice(list(cards_of(pos.legal()))))
