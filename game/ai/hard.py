@@ -11,9 +11,8 @@ that fit the bidding, and makes the call with the best expected score.
 
 The budget is counted in work, not time: one unit per card played in a playout, four per node
 of the exact search, so a decision does the same work, and gives the same answer, on any
-machine.
-The random numbers come from the seed and the view, so a seed and a view always give the same
-action.
+machine. The random numbers come from the seed and the view, so a seed and a view always give
+the same action.
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ NODE_WORK = 4
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    work: int = 30_000  # playout cards plus search nodes, per decision
+    work: int = 30_000  # playout cards plus NODE_WORK per search node, per decision
     max_samples: int = 120
     min_samples: int = 6
     exact_cards: int = 16  # cards left in all hands at or below which the search is exact
