@@ -62,16 +62,15 @@ RECORDED_V1: dict[Variant, tuple[int, str]] = {
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_the_frozen_hard_v1_plays_as_it_always_has(variant: Variant) -> None:
-    from bench.hard_v1 import level_player
+    from bench.hard_v1.hard import HardPlayer
 
-    players = [level_player("hard_v1", 7 + s) for s in range(4)]
+    players = [HardPlayer(7 + s) for s in range(4)]  # bench.hard_v1.level_player's
     match = Match(variant, {"target": 10**5})
     moves = []
     for seat, view in views_of_deal(match, players, 200):
         action = players[seat].choose(view)
         # With the work each decision did: a search that values alike but counts its nodes
         # otherwise takes other samples, and changes its play elsewhere.
-        stats = getattr(players[seat], "stats", None)
-        moves.append(f"{seat}:{action!r}:{getattr(stats, 'samples', 0)}:"
-                     f"{getattr(stats, 'work', 0)}")
+        stats = players[seat].stats
+        moves.append(f"{seat}:{action!r}:{stats.samples}:{stats.work}")
     assert (len(moves), _digest(moves)) == RECORDED_V1[variant]
