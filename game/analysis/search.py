@@ -24,6 +24,7 @@ the points from ``game.deal.play_tables``; legality is ``legal`` below, a bitset
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Final
 
@@ -105,16 +106,14 @@ class Search:
         self._mmoves: dict[int, tuple[int, ...]] = {}
         self._hs = [0, 0, 0, 0]
         # The points of each suit's cards, by suit * 256 + the suit's pattern of cards.
-        self._suit_points = tuple(sum(self.points[s * 8 + r] for r in range(8) if p >> r & 1)
-                                  for s in range(4) for p in range(256))
+        self._suit_points = _suit_points(trump)
         # Suit contracts: the card points each team surely takes, by the trump suit's cards
         # each team holds (team 0's pattern | team 1's << 8): a team's trumps above every trump
         # of the other team win whatever trick they fall in (its highest trump takes it).
         self._tshift = int(trump) * 8 if trump.is_suit else 0
         self._trump = trump
         # The trump suit's cards, strongest first (none outside suit contracts).
-        self._trump_order = tuple(sorted((c for c in range(32) if self.tsm >> c & 1),
-                                         key=lambda c: -self.strength[c]))
+        self._trump_order = _trump_order(trump)
         self._sure: dict[int, int] | None = _SURE.setdefault(trump, {}) if trump.is_suit \
             else None
         self._lead = -1
@@ -869,6 +868,25 @@ class Search:
                     if v <= alpha:
                         break
         return best
+
+
+@functools.cache
+def _suit_points(trump: Trump) -> tuple[int, ...]:
+    """The points of each suit's cards, by suit * 256 + the suit's pattern of cards: the same
+    for every search of a contract kind, and a millisecond to build (hard builds searches
+    decision after decision)."""
+    points = play_tables(trump)[1]
+    return tuple(sum(points[s * 8 + r] for r in range(8) if p >> r & 1)
+                 for s in range(4) for p in range(256))
+
+
+@functools.cache
+def _trump_order(trump: Trump) -> tuple[int, ...]:
+    """The trump suit's cards, strongest first (none outside suit contracts)."""
+    if not trump.is_suit:
+        return ()
+    strength = play_tables(trump)[0]
+    return tuple(sorted(range(int(trump) * 8, int(trump) * 8 + 8), key=lambda c: -strength[c]))
 
 
 # The sure points of high trumps, by trump suit (see _sure_entry), shared by every search.
