@@ -9,6 +9,7 @@ each side took and made. Deals where both settings bid alike score 0, so small c
     python bench/bid_ab.py --variant bulgarian --announcements --deals 150 --start 1000
     python bench/bid_ab.py --variant bulgarian --b-easy --deals 150   # B: the easy rule
     python bench/bid_ab.py --variant bulgarian --trust 5 -1 --deals 150   # the prior, and none
+    python bench/bid_ab.py --variant coinche --playouts 480 160 --deals 150   # more playouts
 """
 
 from __future__ import annotations
@@ -38,16 +39,20 @@ def _no_announcements(view: TableView, hands: list[CardSet], trump: Trump) -> tu
 
 
 def run(variant: Variant, setting: Callable[[bool], None], start: int,
-        deals: int, b_easy: bool = False) -> dict[str, object]:
+        deals: int, b_easy: bool = False,
+        budgets: tuple[bidsearch.BidBudget, bidsearch.BidBudget] | None = None
+        ) -> dict[str, object]:
     """``setting(True)`` sets team A's bidding, ``setting(False)`` team B's; with ``b_easy``
-    team B bids by the hand evaluator's rule (the easy level's bidding) instead."""
+    team B bids by the hand evaluator's rule (the easy level's bidding) instead; ``budgets``:
+    team A's bid budget and team B's (else both the default)."""
     diffs: list[float] = []
     taken = {"a": [0, 0], "b": [0, 0]}
     for seed in range(start, start + deals):
         pair = []
         for a_team in (0, 1):
             easy = [EasyPlayer(seed * 4 + s) for s in range(4)]
-            hard = [HardPlayer(seed * 4 + s) for s in range(4)]
+            hard = [HardPlayer(seed * 4 + s, bid_budget=None if budgets is None else
+                               budgets[0 if s & 1 == a_team else 1]) for s in range(4)]
             match = Match(variant, {"target": 10**5}, first_dealer=seed & 3)
             deal = match.start_deal(match.new_deck(seed))
             while not deal.is_over:
@@ -88,6 +93,9 @@ def main() -> None:
                     help="A counts the announcements of the sampled deals, B does not")
     ap.add_argument("--b-easy", action="store_true",
                     help="B bids by the hand evaluator's rule, as the easy level does")
+    ap.add_argument("--playouts", type=int, nargs=2, metavar=("A", "B"),
+                    help="playouts a bid decision for team A and team B (at most a quarter "
+                         "of them, and at least 40, a contract)")
     ap.add_argument("--start", type=int, default=1000)
     ap.add_argument("--deals", type=int, default=150)
     args = ap.parse_args()
@@ -102,9 +110,14 @@ def main() -> None:
         if args.announcements:
             bidsearch.announced_points = real if team_a else _no_announcements
 
-    if not (args.margin or args.trust or args.announcements or args.b_easy):
-        ap.error("give --margin A B, --trust A B, --announcements or --b-easy")
-    print(json.dumps(run(variant, setting, args.start, args.deals, args.b_easy)))
+    if not (args.margin or args.trust or args.announcements or args.b_easy or args.playouts):
+        ap.error("give --margin A B, --trust A B, --announcements, --b-easy or --playouts A B")
+    budgets = None
+    if args.playouts:
+        a, b = (bidsearch.BidBudget(playouts=n, max_samples=max(40, n // 4))
+                for n in args.playouts)
+        budgets = (a, b)
+    print(json.dumps(run(variant, setting, args.start, args.deals, args.b_easy, budgets)))
 
 
 if __name__ == "__main__":
