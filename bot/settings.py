@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -58,6 +59,9 @@ class Settings:
     web_port: int | None = None
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None  # the public address of the web pages, for links
+    # The reverse proxies in front of the web pages (addresses or networks): a request from
+    # one of them is limited by the client address its X-Forwarded-For names, not its own.
+    web_trusted_proxies: tuple[str, ...] = ()
     log_format: str = "text"  # "json": one JSON object a line, for log collectors
 
     @classmethod
@@ -111,6 +115,7 @@ class Settings:
             web_port=get("WEB_PORT"),
             web_host=get("WEB_HOST"),
             web_base_url=get("WEB_BASE_URL"),
+            web_trusted_proxies=get("WEB_TRUSTED_PROXIES"),
             log_format=get("LOG_FORMAT"),
         )
 
@@ -179,6 +184,7 @@ class Settings:
         base_url = self.web_base_url
         if base_url is not None and not str(base_url).startswith(("http://", "https://")):
             raise SettingsError("WEB_BASE_URL must start with http:// or https://")
+        proxies = checked_networks(self.web_trusted_proxies)
         log_format = str(self.log_format).lower()
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}")
@@ -193,7 +199,25 @@ class Settings:
                        application_id=as_id("DISCORD_APPLICATION_ID", self.application_id),
                        database_path=str(self.database_path), table_seed=seed,
                        shard_count=count, shards=shards, web_port=port,
-                       log_format=log_format)
+                       web_trusted_proxies=proxies, log_format=log_format)
+
+
+def checked_networks(value: Any) -> tuple[str, ...]:
+    """WEB_TRUSTED_PROXIES as networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``; comma or space
+    separated), each written in its normal form."""
+    if isinstance(value, tuple):
+        items = list(value)
+    else:
+        items = str(value).replace(",", " ").split()
+    out = []
+    for item in items:
+        try:
+            out.append(str(ipaddress.ip_network(str(item).strip(), strict=False)))
+        except ValueError:
+            raise SettingsError(
+                f"WEB_TRUSTED_PROXIES must be addresses or networks (10.0.0.0/8, ::1), "
+                f"comma separated, not {item!r}") from None
+    return tuple(out)
 
 
 def checked_shards(count: Any, shards: Any) -> tuple[int | None, tuple[int, ...] | None]:

@@ -18,7 +18,7 @@ from service.tables import clock as clocks
 from service.tables.restore import stored_table
 from service.web_links import WebLinks
 from web import WebServer
-from web.guard import RateLimit, guard
+from web.guard import ClientAddress, RateLimit, guard
 from web.live import Feed, Poller, add_live_routes
 from web.ops import add_ops_routes
 from web.site import add_site_routes
@@ -164,7 +164,8 @@ async def start_web(bot: Host, health: Health, metrics: BotMetrics | None
                        base_url=settings.web_base_url)
     registry = metrics.registry if metrics is not None else CollectorRegistry()
     add_ops_routes(server, health.problems, registry)
-    server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/")))
+    server.app.middlewares.append(guard(RateLimit(), ("/s/", "/api/", "/static/"),
+                                        ClientAddress(settings.web_trusted_proxies)))
     source = BotSource(bot)
     bot.web_site = add_site_routes(server, source)
     # The live tables' viewers: the table service tells it each change (bot/live_watch.py).

@@ -4,14 +4,18 @@ Security headers: a strict Content-Security-Policy (only the bot's own scripts, 
 images: the pages load nothing from elsewhere), no framing, no MIME sniffing, and no Referer
 (a page's address holds the server's token: a link followed out must not hand it over).
 A client that floods is slowed: each address has a bucket of ``burst`` requests refilled at
-``rate`` a second; past it the answer is 429 with Retry-After, and nothing is read.
+``rate`` a second; past it the answer is 429 with Retry-After, and nothing is read. Behind
+reverse proxies the operator names (WEB_TRUSTED_PROXIES), the client is the address the nearest
+untrusted hop is seen from in X-Forwarded-For (each proxy appends the address it was reached
+from, so only the entries the trusted proxies wrote are believed: a client cannot pick its own).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from aiohttp import web
@@ -58,14 +62,56 @@ class RateLimit:
         return wait
 
 
-def guard(limit: RateLimit, prefixes: tuple[str, ...]) -> Middleware:
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class ClientAddress:
+    """The address a request is limited by: its peer's, or behind trusted proxies the one the
+    nearest of them saw (the rightmost X-Forwarded-For entry that is not a trusted proxy)."""
+
+    def __init__(self, trusted: Iterable[str] = ()) -> None:
+        self.trusted: tuple[Network, ...] = tuple(ipaddress.ip_network(n, strict=False)
+                                                  for n in trusted)
+
+    def _is_trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # a dual-stack socket's view of an IPv4 peer
+        return any(ip in net for net in self.trusted)
+
+    def __call__(self, request: web.Request) -> str:
+        peer = request.remote or "?"
+        if not self.trusted or not self._is_trusted(peer):
+            return peer
+        hops = [h.strip() for value in request.headers.getall("X-Forwarded-For", [])
+                for h in value.split(",")]
+        client = peer
+        for hop in reversed(hops):
+            try:
+                ipaddress.ip_address(hop)
+            except ValueError:
+                # Not an address a proxy writes: nothing left of it can be believed.
+                break
+            client = hop
+            if not self._is_trusted(hop):
+                break
+        return client
+
+
+def guard(limit: RateLimit, prefixes: tuple[str, ...],
+          client: ClientAddress | None = None) -> Middleware:
     """The middleware: the limit for paths under ``prefixes`` (the pages, not the operators'
-    routes, which a scraper polls), the security headers for every answer."""
+    routes, which a scraper polls) by ``client``'s address of each request (default: its
+    peer's), the security headers for every answer."""
+    address_of = client or ClientAddress()
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith(prefixes):
-            wait = limit.wait(request.remote or "?")
+            wait = limit.wait(address_of(request))
             if wait > 0:
                 raise web.HTTPTooManyRequests(
                     text="429", headers={"Retry-After": str(max(1, round(wait))), **SECURITY,

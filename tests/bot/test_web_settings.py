@@ -1,5 +1,6 @@
-"""WEB_PORT, WEB_HOST, WEB_BASE_URL and LOG_FORMAT: read, checked, and refused with a message
-naming the setting; and what kind of Discord request each route is for the metrics."""
+"""WEB_PORT, WEB_HOST, WEB_BASE_URL, WEB_TRUSTED_PROXIES and LOG_FORMAT: read, checked, and
+refused with a message naming the setting; and what kind of Discord request each route is for
+the metrics."""
 
 from __future__ import annotations
 
@@ -16,11 +17,16 @@ def test_the_web_settings_are_read_and_off_by_default() -> None:
                            "WEB_BASE_URL": "https://belote.example.org/"}, dotenv_path=None)
     assert (s.web_port, s.web_host, s.log_format) == (9108, "0.0.0.0", "json")
     assert s.web_base_url == "https://belote.example.org/"
+    assert default.web_trusted_proxies == ()
+    s = Settings.from_env({"WEB_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8 ::1"},
+                          dotenv_path=None)
+    assert s.web_trusted_proxies == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
 
 
 @pytest.mark.parametrize(("name", "value"), [
     ("WEB_PORT", "http"), ("WEB_PORT", "70000"), ("LOG_FORMAT", "xml"),
-    ("WEB_BASE_URL", "belote.example.org")])
+    ("WEB_BASE_URL", "belote.example.org"), ("WEB_TRUSTED_PROXIES", "10.0.0.0/8, proxy"),
+    ("WEB_TRUSTED_PROXIES", "10.0.0.300")])
 def test_a_wrong_value_names_its_setting(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value}, dotenv_path=None)
