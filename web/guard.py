@@ -91,11 +91,12 @@ class ClientAddress:
         client = peer
         for hop in reversed(hops):
             try:
-                ipaddress.ip_address(hop)
+                # In its normal form: one bucket a client however its address is written.
+                client_ip = str(ipaddress.ip_address(hop))
             except ValueError:
                 # Not an address a proxy writes: nothing left of it can be believed.
                 break
-            client = hop
+            client = client_ip
             if not self._is_trusted(hop):
                 break
         return client

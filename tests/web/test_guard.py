@@ -67,6 +67,8 @@ def test_behind_a_trusted_proxy_the_client_is_the_nearest_untrusted_hop() -> Non
     assert client(_request("127.0.0.1", ["203.0.113.7", "10.1.2.3"])) == "203.0.113.7"
     # A dual-stack socket sees the IPv4 proxy as a mapped IPv6 address.
     assert client(_request("::ffff:127.0.0.1", ["198.51.100.2"])) == "198.51.100.2"
+    # One client, one bucket, however a proxy writes its address.
+    assert client(_request("10.0.0.5", ["2001:0DB8:0::1"])) == "2001:db8::1"
     # No header, or one that is not addresses: the proxy's own address (all its clients share).
     assert client(_request("10.0.0.5")) == "10.0.0.5"
     assert client(_request("10.0.0.5", ["unknown"])) == "10.0.0.5"
