@@ -26,13 +26,11 @@ class Solver:
     __slots__ = ("_searches",)
 
     def __init__(self) -> None:
-        # By contract kind: its search, and all the card points of a deal (the last trick's
-        # included) in that kind.
-        self._searches: dict[tuple[Trump, bool], tuple[Search, int]] = {}
+        self._searches: dict[tuple[Trump, bool], Search] = {}
 
     @property
     def nodes(self) -> int:
-        return sum(s.nodes for s, _total in self._searches.values())
+        return sum(s.nodes for s in self._searches.values())
 
     def value(self, pos: Position) -> int:
         """The outcome key of ``pos`` under best play by both teams."""
@@ -40,13 +38,13 @@ class Solver:
             return outcome_key(pos)
         rules = pos.rules
         kind = (rules.contract.trump, rules.undertrump)
-        got = self._searches.get(kind)
-        if got is None:
-            got = self._searches[kind] = (Search(*kind), sum(rules.points) + LAST_TRICK_BONUS)
-        search, total = got
+        search = self._searches.get(kind)
+        if search is None:
+            search = self._searches[kind] = Search(*kind)
         hands = (pos.hands[0], pos.hands[1], pos.hands[2], pos.hands[3])
         trick = tuple(pos.trick)
         p0 = pos.points[0] + search.points_value(hands, pos.leader, trick)
+        total = sum(rules.points) + LAST_TRICK_BONUS
         if p0 == total and not pos.tricks_won[1] and \
                 search.takes_all(hands, pos.leader, trick, 0):
             return SWEEP_0
