@@ -159,6 +159,14 @@ def legal_play(hand: CardSet, trick: Sequence[Card], win_card: Card, win_index: 
 LAST_TRICK_BONUS = 10  # "dix de der": the last trick's extra points
 BELOTE_POINTS = 20
 
+_CARD_POINTS_TOTAL = {t: sum(tables[1]) + LAST_TRICK_BONUS for t, tables in _TABLES.items()}
+
+
+def card_points_total(trump: Trump) -> int:
+    """All the card points of a deal in a contract of this kind, the last trick's included:
+    162 in a suit, 258 in all trumps, 130 in no trumps (before any doubling by the scorer)."""
+    return _CARD_POINTS_TOTAL[trump]
+
 
 def beats(c: Card, win: Card, trump_suit_mask: CardSet, strength: Sequence[int]) -> bool:
     """Whether ``c``, played now, takes the trick from its best card ``win``: a stronger card of

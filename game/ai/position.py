@@ -17,6 +17,7 @@ from ..contract import Contract
 from ..deal import (
     LAST_TRICK_BONUS,
     beats,
+    card_points_total,
     legal_play,
     play_tables,
     sweep_of,
@@ -143,8 +144,7 @@ class DealValue:
     def __init__(self, variant: Variant, contract: Contract, team: int,
                  announced: tuple[int, int], belote: tuple[int, int]) -> None:
         self.contract = contract
-        # 162, 258 or 130 (x2 in NT)
-        self.total = sum(play_tables(contract.trump)[1]) + LAST_TRICK_BONUS
+        self.total = card_points_total(contract.trump)
         self.team = team
         self.announced = announced
         self.belote = belote

@@ -13,7 +13,7 @@ forced).
 from __future__ import annotations
 
 from ..analysis.search import Search
-from ..deal import LAST_TRICK_BONUS
+from ..deal import card_points_total
 from ..rules import Trump
 from .position import SWEEP_0, SWEEP_1, Position, outcome_key
 
@@ -44,7 +44,7 @@ class Solver:
         hands = (pos.hands[0], pos.hands[1], pos.hands[2], pos.hands[3])
         trick = tuple(pos.trick)
         p0 = pos.points[0] + search.points_value(hands, pos.leader, trick)
-        total = sum(rules.points) + LAST_TRICK_BONUS
+        total = card_points_total(rules.contract.trump)
         if p0 == total and not pos.tricks_won[1] and \
                 search.takes_all(hands, pos.leader, trick, 0):
             return SWEEP_0

@@ -20,6 +20,7 @@ from ..deal import (
     Deal,
     Phase,
     beats,
+    card_points_total,
     legal_play,
     play_tables,
     scored_announcements,
@@ -129,7 +130,7 @@ class Situation:
 
     def card_total(self) -> int:
         """All the card points of a deal in this contract, the last trick's included."""
-        return sum(play_tables(self.contract.trump)[1]) + LAST_TRICK_BONUS
+        return card_points_total(self.contract.trump)
 
     def final_score(self) -> int:
         """For a finished situation: team 0's score for the deal minus team 1's (the points

@@ -18,9 +18,10 @@ from game.announcements import (
     sequence,
 )
 from game.cards import Rank, Suit, cards_of
-from game.deal import Phase
+from game.deal import LAST_TRICK_BONUS, Phase, card_points_total, play_tables
 from game.match import Match
 from game.record import replay
+from game.rules import Trump
 from game.scoring import Outcome
 
 from .helpers import FOLLOW, FOLLOW_PLAY, SPLIT, SPLIT_PLAY, Game, cset, fill, refused, rotate
@@ -45,6 +46,15 @@ def test_trick_winners_orders_and_the_162_points(variant: str) -> None:
     # Plain A beats 10, K, J; in trump J beats A, K, 8 and 9 beats 10, Q, 7.
     assert [t.winner for t in g.deal.tricks] == [0] * 8
     assert g.deal.won_points == [162, 0]
+    assert card_points_total(g.deal.contract.trump) == 162
+
+
+@pytest.mark.parametrize(("trump", "total"),
+                         [(Trump.HEARTS, 162), (Trump.ALL_TRUMPS, 258), (Trump.NO_TRUMPS, 130)])
+def test_a_deals_card_points_by_contract_kind(trump: Trump, total: int) -> None:
+    # Every card's points in that kind, and the last trick's ten.
+    points = play_tables(trump)[1]
+    assert card_points_total(trump) == sum(points) + LAST_TRICK_BONUS == total
 
 
 def test_trick_points_and_winners_when_split() -> None:
