@@ -3,14 +3,17 @@ partner, and doubles a contract its cards will beat; within its budget, determin
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.actions import Action, CoincheBid, ContractBid, Contre, Pass, Take
 from game.ai import bidsearch
 from game.ai.auction import choose_bid
 from game.ai.bidsearch import BidBudget
+from game.ai.evaluate import expected_points
 from game.ai.hard import HardPlayer
-from game.cards import Suit, card_str
+from game.cards import FULL_DECK, Suit, card_str, parse_card, to_set
 from game.match import Match
 from game.rules import Trump, Variant
 from game.view import table_view
@@ -125,3 +128,50 @@ def test_partners_do_not_outbid_each_other_into_a_contract_neither_can_make() ->
                 over_partner[seat] += 1
             m.apply(action)
         assert max(over_partner) <= 1
+
+
+def test_the_bid_searchs_deals_keep_the_seats_cards_and_fit_the_auction() -> None:
+    # Seat 1 opened 120 in hearts; seat 2, to call, holds no heart. Every deal the bid search
+    # draws gives seat 2 its own cards and the others theirs in the right numbers, with no card
+    # twice; and seat 1's hands fit its call: a hand worth 120 in hearts is rare among hands
+    # drawn at random, common among the drawn deals kept.
+    m = match_with_hands(Variant.COINCHE, {2: "AS KS QS AC KC QC 7D 8D"},
+                         bids=(CoincheBid(120, Suit.HEARTS),))
+    view = table_view(m, 2)
+    mine = to_set(view.hand)
+
+    def drawn(tries: int) -> list[list[int]]:
+        search = bidsearch.BidSearch(view, random.Random(11), BidBudget(tries=tries))
+        out = []
+        for _ in range(200):
+            hands, rest = search._deal()
+            assert hands[2] == mine
+            assert [h.bit_count() for h in hands] == list(view.hand_counts)
+            every = 0
+            for h in [*hands, *(1 << c for c in rest)]:
+                assert not every & h, "a card dealt twice"
+                every |= h
+            assert every == FULL_DECK
+            full = search._complete(hands, rest, 1)
+            assert [h.bit_count() for h in full] == [8] * 4
+            assert full[2] & mine == mine
+            out.append(hands)
+        return out
+
+    def strong(deals: list[list[int]]) -> int:
+        return sum(expected_points(h[1], Trump.HEARTS) >= 110 for h in deals)
+
+    fitted, uniform = strong(drawn(BidBudget().tries)), strong(drawn(1))
+    assert fitted >= 2 * uniform and fitted >= 60, (fitted, uniform)
+
+
+def test_the_bid_searchs_classic_deals_give_the_turned_card_to_the_taker() -> None:
+    m = match_with_hands(Variant.CLASSIC, {1: "JS 9S AS KH QH"}, turned="TS")
+    view = table_view(m, 1)
+    search = bidsearch.BidSearch(view, random.Random(3), BidBudget())
+    for taker in range(4):
+        hands, rest = search._deal()
+        full = search._complete(hands, rest, taker)
+        assert full[taker] >> parse_card("TS") & 1
+        assert [h.bit_count() for h in full] == [8] * 4
+        assert full[0] | full[1] | full[2] | full[3] == FULL_DECK
