@@ -3,8 +3,10 @@
     python bench/bench_analysis.py                # plain Python
     python bench/bench_analysis.py --compiled     # also the mypyc build of setup.py's COMPILED
     python bench/bench_analysis.py --cards 12     # endings only (12 cards left): a quick check
+    python bench/bench_analysis.py --players easy # deals bid and played by easy computers
 
-For each variant, seeded deals are bid and played with random legal calls and cards; then:
+For each variant, seeded deals are bid and played with random legal calls and cards (or, with
+``--players easy``, by four easy computers); then:
 
 - **first trick**: the value of the position before the opening lead (32 cards), in both
   measures (card points, and the deal's score), from a fresh solver;
@@ -33,18 +35,29 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ("classic", "coinche", "bulgarian")
 
 
-def played_match(variant: str, seed: int) -> Any:
-    """A match with one finished deal that has a contract, seeded."""
+def played_match(variant: str, seed: int, players: str = "random") -> Any:
+    """A match with one finished deal that has a contract, seeded: bid and played with random
+    legal calls and cards (``players="random"``), or by four easy computers (``"easy"``)."""
     import random
 
     from game.actions import PLAYS, Pass
+    from game.ai import make_ai
     from game.deal import Phase
     from game.match import Match
+    from game.view import table_view
 
     rng = random.Random(seed)
     while True:
         match = Match(variant)
         deal = match.start_deal(match.new_deck(rng.randrange(1 << 30)))
+        if players == "easy":
+            ais = [make_ai("easy", rng.randrange(1 << 30)) for _ in range(4)]
+            while deal.to_act is not None:
+                seat = deal.to_act
+                deal.apply(ais[seat].choose(table_view(match, seat)))
+            if deal.contract is None:
+                continue
+            return match
         while deal.phase is Phase.BIDDING:
             calls = deal.legal_actions()
             bids = [a for a in calls if not isinstance(a, Pass)]
@@ -82,7 +95,7 @@ class _Timer:
         self.last = now
 
 
-def measure(deals: int, seed: int, cards: int) -> dict[str, Any]:
+def measure(deals: int, seed: int, cards: int, players: str) -> dict[str, Any]:
     from game.actions import Play
     from game.analysis.review import analyse_deal
     from game.analysis.situation import situation_of
@@ -93,7 +106,7 @@ def measure(deals: int, seed: int, cards: int) -> dict[str, Any]:
     for variant in VARIANTS:
         rows = []
         for i in range(deals):
-            match = played_match(variant, seed * 1000 + i)
+            match = played_match(variant, seed * 1000 + i, players)
             done = match.deals[0]
             fresh = Deal(match.variant, match.options, done.dealer, done.deck)
             actions = done.actions
@@ -137,7 +150,8 @@ def compiled_modules() -> list[str]:
 def inner(env_path: str, args: argparse.Namespace) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": env_path}
     res = subprocess.run([sys.executable, __file__, "--inner", "--deals", str(args.deals),
-                          "--seed", str(args.seed), "--cards", str(args.cards)],
+                          "--seed", str(args.seed), "--cards", str(args.cards),
+                          "--players", args.players],
                          cwd=env_path, env=env, check=True, capture_output=True, text=True)
     result: dict[str, Any] = json.loads(res.stdout)
     return result
@@ -165,7 +179,7 @@ def report(build: str, result: dict[str, Any], cards: int) -> None:
             line += (f"; whole deal {min(wholes):.1f}-{max(wholes):.1f} s "
                      f"(par {min(pars):.1f}-{max(pars):.1f} s), "
                      f"{sum(r['whole_nodes'] for r in rows) // len(rows)} nodes")
-        print(line)
+        print(line + f" [{'; '.join(str(r['contract']) for r in rows)}]")
         if cards == 32:
             per = [[sum(r["per_trick"][t][0] for r in rows) // len(rows),
                     sum(r["per_trick"][t][1] for r in rows) / len(rows)] for t in range(8)]
@@ -180,11 +194,15 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=32,
                         help="analyse from the first position with this many cards left "
                         "(32: the whole deal and its par)")
+    parser.add_argument("--players", choices=("random", "easy"), default="random",
+                        help="who bids and plays the deals analysed: random legal calls and "
+                        "cards (the default: bulgarian reaches all trumps doubled most), or "
+                        "four easy computers (contracts as a table bids them)")
     parser.add_argument("--compiled", action="store_true", help="also measure the mypyc build")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        print(json.dumps(measure(args.deals, args.seed, args.cards)))
+        print(json.dumps(measure(args.deals, args.seed, args.cards, args.players)))
         return
     results = {"python": inner(str(ROOT), args)}
     if args.compiled:

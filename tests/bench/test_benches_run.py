@@ -34,6 +34,13 @@ def test_bench_analysis_values_endings() -> None:
     assert "the same values in every build" in out
 
 
+def test_bench_analysis_takes_deals_the_easy_computers_bid() -> None:
+    out = run("bench/bench_analysis.py", "--deals", "1", "--cards", "9", "--players", "easy")
+    for variant in ("classic", "coinche", "bulgarian"):
+        # Each line names the contract of the deal analysed.
+        assert re.search(rf"python +{variant} +9 cards: .* nodes \[[^]]+\]", out), out
+
+
 def test_bench_render_draws_every_language() -> None:
     out = run("bench/bench_render.py", "--runs", "2")
     for language in ("en", "fr", "bg"):
