@@ -133,8 +133,8 @@ def test_partners_do_not_outbid_each_other_into_a_contract_neither_can_make() ->
 def test_the_bid_searchs_deals_keep_the_seats_cards_and_fit_the_auction() -> None:
     # Seat 1 opened 120 in hearts; seat 2, to call, holds no heart. Every deal the bid search
     # draws gives seat 2 its own cards and the others theirs in the right numbers, with no card
-    # twice; and seat 1's hands fit its call: a hand worth 120 in hearts is rare among hands
-    # drawn at random, common among the drawn deals kept.
+    # twice; and seat 1's hands fit its call: a hand worth 110 or more in hearts (what the fit
+    # asks of a 120 opening) is rare among hands drawn at random, common among the deals kept.
     m = match_with_hands(Variant.COINCHE, {2: "AS KS QS AC KC QC 7D 8D"},
                          bids=(CoincheBid(120, Suit.HEARTS),))
     view = table_view(m, 2)
