@@ -75,9 +75,11 @@ class ClientAddress:
 
     def _is_trusted(self, address: str) -> bool:
         try:
-            ip = ipaddress.ip_address(address)
+            return self._trusts(ipaddress.ip_address(address))
         except ValueError:
             return False
+
+    def _trusts(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped  # a dual-stack socket's view of an IPv4 peer
         return any(ip in net for net in self.trusted)
@@ -91,13 +93,12 @@ class ClientAddress:
         client = peer
         for hop in reversed(hops):
             try:
-                # In its normal form: one bucket a client however its address is written.
-                client_ip = str(ipaddress.ip_address(hop))
+                ip = ipaddress.ip_address(hop)
             except ValueError:
                 # Not an address a proxy writes: nothing left of it can be believed.
                 break
-            client = client_ip
-            if not self._is_trusted(hop):
+            client = str(ip)  # its normal form: one bucket a client however it is written
+            if not self._trusts(ip):
                 break
         return client
 
