@@ -196,8 +196,8 @@ def main() -> None:
                         "(32: the whole deal and its par)")
     parser.add_argument("--players", choices=("random", "easy"), default="random",
                         help="who bids and plays the deals analysed: random legal calls and "
-                        "cards (the default: bulgarian reaches all trumps doubled most), or "
-                        "four easy computers (contracts as a table bids them)")
+                        "cards (the default), or four easy computers (contracts as a table "
+                        "bids them)")
     parser.add_argument("--compiled", action="store_true", help="also measure the mypyc build")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
