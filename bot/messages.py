@@ -392,8 +392,8 @@ def match_text(live: LiveTable, winner: int, totals: tuple[int, int],
     for user_id, (before, after) in ratings.items():
         lines.append(w("match.rating", user=f"<@{user_id}>", before=f"{before:.0f}",
                        after=f"{after:.0f}"))
-    # The way back to the match: the thread is archived and locked once this is posted, so
-    # a button here would be greyed out; the command works from any channel.
+    # The way back to the match, as a command rather than a button: a table's thread is
+    # archived and locked once this is posted, and its buttons then greyed out.
     lines.append(w("match.replay", table=live.id))
     return "\n".join(lines)
 
