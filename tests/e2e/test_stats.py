@@ -171,14 +171,19 @@ async def test_replay_pages_and_its_file_replays_the_same(
     assert missing.ephemeral and f"No finished match #{table_id + 99}" in missing.text
 
 
+async def last_post(world: World, table_id: int) -> str:
+    """The text of the last post in a table's thread (kept after the table is over)."""
+    row = await world.bot.service.db.tables.get(table_id)
+    assert row is not None and row.thread_id is not None
+    return str(world.fake.messages(world.fake.channel(row.thread_id))[-1].content)
+
+
 async def test_the_match_result_says_how_to_open_its_replay_and_analysis(world: World) -> None:
     # The result is the thread's last post before it is archived and locked, where a button
     # would be greyed out: the line names the command, which works from the channel.
     fake, bot = world.fake, world.bot
     table_id = await played(world, target=1)
-    row = await bot.service.db.tables.get(table_id)
-    assert row is not None and row.thread_id is not None
-    result = fake.messages(fake.channel(row.thread_id))[-1].content
+    result = await last_post(world, table_id)
     assert result.splitlines()[-1].endswith(f"`/belote replay match:{table_id}`"), result
     r = await fake.slash(bot, world.members[2], world.channel, "belote replay", match=table_id)
     assert not r.ephemeral and "deal 1 of" in r.messages[-1].content
@@ -186,11 +191,8 @@ async def test_the_match_result_says_how_to_open_its_replay_and_analysis(world: 
 
 
 async def test_a_french_tables_result_names_the_replay_command_in_french(world: World) -> None:
-    fake, bot = world.fake, world.bot
     table_id = await played(world, target=1, language="fr")
-    row = await bot.service.db.tables.get(table_id)
-    assert row is not None and row.thread_id is not None
-    result = fake.messages(fake.channel(row.thread_id))[-1].content
+    result = await last_post(world, table_id)
     assert "**Analyse**" in result and f"`/belote revoir partie:{table_id}`" in result, result
 
 
