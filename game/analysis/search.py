@@ -4,8 +4,9 @@ Three searches share one contract's tables and one set of move rules:
 
 - ``points``: the card points team 0 takes from a position under best play by both teams
   (tricks' points and the last trick's 10). Alpha-beta with null windows (MTD(f)); a
-  transposition table at each trick's start, keyed by the four hands and the leader, holds
-  bounds on the points still to come, which do not depend on how the position was reached.
+  transposition table at each trick's start, keyed by the cards still in play and the leader
+  (within one layout of the deck: which hand holds each card), holds bounds on the points
+  still to come, which do not depend on how the position was reached.
 - ``takes_all``: whether a team can take every remaining trick whatever the other does (the
   capot / valat / claim check).
 - ``score``: the deal's score under best play for the score, for the rare cases the first two
@@ -35,6 +36,10 @@ from ..rules import Trump
 _INF: Final = 1 << 30
 _MMOVES_KEPT: Final = 200_000  # the entries of the leads' and discards' table, at most
 _KQ: Final = (1 << 5) | (1 << 6)  # queen and king as a suit pattern
+# A trick start's key: the cards in play (bits 0-31), the leader (32-33), for takes_all the
+# team (34), the layout's number (35 and up).
+_TEAM_SHIFT: Final = 34
+_LAYOUT_SHIFT: Final = 35
 
 # Move orders (the tuples of cards to try, cached per set of cards and order).
 _BY_STRENGTH: Final = 0  # strongest first
@@ -55,6 +60,9 @@ class Search:
         "_gtt",
         "_gtts",
         "_hs",
+        "_lay",
+        "_lay_hands",
+        "_layouts",
         "_lead",
         "_leaf",
         "_mmoves",
@@ -90,7 +98,7 @@ class Search:
         self.tsm = mask if trump.is_suit else 0  # the trump suit's cards (none in NT, AT)
         self.undertrump = undertrump
         self.tt: dict[int, tuple[int, int, int]] = {}  # key -> (low, high, best lead)
-        self._stt: dict[int, bool] = {}  # takes_all: key | team << 130 -> answer
+        self._stt: dict[int, bool] = {}  # takes_all: key | team << _TEAM_SHIFT -> answer
         self._gtt: dict[tuple[int, int, int, int], tuple[int, int]] = {}
         self._gtts: dict[object, dict[tuple[int, int, int, int], tuple[int, int]]] = {}
         # _bracket_at's answers under the current leaf, and under each context.
@@ -105,6 +113,14 @@ class Search:
         # the order (see moves).
         self._mmoves: dict[int, tuple[int, ...]] = {}
         self._hs = [0, 0, 0, 0]
+        # The tables' keys name a trick's start by the cards still in play and the leader
+        # (and the layout they were dealt in): within one layout of the deck, the cards in
+        # play say which hand holds each. Small ints, cheaper to build and hash than the four
+        # hands. A layout is the four hands of a root position; ``_lay`` is its number, shifted
+        # into the key (see ``_root``).
+        self._layouts: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        self._lay_hands: tuple[int, int, int, int] = (0, 0, 0, 0)  # the current layout
+        self._lay = 0
         # The points of each suit's cards, by suit * 256 + the suit's pattern of cards.
         self._suit_points = _suit_points(trump)
         # Suit contracts: the card points each team surely takes, by the trump suit's cards
@@ -123,6 +139,45 @@ class Search:
         self._ex2: dict[int, int] = {}  # exact points of two-card endings, by key
         self._leaf: Callable[[int, int, int], int] = _no_leaf
         self.nodes = 0
+
+    def _root(self, hands: tuple[int, int, int, int], leader: int,
+              trick: tuple[int, ...]) -> list[int]:
+        """Sets the hands of a search's root, and the layout its tables' keys are under: the
+        current one when no card lies in another hand than the layout's (a later position of
+        the same deal; cards the layout lacks are added to it), else a new one (another deal,
+        or another world of a computer's). The cards of the trick count as their players'."""
+        hs = self._hs
+        hs[:] = hands
+        lay = self._lay_hands
+        h0, h1, h2, h3 = hands
+        for i, c in enumerate(trick):
+            h = 1 << c
+            seat = (leader + i) & 3
+            if seat == 0:
+                h0 |= h
+            elif seat == 1:
+                h1 |= h
+            elif seat == 2:
+                h2 |= h
+            else:
+                h3 |= h
+        l0, l1, l2, l3 = lay
+        if h0 & ~l0 | h1 & ~l1 | h2 & ~l2 | h3 & ~l3:
+            if _clash(h0, h1, h2, h3, lay):
+                # A card in another hand than the layout's: another layout seen before (the
+                # contracts a par compares, each dealt its own way), else a new one.
+                layouts = self._layouts
+                n = next((i for i, other in enumerate(layouts)
+                          if not _clash(h0, h1, h2, h3, other)), len(layouts))
+                if n == len(layouts):
+                    layouts.append((0, 0, 0, 0))
+                l0, l1, l2, l3 = layouts[n]
+                self._lay = n << _LAYOUT_SHIFT
+            # Cards the layout lacks: no key holds them yet, so every key keeps its meaning.
+            lay = (h0 | l0, h1 | l1, h2 | l2, h3 | l3)
+            self._lay_hands = lay
+            self._layouts[self._lay >> _LAYOUT_SHIFT] = lay
+        return hs
 
     # ---- the rules, as bit sets ---------------------------------------------------------
     def legal(self, hand: CardSet, led: int, win: int, partner_winning: bool) -> CardSet:
@@ -285,8 +340,7 @@ class Search:
                      high: int = _INF) -> int:
         """Team 0's card points from here (the trick on the table included) under best play
         for card points, known to lie in [``low``, ``high``] when they are given."""
-        hs = self._hs
-        hs[:] = hands
+        hs = self._root(hands, leader, trick)
         k = len(trick)
         led, win, wseat, tp, tm = self._trick_state(leader, trick)
         everything = hs[0] | hs[1] | hs[2] | hs[3]
@@ -319,8 +373,7 @@ class Search:
         test)."""
         if need <= 0:
             return True
-        hs = self._hs
-        hs[:] = hands
+        self._root(hands, leader, trick)
         led, win, wseat, tp, tm = self._trick_state(leader, trick)
         if trick:
             return self._node(leader, len(trick), led, win, wseat, tp, tm, need - 1,
@@ -362,7 +415,8 @@ class Search:
                 if beaters[win] >> c & 1:
                     win, wseat = c, seat
             return 0 if wseat & 1 else total
-        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
+        every = h0 | h1 | h2 | h3
+        key = every | leader << 32 | self._lay
         two = h0 & (h0 - 1)
         if not two & (two - 1):  # two cards a hand: solved outright, kept exact
             got = self._ex2.get(key)
@@ -381,7 +435,6 @@ class Search:
             if hi < beta:
                 beta = hi
         else:
-            every = h0 | h1 | h2 | h3
             sp = self._suit_points
             hi = LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
                 sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
@@ -505,10 +558,10 @@ class Search:
             # Enhanced transposition cutoff: a child trick already bounded may settle this
             # (not before a two-card ending: those are kept in a table of their own).
             tt = self.tt
-            rest = (hs[0] | hs[1] << 32 | hs[2] << 64 | hs[3] << 96) ^ hand << (32 * seat)
+            rest = hs[0] | hs[1] | hs[2] | hs[3] | self._lay
             for c in moves:
                 nws = seat if beaters[win] >> c & 1 else wseat
-                e = tt.get(rest | (hand ^ (1 << c)) << (32 * seat) | nws << 128)
+                e = tt.get(rest ^ 1 << c | nws << 32)
                 if e is not None:
                     gain = 0 if nws & 1 else tp + pts[c]
                     if maxing:
@@ -540,7 +593,7 @@ class Search:
                     else:
                         # The next trick starts a two-card ending: _start's look-up, here.
                         self.nodes += 1
-                        key = hs[0] | hs[1] << 32 | hs[2] << 64 | hs[3] << 96 | nws << 128
+                        key = hs[0] | hs[1] | hs[2] | hs[3] | nws << 32 | self._lay
                         got = ex2.get(key)
                         if got is None:
                             got = ex2[key] = self._two(nws)
@@ -570,8 +623,7 @@ class Search:
                   team: int) -> bool:
         """Whether ``team`` can take every remaining trick (the one on the table included),
         whatever the other team plays."""
-        hs = self._hs
-        hs[:] = hands
+        hs = self._root(hands, leader, trick)
         led, win, wseat, _tp, tm = self._trick_state(leader, trick)
         if not (hs[0] | hs[1] | hs[2] | hs[3]) and not trick:
             return True
@@ -582,8 +634,8 @@ class Search:
         h0, h1, h2, h3 = hs
         if not h0:
             return True
-        pkey = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
-        key = pkey | team << 130
+        pkey = h0 | h1 | h2 | h3 | leader << 32 | self._lay
+        key = pkey | team << _TEAM_SHIFT
         got = self._stt.get(key)
         if got is None:
             got = self._stt[key] = not self._cannot_take_all(pkey, team) and \
@@ -652,8 +704,7 @@ class Search:
         ``context``: what the leaf's scores depend on besides its arguments (the contract, the
         announcements, the belote before the play): the bounds found under one context serve
         every later search under it."""
-        hs = self._hs
-        hs[:] = hands
+        self._root(hands, leader, trick)
         self._total = total
         self._bracketed = bracket
         self._pend = pending
@@ -690,7 +741,7 @@ class Search:
         if not h0:
             return self._leaf(p0, won, bel)
         self.nodes += 1
-        key = (h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128, p0, won, bel)
+        key = (h0 | h1 | h2 | h3 | leader << 32 | self._lay, p0, won, bel)
         e = self._gtt.get(key)
         if e is not None:
             lo, hi = e
@@ -733,8 +784,8 @@ class Search:
         least score reaches ``beta``, and at the least whose most score passes ``alpha``."""
         hs = self._hs
         h0, h1, h2, h3 = hs
-        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128
         every = h0 | h1 | h2 | h3
+        key = every | leader << 32 | self._lay
         sp = self._suit_points
         flo, fhi = 0, LAST_TRICK_BONUS + sp[every & 0xFF] + sp[256 | every >> 8 & 0xFF] + \
             sp[512 | every >> 16 & 0xFF] + sp[768 | every >> 24]
@@ -907,6 +958,13 @@ def _sure_entry(trump: Trump, key: int) -> int:
     s1 = sum(points[shift + r] for r in range(8) if theirs >> r & 1 and
              strength[shift + r] > top0)
     return s0 | s1 << 16
+
+
+def _clash(h0: int, h1: int, h2: int, h3: int, lay: tuple[int, int, int, int]) -> bool:
+    """Whether a card of these hands lies in another hand in ``lay``."""
+    l0, l1, l2, l3 = lay
+    return bool(h0 & (l1 | l2 | l3) | h1 & (l0 | l2 | l3) | h2 & (l0 | l1 | l3) |
+                h3 & (l0 | l1 | l2))
 
 
 def _no_leaf(points0: int, won: int, belote: int) -> int:

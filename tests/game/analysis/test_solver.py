@@ -3,6 +3,9 @@ both measures; a position's value is its best card's; the best card costs nothin
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -119,6 +122,31 @@ def test_one_solver_serves_a_whole_deal() -> None:
         assert shared.score(sit, 1) == fresh.score(sit, 1)
         best = max(shared.card_values(sit), key=lambda v: v.score)
         sit = sit.after(best.card)
+
+
+@pytest.mark.parametrize("variant", [Variant.CLASSIC, Variant.COINCHE])
+def test_one_solver_serves_other_layouts_of_the_same_cards(variant: Variant) -> None:
+    """A computer's worlds: the same cards in play, held by other hands. The tables, keyed by
+    the cards in play within a layout, must tell them apart (and find each one again)."""
+    rng = random.Random(5)
+    sit = random_situation(variant, 31, 12)
+    cards = [c for h in sit.hands for c in range(32) if h >> c & 1]
+    sizes = [h.bit_count() for h in sit.hands]
+    layouts = []
+    for _ in range(6):
+        rng.shuffle(cards)
+        hands, i = [], 0
+        for n in sizes:
+            hands.append(sum(1 << c for c in cards[i:i + n]))
+            i += n
+        layouts.append(replace(sit, hands=(hands[0], hands[1], hands[2], hands[3])))
+    shared = Solver()
+    for other in layouts + layouts[::-1]:  # each layout met again after the others
+        assert shared.card_points(other, 0) == brute_points(other)
+        assert shared.score(other, 0) == brute_score(other)
+        for team in (0, 1):
+            assert shared.takes_all(other, team) == brute_takes_all(other, team)
+        assert shared.card_values(other) == Solver().card_values(other)
 
 
 @pytest.mark.parametrize("variant", list(Variant))
